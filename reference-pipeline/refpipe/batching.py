@@ -1,0 +1,76 @@
+"""Length-sorted, token-budget batches and the Dataset that tokenizes them in DataLoader workers."""
+
+import math
+from typing import List, Sequence
+
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+from refpipe.tokens import PAD, encode, token_count
+
+
+def length_order(lengths: Sequence[int]) -> List[int]:
+    """Indices sorted longest first (ties keep input order), so each batch pads little."""
+    return sorted(range(len(lengths)), key=lambda i: (-lengths[i], i))
+
+
+def plan_batches(order: Sequence[int], token_lengths: Sequence[int], budget_tokens: int) -> List[List[int]]:
+    """Groups `order` (longest first) into batches whose padded size rows x longest stays within `budget_tokens`.
+
+    A sequence longer than the budget gets a batch of its own.
+    """
+    batches: List[List[int]] = []
+    current: List[int] = []
+    for index in order:
+        width = token_lengths[current[0]] if current else token_lengths[index]
+        if current and (len(current) + 1) * width > budget_tokens:
+            batches.append(current)
+            current = []
+        current.append(index)
+    if current:
+        batches.append(current)
+    return batches
+
+
+def pack_efficiency(token_lengths: Sequence[int]) -> float:
+    """Real tokens / (rows x padded length) for one batch."""
+    if not token_lengths:
+        return 0.0
+    return sum(token_lengths) / (len(token_lengths) * max(token_lengths))
+
+
+def extra_batches(batch_count: int, share: float) -> List[int]:
+    """Which batches worker 0 repeats for imbalance=share: ceil(share x count) of them, cycling if share > 1."""
+    extra = math.ceil(share * batch_count)
+    return [i % batch_count for i in range(extra)] if batch_count else []
+
+
+class TokenBatches(Dataset):
+    """Item i is batch i, tokenized and padded: ids (B, T), lengths (B,), rows (B,) indices into the sequences."""
+
+    def __init__(self, kind: str, sequences: Sequence[str], batches: Sequence[Sequence[int]]) -> None:
+        self.kind, self.sequences, self.batches = kind, sequences, batches
+
+    def __len__(self) -> int:
+        return len(self.batches)
+
+    def __getitem__(self, item: int) -> dict:
+        rows = list(self.batches[item])
+        encoded = [encode(self.kind, self.sequences[r]) for r in rows]
+        lengths = np.array([len(e) for e in encoded], dtype=np.int64)
+        ids = np.full((len(rows), int(lengths.max())), PAD, dtype=np.int64)
+        for row, tokens in enumerate(encoded):
+            ids[row, : len(tokens)] = tokens
+        return {
+            "ids": torch.from_numpy(ids),
+            "lengths": torch.from_numpy(lengths),
+            "rows": torch.tensor(rows, dtype=torch.int64),
+            "padded": bool(lengths.min() != lengths.max()),
+            "item": item,
+        }
+
+
+def token_lengths(kind: str, sequences: Sequence[str]) -> List[int]:
+    """Token count of each sequence (specials included)."""
+    return [token_count(kind, len(s)) for s in sequences]
