@@ -6,7 +6,10 @@ type CommandModule = { run(args: string[]): Promise<number> }
 
 /** Each command lives in its own file under src/cli/ and is loaded only when asked for. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  doctor: { summary: 'what this machine can do: Node, NVML, driver, GPUs, GPM, python/torch, virnucpro', load: () => import('./cli/doctor.ts') },
+  doctor: {
+    summary: 'what this machine can do: Node, NVML, driver, GPUs, GPM, python/torch, virnucpro (--json)',
+    load: () => import('./cli/doctor.ts'),
+  },
 }
 
 function usage(): string {

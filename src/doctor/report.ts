@@ -7,7 +7,14 @@ export interface DoctorReport {
         libraryPath: string
         driverVersion: string
         nvmlVersion: string
-        gpus: { index: number; name: string; uuid: string; pciBusId: string; memTotalBytes: number; gpmSupported: boolean | null }[]
+        gpus: {
+          index: number
+          name: string
+          uuid: string
+          pciBusId: string
+          memTotalBytes: number
+          gpmSupported: boolean | null
+        }[]
       }
     | { found: false; reason: string }
   python: PythonFinding
@@ -16,7 +23,14 @@ export interface DoctorReport {
 }
 
 export type PythonFinding =
-  | { found: true; executable: string; version: string; torchVersion: string; cudaAvailable: boolean; cudaDeviceCount: number }
+  | {
+      found: true
+      executable: string
+      version: string
+      torchVersion: string
+      cudaAvailable: boolean
+      cudaDeviceCount: number
+    }
   | { found: false; reason: string }
 
 /** What each part of the suite can do here, derived from the findings (so the rendered verdicts never disagree with them). */

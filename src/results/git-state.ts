@@ -10,7 +10,7 @@ export interface GitState {
 export async function readGitState(directory: string): Promise<GitState | null> {
   const options = { cwd: directory, reject: false, stdin: 'ignore' } as const
   const head = await execa('git', ['rev-parse', 'HEAD'], options).catch(() => null)
-  if (!head || head.exitCode !== 0) return null
+  if (head?.exitCode !== 0) return null
   const status = await execa('git', ['status', '--porcelain', '--untracked-files=normal'], options)
   return { commit: head.stdout.trim(), dirty: status.exitCode !== 0 || status.stdout.trim() !== '' }
 }

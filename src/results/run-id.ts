@@ -5,7 +5,10 @@ import { randomBytes } from 'node:crypto'
  * second never share a results directory. One per vitest invocation (made in globalSetup, handed to workers by provide).
  */
 export function makeRunId(startedAt = new Date(), suffix = randomBytes(2).toString('hex')): string {
-  const stamp = startedAt.toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-')
+  const stamp = startedAt
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replaceAll(':', '-')
   return `${stamp}-${suffix}`
 }
 

@@ -4,11 +4,16 @@ import { parse } from 'yaml'
 
 type Step = { run?: string; uses?: string; with?: Record<string, unknown>; if?: string }
 type Job = { 'runs-on': string | string[]; steps: Step[]; 'timeout-minutes'?: number }
-type Workflow = { jobs: Record<string, Job>; concurrency?: { group: string; 'cancel-in-progress'?: boolean }; env?: Record<string, string> }
+type Workflow = {
+  jobs: Record<string, Job>
+  concurrency?: { group: string; 'cancel-in-progress'?: boolean }
+  env?: Record<string, string>
+}
 
 const scripts: Record<string, string> = JSON.parse(readFileSync('package.json', 'utf8')).scripts
 const readWorkflow = (name: string): Workflow => parse(readFileSync(`.github/workflows/${name}`, 'utf8'))
-const runLines = (workflow: Workflow) => Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.run ?? ''))
+const runLines = (workflow: Workflow) =>
+  Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.run ?? ''))
 
 /** Every `npm run X` / `npm test` in a text, so a renamed script cannot leave CI calling nothing. */
 function npmScriptsCalled(text: string): string[] {
@@ -22,7 +27,9 @@ describe('ci.yml', () => {
   const runs = runLines(workflow).join('\n')
 
   test('installs with Node from .nvmrc and runs ci, lint, typecheck and the unit tests', () => {
-    const setupNode = Object.values(workflow.jobs).flatMap((j) => j.steps).find((s) => s.uses?.startsWith('actions/setup-node'))
+    const setupNode = Object.values(workflow.jobs)
+      .flatMap((j) => j.steps)
+      .find((s) => s.uses?.startsWith('actions/setup-node'))
     expect(setupNode?.with?.['node-version-file']).toBe('.nvmrc')
     for (const command of ['npm ci', 'npm run lint', 'npm run typecheck', 'npm test']) expect(runs).toContain(command)
   })
@@ -53,7 +60,11 @@ describe('gpu-bench.yml', () => {
   })
 
   test('keeps NVLink multicast off for the job and its children', () => {
-    expect(workflow.env).toMatchObject({ NCCL_NVLS_ENABLE: '0', TORCH_SYMM_MEM_DISABLE_MULTICAST: '1', NVSHMEM_DISABLE_NVLS: '1' })
+    expect(workflow.env).toMatchObject({
+      NCCL_NVLS_ENABLE: '0',
+      TORCH_SYMM_MEM_DISABLE_MULTICAST: '1',
+      NVSHMEM_DISABLE_NVLS: '1',
+    })
   })
 
   test('uploads reports and appends the summary even when tests fail', () => {
