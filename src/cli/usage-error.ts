@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 
 /** A bad command line: the CLI prints its message on one line and exits 2. */
 export class UsageError extends Error {
@@ -11,7 +11,12 @@ type Options = NonNullable<ParseArgsConfig['options']>
  * `util.parseArgs` with its errors turned into a UsageError that names the command, so every subcommand reports bad
  * options the same way.
  */
-export function parseCommandArgs<T extends Options>(command: string, args: string[], options: T, allowPositionals = false) {
+export function parseCommandArgs<T extends Options>(
+  command: string,
+  args: string[],
+  options: T,
+  allowPositionals = false,
+) {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true })
   } catch (error) {
@@ -20,7 +25,12 @@ export function parseCommandArgs<T extends Options>(command: string, args: strin
 }
 
 /** Parses a non-negative integer option, naming the option and the bad value when it is not one. */
-export function parseIntegerOption(command: string, name: string, value: string | undefined, min = 0): number | undefined {
+export function parseIntegerOption(
+  command: string,
+  name: string,
+  value: string | undefined,
+  min = 0,
+): number | undefined {
   if (value === undefined) return undefined
   const parsed = Number(value)
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(parsed) || parsed < min)
