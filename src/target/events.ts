@@ -1,0 +1,110 @@
+/**
+ * Typed events read from a pipeline's log stream (docs/UPSTREAM.md, "Log lines"). Every event carries `atMs`, the
+ * harness's monotonic receive time relative to the run start, so stage spans can be measured on our clock as well as
+ * read from the log's own durations.
+ */
+
+/** A value from a stage-end `[key: value, ...]` list: ints lose their thousands separators, the rest stay text. */
+export type StageExtraValue = number | string
+
+export interface StageStartEvent {
+  type: 'stage-start'
+  /** 1-based stage number printed by `=== Stage {n}: {name} ===`. */
+  index: number
+  name: string
+  atMs: number
+}
+
+export interface StageEndEvent {
+  type: 'stage-end'
+  name: string
+  /** Index of the matching stage-start, or null when the log never announced this stage. */
+  index: number | null
+  /** The log's own duration, `{s:.1f}` (0.1 s resolution). */
+  durationS: number
+  /** Why the stage was skipped (`skipped (checkpoint)` -> 'checkpoint'), or null when it ran. */
+  skippedReason: string | null
+  extras: Record<string, StageExtraValue>
+  atMs: number
+}
+
+export interface BatchEvent {
+  type: 'batch'
+  batch: number
+  done: number
+  total: number
+  percent: number
+  /** Packing efficiency as a fraction (the log prints `{eff:.1%}`). */
+  packEfficiency: number
+  tokensPerS: number
+  sequencesPerS: number
+  eta: string
+  worker: number | null
+  atMs: number
+}
+
+export interface TranslationRateEvent {
+  type: 'translation-rate'
+  sequences: number
+  durationS: number
+  sequencesPerS: number
+  atMs: number
+}
+
+export interface InferenceCompleteEvent {
+  type: 'inference-complete'
+  sequencesPerS: number | null
+  tokensPerS: number | null
+  worker: number | null
+  atMs: number
+}
+
+export interface WorkerLineEvent {
+  type: 'worker'
+  rank: number
+  level: string
+  message: string
+  atMs: number
+}
+
+export interface OomEvent {
+  type: 'oom'
+  line: string
+  worker: number | null
+  atMs: number
+}
+
+export interface SummaryStage {
+  index: number
+  name: string
+  /** null for a stage the summary lists as `skipped`. */
+  durationS: number | null
+  percent: number | null
+}
+
+export interface SummaryBlock {
+  totalWallS: number
+  /** `HH:MM:SS` as printed. */
+  totalWallHms: string
+  stages: SummaryStage[]
+  bottlenecks: { name: string; percent: number }[]
+  /** `Key metrics:` lines, `  Label: value`; ints lose their thousands separators. */
+  metrics: Record<string, StageExtraValue>
+  sequencesProcessed: number | null
+}
+
+export interface SummaryEvent {
+  type: 'summary'
+  summary: SummaryBlock
+  atMs: number
+}
+
+export type TargetEvent =
+  | StageStartEvent
+  | StageEndEvent
+  | BatchEvent
+  | TranslationRateEvent
+  | InferenceCompleteEvent
+  | WorkerLineEvent
+  | OomEvent
+  | SummaryEvent
