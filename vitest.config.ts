@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import AnnotationLineReporter from './reporters/annotations.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
 
 /**
@@ -10,7 +11,7 @@ import SummaryLineReporter from './reporters/summary-line.ts'
  */
 export default defineConfig({
   test: {
-    reporters: ['default', new SummaryLineReporter()],
+    reporters: ['default', new AnnotationLineReporter(), new SummaryLineReporter()],
     projects: [
       {
         extends: true,
