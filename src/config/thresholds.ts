@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+
+/**
+ * Every threshold the suite judges against, in one place, with upstream's targets as defaults (UPSTREAM.md): PERF-01
+ * end-to-end time, PERF-02 utilization in the embedding stages, PERF-03 and the scaling bands, the regression gate, the
+ * bottleneck rule, memory limits. A host overrides any of them with a JSON file named by VIRNUCPRO_BENCH_THRESHOLDS
+ * (partial: only the keys it changes); the thresholds in force are stored in every result record.
+ */
+export const ThresholdsSchema = z.object({
+  perf01: z.object({
+    /** PERF-01: a typical sample (45,000 sequences) in under 10 h. */
+    targetMs: z.number().positive(),
+    tolerance: z.number().nonnegative(),
+    typicalSequences: z.number().int().positive(),
+    productionSequences: z.number().int().positive(),
+    minSequencesPerHour: z.number().nonnegative(),
+    minUtilPct: z.number().min(0).max(100),
+  }),
+  perf02: z.object({ minUtilPct: z.number().min(0).max(100), stages: z.array(z.string()).min(1) }),
+  perf03: z.object({ gpus: z.number().int().min(2), stage: z.string(), minSpeedup: z.number().positive() }),
+  /** Acceptable speedup band [low, high] by GPU count; above high is flagged (superlinear), not failed. */
+  scalingBands: z.record(z.string().regex(/^\d+$/), z.tuple([z.number().positive(), z.number().positive()])),
+  regression: z.object({ timeThreshold: z.number().positive().lt(1) }),
+  bottleneck: z.object({ maxStageShare: z.number().positive().max(1), minGpuUtilPct: z.number().min(0).max(100) }),
+  balance: z.object({ maxSpread: z.number().positive() }),
+  memory: z.object({
+    leakToleranceBytes: z.number().nonnegative(),
+    maxPeakShareOfCapacity: z.number().positive().max(1),
+  }),
+  equivalence: z.object({
+    rtol: z.number().nonnegative(),
+    atol: z.number().nonnegative(),
+    minLabelAgreement: z.number().min(0).max(1),
+  }),
+})
+export type Thresholds = z.infer<typeof ThresholdsSchema>
+
+const HOUR_MS = 3_600_000
+
+export const DEFAULT_THRESHOLDS: Thresholds = {
+  perf01: {
+    targetMs: 10 * HOUR_MS,
+    tolerance: 0.1,
+    typicalSequences: 45_000,
+    productionSequences: 6_000_000,
+    minSequencesPerHour: 500,
+    minUtilPct: 70,
+  },
+  perf02: { minUtilPct: 80, stages: ['DNABERT-S Feature Extraction', 'ESM-2 Feature Extraction'] },
+  perf03: { gpus: 2, stage: 'ESM-2 Feature Extraction', minSpeedup: 1.9 },
+  scalingBands: { '2': [1.6, 2.0], '4': [3.0, 4.0], '8': [6.0, 8.0] },
+  regression: { timeThreshold: 0.1 },
+  bottleneck: { maxStageShare: 0.3, minGpuUtilPct: 80 },
+  balance: { maxSpread: 0.1 },
+  memory: { leakToleranceBytes: 100 * 2 ** 20, maxPeakShareOfCapacity: 0.95 },
+  equivalence: { rtol: 1e-3, atol: 1e-3, minLabelAgreement: 0.99 },
+}
+
+export class ThresholdsConfigError extends Error {
+  override name = 'ThresholdsConfigError'
+}
+
+type Overrides = { [K in keyof Thresholds]?: Partial<Thresholds[K]> }
+
+/** Defaults with `overrides` laid over them section by section; the result is validated as a whole. */
+export function mergeThresholds(overrides: Overrides, source = 'overrides'): Thresholds {
+  const merged: Record<string, unknown> = { ...DEFAULT_THRESHOLDS }
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!(key in DEFAULT_THRESHOLDS)) throw new ThresholdsConfigError(`${source}: unknown threshold section '${key}'`)
+    const base = DEFAULT_THRESHOLDS[key as keyof Thresholds]
+    merged[key] = Array.isArray(base) || typeof base !== 'object' ? value : { ...base, ...(value as object) }
+  }
+  const parsed = ThresholdsSchema.strict().safeParse(merged)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new ThresholdsConfigError(`${source}: ${issue.path.join('.')}: ${issue.message}`)
+  }
+  return parsed.data
+}
+
+/**
+ * The thresholds in force: defaults, or defaults merged with the JSON file VIRNUCPRO_BENCH_THRESHOLDS names.
+ * @throws ThresholdsConfigError naming the file and the bad key when the file is unreadable or invalid.
+ */
+export function loadThresholds(env: NodeJS.ProcessEnv = process.env): Thresholds {
+  const file = env.VIRNUCPRO_BENCH_THRESHOLDS?.trim()
+  if (!file) return DEFAULT_THRESHOLDS
+  let overrides: unknown
+  try {
+    overrides = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new ThresholdsConfigError(`VIRNUCPRO_BENCH_THRESHOLDS=${file}: ${(error as Error).message}`, { cause: error })
+  }
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    throw new ThresholdsConfigError(`VIRNUCPRO_BENCH_THRESHOLDS=${file}: expected a JSON object of threshold sections`)
+  return mergeThresholds(overrides as Overrides, `VIRNUCPRO_BENCH_THRESHOLDS=${file}`)
+}

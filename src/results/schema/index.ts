@@ -1,0 +1,13 @@
+export { MonitorSummarySchema } from './monitor-summary.ts'
+export { type Provenance, ProvenanceSchema } from './provenance.ts'
+export {
+  type MeasuredRun,
+  MeasuredRunSchema,
+  RESULT_KINDS,
+  RESULT_SCHEMA_VERSION,
+  type ResultKind,
+  type ResultRecord,
+  ResultRecordSchema,
+} from './record.ts'
+export { EXIT_CLASSES, RunRecordSchema } from './run-record.ts'
+export { VERDICTS, type Verdict, VerdictSchema, type VerdictValue } from './verdict.ts'

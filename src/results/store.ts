@@ -1,0 +1,69 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomic } from './atomic-write.ts'
+import { type ResultRecord, ResultRecordSchema } from './schema/index.ts'
+
+/** A file in a results directory that is not a valid record (truncated by a crash, hand-edited, older schema). */
+export interface InvalidRecord {
+  file: string
+  reason: string
+}
+
+export class InvalidResultRecordError extends Error {
+  override name = 'InvalidResultRecordError'
+}
+
+/** `results/<runId>`: where one vitest invocation's records live. */
+export function runDirectory(resultsRoot: string, runId: string): string {
+  return join(resultsRoot, runId)
+}
+
+/**
+ * Validates a record and writes it as `<dir>/<id>.json`, atomically, the moment a measurement ends, so a crash later
+ * in the run loses nothing. Returns the file's path.
+ * @throws InvalidResultRecordError naming the record and the first bad field; nothing is written then.
+ */
+export async function writeResultRecord(dir: string, record: ResultRecord): Promise<string> {
+  const parsed = ResultRecordSchema.safeParse(record)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new InvalidResultRecordError(`result record '${record.id}': ${issue.path.join('.')}: ${issue.message}`)
+  }
+  await mkdir(dir, { recursive: true })
+  const path = join(dir, `${record.id}.json`)
+  await writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`)
+  return path
+}
+
+/** Parses one record file's text; a reason instead of a throw for anything that is not a valid record. */
+export function parseResultRecord(text: string, file: string): { record: ResultRecord } | { invalid: InvalidRecord } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return { invalid: { file, reason: `not valid JSON (truncated?): ${(error as Error).message}` } }
+  }
+  const parsed = ResultRecordSchema.safeParse(json)
+  if (parsed.success) return { record: parsed.data }
+  const issue = parsed.error.issues[0]!
+  const where = issue.path.length > 0 ? issue.path.join('.') : '(root)'
+  return { invalid: { file, reason: `not a valid result record: ${where}: ${issue.message}` } }
+}
+
+/**
+ * Every record in a run directory, sorted by file name, plus every file that was not a valid record with the reason:
+ * bad files are reported, never dropped silently and never fatal. Temporary files of unfinished writes are ignored.
+ * @throws only when the directory itself cannot be read.
+ */
+export async function readResultRecords(dir: string): Promise<{ records: ResultRecord[]; invalid: InvalidRecord[] }> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.json') && !name.startsWith('.')).sort()
+  const records: ResultRecord[] = []
+  const invalid: InvalidRecord[] = []
+  for (const name of names) {
+    const file = join(dir, name)
+    const outcome = parseResultRecord(await readFile(file, 'utf8'), file)
+    if ('record' in outcome) records.push(outcome.record)
+    else invalid.push(outcome.invalid)
+  }
+  return { records, invalid }
+}

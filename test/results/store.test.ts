@@ -1,0 +1,68 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, test } from 'vitest'
+import { readResultRecords, writeResultRecord } from '../../src/results/store.ts'
+import { sampleResultRecord } from '../support/result-records.ts'
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'store-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+test('a written record reads back equal, one file per record named by its id', async () => {
+  const record = sampleResultRecord()
+  const path = await writeResultRecord(dir, record)
+  expect(path).toBe(join(dir, 'stage-reference-1gpu.json'))
+  const { records, invalid } = await readResultRecords(dir)
+  expect(invalid).toEqual([])
+  expect(records).toEqual([record])
+})
+
+test('an invalid record is refused with the bad field named, and nothing is written', async () => {
+  const record = sampleResultRecord({ kind: 'bogus' as never })
+  await expect(writeResultRecord(dir, record)).rejects.toThrow("result record 'stage-reference-1gpu': kind")
+  expect(await readdir(dir)).toEqual([])
+})
+
+test('a truncated file and a schema-invalid file are reported with their reasons, the good ones still read', async () => {
+  await writeResultRecord(dir, sampleResultRecord({ id: 'good' }))
+  const text = JSON.stringify(sampleResultRecord({ id: 'cut' }))
+  await writeFile(join(dir, 'cut.json'), text.slice(0, text.length / 2))
+  await writeFile(join(dir, 'wrong.json'), JSON.stringify({ ...sampleResultRecord({ id: 'wrong' }), state: 'maybe' }))
+  await writeFile(join(dir, '.abc.tmp'), 'half a write')
+  const { records, invalid } = await readResultRecords(dir)
+  expect(records.map((r) => r.id)).toEqual(['good'])
+  expect(invalid).toEqual([
+    { file: join(dir, 'cut.json'), reason: expect.stringMatching(/^not valid JSON \(truncated\?\)/) },
+    { file: join(dir, 'wrong.json'), reason: expect.stringMatching(/^not a valid result record: state:/) },
+  ])
+})
+
+test('a monitor summary from a newer monitor keeps its extra fields', async () => {
+  const record = sampleResultRecord()
+  const summary = {
+    version: 1,
+    logPath: null,
+    startedAt: '2026-11-22T00:00:00.000Z',
+    intervalMs: 100,
+    durationMs: 1_000,
+    sampledGpus: [0],
+    requestedGpus: [0],
+    gpus: [],
+    stages: [],
+    energy: { totalJ: null, fromPowerJ: null, sequenceCount: null, jPerSequence: null },
+    attribution: { state: 'not-attributed', reason: 'no target' },
+    flags: { throttled: [], lostGpus: [], unexpectedGpus: [], idleRequestedGpus: [], foreignProcesses: 0 },
+    errors: [],
+    sampler: null,
+    futureField: { kept: true },
+  }
+  record.runs[0]!.gpu = summary as never
+  await writeResultRecord(dir, record)
+  const { records } = await readResultRecords(dir)
+  expect((records[0]!.runs[0]!.gpu as unknown as { futureField: unknown }).futureField).toEqual({ kept: true })
+})
