@@ -10,6 +10,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'what this machine can do: Node, NVML, driver, GPUs, GPM, python/torch, virnucpro (--json)',
     load: () => import('./cli/doctor.ts'),
   },
+  fixtures: {
+    summary: 'generate, sample or inspect FASTA fixtures (seeded, streaming, with manifest.json)',
+    load: () => import('./cli/fixtures.ts'),
+  },
 }
 
 function usage(): string {

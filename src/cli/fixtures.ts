@@ -1,0 +1,133 @@
+import { resolve } from 'node:path'
+import { OutputDirError } from '../fixtures/atomic-dir.ts'
+import { FastaFormatError, FastaReadError } from '../fixtures/fasta-errors.ts'
+import { readFasta } from '../fixtures/fasta-reader.ts'
+import { generateFixture } from '../fixtures/generate.ts'
+import { formatInspection, inspectFasta } from '../fixtures/inspect.ts'
+import { LengthCounts } from '../fixtures/length-stats.ts'
+import type { LengthDistribution } from '../fixtures/lengths.ts'
+import { MANIFEST_FILE } from '../fixtures/manifest.ts'
+import { readManifest } from '../fixtures/manifest-read.ts'
+import { type FixtureOverrides, PRESET_NAMES, type PresetName, resolveParams } from '../fixtures/presets.ts'
+import { sampleFasta } from '../fixtures/sample.ts'
+import { parseCommandArgs, parseIntegerOption, parseNumberOption, UsageError } from './usage-error.ts'
+
+/**
+ * `virnucpro-bench fixtures generate|sample|inspect`: bad arguments are a UsageError (exit 2); a bad input file or an
+ * output directory we may not replace is one line on stderr naming it, exit 1.
+ */
+export async function run(args: string[]): Promise<number> {
+  const [sub, ...rest] = args
+  try {
+    switch (sub) {
+      case 'generate':
+        return await generate(rest)
+      case 'sample':
+        return await sample(rest)
+      case 'inspect':
+        return await inspect(rest)
+      default:
+        throw new UsageError(`fixtures: expected a subcommand generate, sample or inspect, got '${sub ?? ''}'`)
+    }
+  } catch (error) {
+    if (error instanceof FastaFormatError || error instanceof FastaReadError || error instanceof OutputDirError) {
+      console.error(`virnucpro-bench fixtures ${sub}: ${error.message}`)
+      return 1
+    }
+    throw error
+  }
+}
+
+async function generate(args: string[]): Promise<number> {
+  const command = 'fixtures generate'
+  const { values } = parseCommandArgs(command, args, {
+    preset: { type: 'string' },
+    seed: { type: 'string' },
+    records: { type: 'string' },
+    'min-length': { type: 'string' },
+    'max-length': { type: 'string' },
+    gc: { type: 'string' },
+    model: { type: 'string' },
+    'coding-fraction': { type: 'string' },
+    'length-from': { type: 'string' },
+    files: { type: 'string' },
+    'line-width': { type: 'string' },
+    out: { type: 'string' },
+  })
+  const preset = values.preset?.toUpperCase()
+  if (!preset || !(PRESET_NAMES as readonly string[]).includes(preset))
+    throw new UsageError(`${command}: --preset must be one of ${PRESET_NAMES.join(', ')}, got '${values.preset ?? ''}'`)
+  if (!values.out) throw new UsageError(`${command}: --out DIR is required`)
+  if (values.model !== undefined && values.model !== 'coding' && values.model !== 'uniform')
+    throw new UsageError(`${command}: --model must be coding or uniform, got '${values.model}'`)
+  const overrides: FixtureOverrides = {
+    seed: parseIntegerOption(command, 'seed', values.seed),
+    records: parseIntegerOption(command, 'records', values.records, 1),
+    minLength: parseIntegerOption(command, 'min-length', values['min-length'], 1),
+    maxLength: parseIntegerOption(command, 'max-length', values['max-length'], 1),
+    gc: parseNumberOption(command, 'gc', values.gc, 0.1, 0.9),
+    model: values.model as 'coding' | 'uniform' | undefined,
+    codingFraction: parseNumberOption(command, 'coding-fraction', values['coding-fraction'], 0.01, 1),
+    files: parseIntegerOption(command, 'files', values.files, 1),
+    lineWidth: parseIntegerOption(command, 'line-width', values['line-width']),
+    lengths: values['length-from'] ? await empiricalLengths(values['length-from']) : undefined,
+  }
+  let params: ReturnType<typeof resolveParams>
+  try {
+    params = resolveParams(preset as PresetName, overrides)
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message}`, { cause: error })
+  }
+  const outDir = resolve(values.out)
+  await generateFixture(params, outDir)
+  console.log(resolve(outDir, MANIFEST_FILE))
+  return 0
+}
+
+/** An empirical length distribution from a FASTA file or a fixture directory's manifest. */
+async function empiricalLengths(from: string): Promise<LengthDistribution> {
+  if (from.endsWith('.json') || from.endsWith('/')) {
+    const manifest = await readManifest(from.endsWith('.json') ? resolve(from, '..') : from)
+    const { histogram } = manifest.lengths
+    return { kind: 'empirical', min: histogram.edges[0]!, max: histogram.edges.at(-1)! - 1, histogram }
+  }
+  const counts = new LengthCounts()
+  await readFasta(from, (record) => counts.add(record.length))
+  return { kind: 'empirical', min: counts.min, max: counts.max, histogram: counts.histogram(100) }
+}
+
+async function sample(args: string[]): Promise<number> {
+  const command = 'fixtures sample'
+  const { values } = parseCommandArgs(command, args, {
+    from: { type: 'string' },
+    records: { type: 'string' },
+    seed: { type: 'string' },
+    files: { type: 'string' },
+    out: { type: 'string' },
+  })
+  if (!values.from) throw new UsageError(`${command}: --from FILE is required`)
+  if (!values.out) throw new UsageError(`${command}: --out DIR is required`)
+  const records = parseIntegerOption(command, 'records', values.records, 1)
+  if (records === undefined) throw new UsageError(`${command}: --records N is required`)
+  const options = {
+    from: values.from,
+    records,
+    seed: parseIntegerOption(command, 'seed', values.seed),
+    files: parseIntegerOption(command, 'files', values.files, 1),
+  }
+  try {
+    await sampleFasta(options, resolve(values.out))
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(`${command}: ${error.message}`, { cause: error })
+    throw error
+  }
+  console.log(resolve(values.out, MANIFEST_FILE))
+  return 0
+}
+
+async function inspect(args: string[]): Promise<number> {
+  const { positionals } = parseCommandArgs('fixtures inspect', args, {}, true)
+  if (positionals.length !== 1) throw new UsageError(`fixtures inspect: expected one FILE, got ${positionals.length}`)
+  console.log(formatInspection(await inspectFasta(positionals[0]!)))
+  return 0
+}
