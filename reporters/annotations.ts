@@ -1,4 +1,5 @@
-import type { Reporter, TestAnnotation, TestCase } from 'vitest/node'
+import type { TestAnnotation } from 'vitest'
+import type { Reporter, TestCase } from 'vitest/node'
 
 /**
  * Prints every test annotation as one plain line, `[annotation] <project> > <test> | <message>`. GPU tests and benches

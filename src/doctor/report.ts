@@ -1,3 +1,5 @@
+import type { ProbedDevice } from '../nvml/probe.ts'
+
 /** What `virnucpro-bench doctor` found on this machine: plain data, rendered by render.ts or printed as JSON. */
 export interface DoctorReport {
   node: { version: string; meetsEngines: boolean; required: string }
@@ -7,14 +9,7 @@ export interface DoctorReport {
         libraryPath: string
         driverVersion: string
         nvmlVersion: string
-        gpus: {
-          index: number
-          name: string
-          uuid: string
-          pciBusId: string
-          memTotalBytes: number
-          gpmSupported: boolean | null
-        }[]
+        gpus: ProbedDevice[]
       }
     | { found: false; reason: string }
   python: PythonFinding

@@ -4,6 +4,7 @@ import { execa } from 'execa'
 import { generateFixture } from '../../src/fixtures/generate.ts'
 import { resolveParams } from '../../src/fixtures/presets.ts'
 import { findTorchPython } from '../../src/platform/python.ts'
+import { PIPELINE_STAGES } from '../../src/target/stages.ts'
 
 /** Helpers for the tests that drive the reference pipeline as a real process (python3 -m refpipe). */
 
@@ -68,17 +69,7 @@ export function stageSeconds(lines: string[], stage: string): number | null {
   return null
 }
 
-export const STAGES = [
-  'Sequence Chunking',
-  'Six-Frame Translation',
-  'Nucleotide File Splitting',
-  'Protein File Splitting',
-  'DNABERT-S Feature Extraction',
-  'ESM-2 Feature Extraction',
-  'Feature Merging',
-  'Model Prediction',
-  'Consensus Scoring',
-] as const
+export const STAGES = PIPELINE_STAGES
 
 /** Options every CPU test run uses: tiny models on the CPU, tokenization in-process (fast start). */
 export const CPU_TINY = ['-d', 'cpu', '--model-scale', 'tiny', '-w', '0']

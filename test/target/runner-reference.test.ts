@@ -3,21 +3,10 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import type { TargetEvent } from '../../src/target/events.ts'
 import { referenceProfile } from '../../src/target/profiles.ts'
 import { type RunTargetOptions, runTarget } from '../../src/target/runner.ts'
+import { PIPELINE_STAGES } from '../../src/target/stages.ts'
 import { makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
 
 /** End to end against the bundled reference pipeline on the CPU (tiny model scale): real torch, real processes. */
-
-const STAGES = [
-  'Sequence Chunking',
-  'Six-Frame Translation',
-  'Nucleotide File Splitting',
-  'Protein File Splitting',
-  'DNABERT-S Feature Extraction',
-  'ESM-2 Feature Extraction',
-  'Feature Merging',
-  'Model Prediction',
-  'Consensus Scoring',
-]
 
 // Gene-like records (no stop codon in frame 1), so the embedding stages get work even for a tiny input.
 const FASTA = `>s1\n${'ATGAAACCCGGGTTTAAACCCGGG'.repeat(20)}\n>s2\n${'ATGCCCAAAGGGTTTCCCAAAGGG'.repeat(15)}\n`
@@ -53,9 +42,9 @@ describe.skipIf(ready.state !== 'ready')(`reference pipeline on CPU (${JSON.stri
     const record = await run([], { onEvent: (e) => events.push(e) })
     expect(record).toMatchObject({ exitClass: 'completed', exitCode: 0, outputs: { state: 'found' } })
     const starts = events.filter((e) => e.type === 'stage-start').map((e) => e.name)
-    expect(starts).toEqual(STAGES)
+    expect(starts).toEqual(PIPELINE_STAGES)
     expect(events.at(-1)?.type).toBe('summary')
-    expect(record.stages.map((s) => [s.index, s.name])).toEqual(STAGES.map((name, i) => [i + 1, name]))
+    expect(record.stages.map((s) => [s.index, s.name])).toEqual(PIPELINE_STAGES.map((name, i) => [i + 1, name]))
     expect(record.stageMismatches).toEqual([])
     const spanSumMs = record.stages.reduce((sum, s) => sum + (s.receivedDurationMs ?? 0), 0)
     expect(spanSumMs).toBeLessThanOrEqual(record.wallMs)

@@ -2,6 +2,7 @@
  * Test helper: writes log lines the way VirNucPro's Python code formats them (docs/UPSTREAM.md "Log lines", and
  * upstream's pipeline_telemetry.py), so parser tests and fake targets share one source of the format.
  */
+import { PIPELINE_STAGES } from '../../../src/target/stages.ts'
 
 /** Python `{n:,}` for an integer. */
 export function pyGrouped(n: number): string {
@@ -83,14 +84,4 @@ export function batchLine(i: number, done: number, total: number, eff: number, t
   return `Batch ${i}: ${done}/${total} (${p}%) | ${pyFixed(eff * 100, 1)}% pack eff, ${pyGrouped(Math.round(tok))} tok/s, ${pyFixed(seq, 1)} seq/s, ETA: ${eta}`
 }
 
-export const UPSTREAM_STAGES = [
-  'Sequence Chunking',
-  'Six-Frame Translation',
-  'Nucleotide File Splitting',
-  'Protein File Splitting',
-  'DNABERT-S Feature Extraction',
-  'ESM-2 Feature Extraction',
-  'Feature Merging',
-  'Model Prediction',
-  'Consensus Scoring',
-] as const
+export const UPSTREAM_STAGES = PIPELINE_STAGES
