@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'generate, sample or inspect FASTA fixtures (seeded, streaming, with manifest.json)',
     load: () => import('./cli/fixtures.ts'),
   },
+  monitor: {
+    summary: 'sample GPUs until Ctrl-C or around a command: per-stage summary, JSONL log (-- COMMAND ...)',
+    load: () => import('./cli/monitor.ts'),
+  },
 }
 
 function usage(): string {

@@ -1,0 +1,49 @@
+/** Everything the summary says about one GPU over one set of time windows (the whole run, or one stage). */
+import type { DriverUtilRecord, SampleRecord } from '../records.ts'
+import type { StageWindow } from '../stage-timeline.ts'
+import { counterEnergyJ, powerEnergyJ, type TimedValue } from './energy.ts'
+import { countThrottle, type IdleRun, longestIdleRun, type ThrottleCount } from './idle-throttle.ts'
+import { allMetricStats, type MetricName, type MetricStats } from './metric-stats.ts'
+
+export interface GpuWindowStats {
+  gpu: number
+  sampleCount: number
+  metrics: Record<MetricName, MetricStats | null>
+  peakMemUsedBytes: number | null
+  /** From the total-energy counter, interpolated at the window edges; null with fewer than two readings. */
+  energyJ: number | null
+  /** Cross-check: integral of sampled power. */
+  energyFromPowerJ: number | null
+  longestIdle: IdleRun | null
+  throttle: ThrottleCount
+}
+
+/** One GPU's series, sorted by time, as the window statistics need them. */
+export interface GpuSeries {
+  gpu: number
+  samples: SampleRecord[]
+  energyMj: TimedValue[]
+  powerMw: TimedValue[]
+  driverUtil: DriverUtilRecord['samples']
+}
+
+export function inWindows(tMs: number, windows: readonly StageWindow[]): boolean {
+  return windows.some((w) => tMs >= w.startMs && tMs < w.endMs)
+}
+
+/** Statistics of `series` restricted to `windows` (a sample belongs to the window holding its tMs). */
+export function gpuWindowStats(series: GpuSeries, windows: readonly StageWindow[]): GpuWindowStats {
+  const samples = series.samples.filter((s) => inWindows(s.tMs, windows))
+  const driver = series.driverUtil.filter((d) => inWindows(d.tMs, windows)).map((d) => d.utilPct)
+  const metrics = allMetricStats(samples, driver)
+  return {
+    gpu: series.gpu,
+    sampleCount: samples.length,
+    metrics,
+    peakMemUsedBytes: metrics.memUsedBytes?.max ?? null,
+    energyJ: counterEnergyJ(series.energyMj, windows),
+    energyFromPowerJ: powerEnergyJ(series.powerMw, windows),
+    longestIdle: longestIdleRun(samples, windows),
+    throttle: countThrottle(samples),
+  }
+}

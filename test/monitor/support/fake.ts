@@ -1,0 +1,26 @@
+// Shared by the monitor tests: the fake libnvidia-ml made current for this process, the addon path, temp log paths.
+import { existsSync, mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createFakeNvml, type FakeNvml, type FakeNvmlScript, type FakeSymbolGroup } from '../../support/fake-nvml.ts'
+
+export const ADDON_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../build/Release/nvml.node')
+
+if (!existsSync(ADDON_PATH)) {
+  throw new Error(`monitor tests need the addon at ${ADDON_PATH}: build it with \`node native/nvml/build.ts\``)
+}
+
+/** A fake scripted with `script`, activated here (and inherited by worker threads started afterwards). */
+export function useFake(script: FakeNvmlScript, options: { omit?: readonly FakeSymbolGroup[] } = {}): FakeNvml {
+  const fake = createFakeNvml(script, options)
+  fake.activate()
+  return fake
+}
+
+/** A fresh log path in its own temp directory. */
+export function tempLogPath(name = 'gpu_metrics.jsonl'): string {
+  return path.join(mkdtempSync(path.join(os.tmpdir(), 'monitor-test-')), name)
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
