@@ -32,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'gpu',
           include: ['benchmarks/**/*.gpu.test.ts'],
-          globalSetup: ['benchmarks/support/gpu-global-setup.ts'],
+          globalSetup: ['benchmarks/support/gpu-global-setup.ts', 'benchmarks/support/run-context-setup.ts'],
           setupFiles: ['benchmarks/support/gpu-setup.ts'],
           // GPU runs are long and share devices: one file at a time.
           maxWorkers: 1,

@@ -104,7 +104,10 @@ test('utilization and GPM SM util show the busy window and the idle ones', async
     expect(idle.metrics.gpmSmUtilPct!.mean).toBeLessThan(5)
     expect(idle.longestIdle!.durationMs).toBeGreaterThan(IDLE_MS * 0.8)
   }
-  expect(busy.longestIdle).toBeNull()
+  // The busy window ends when python prints `done`; the driver's utilization averages over its own sample period, so
+  // the one sample taken between the last kernel and that line reaching us may read idle (seen on the H200: one 100 ms
+  // sample). More than that inside the busy window would be a real gap.
+  expect(busy.longestIdle?.samples ?? 0).toBeLessThanOrEqual(1)
 })
 
 test('the matmul process is attributed the memory it holds; nothing foreign ran', async ({ annotate }) => {

@@ -6,6 +6,8 @@ import { expect, test } from 'vitest'
 import { generateFixture } from '../src/fixtures/generate.ts'
 import { resolveParams } from '../src/fixtures/presets.ts'
 import { findTorchPython } from '../src/platform/python.ts'
+import { referenceProfile } from '../src/target/profiles.ts'
+import { runTarget } from '../src/target/runner.ts'
 
 /**
  * The reference pipeline at `full` scale (DNABERT-S BERT-base shape, ESM-2 3B shape, fp16) on the MEDIUM fixture on
@@ -37,22 +39,32 @@ async function refpipe(python: string, args: string[]): Promise<string> {
   return String(result.stdout)
 }
 
-const grouped = (text: string) => Number(text.replaceAll(',', ''))
-
-/** Per-stage seconds and the ESM-2 figures read from one `predict` log. */
-function readFigures(log: string): StageFigures {
-  const stageSeconds: Record<string, number> = {}
-  for (const m of log.matchAll(/ - INFO - {2}(.+?) completed in ([\d.]+)s(?: \[(.*)\])?$/gm))
-    stageSeconds[m[1]!] = Number(m[2])
-  const loop = /Async inference complete: \d+ sequences, ([\d.]+) seq\/s, (\d+) tokens\/s/.exec(log)
-  const extras = /ESM-2 Feature Extraction completed in [\d.]+s \[proteins: ([\d,]+), tokens: ([\d,]+)/.exec(log)
-  if (!loop || !extras) throw new Error(`ESM-2 figures missing from the log:\n${log}`)
+/** One `predict` through the runner: stage spans and extras from its run record, the ESM-2 loop rate from its events. */
+async function predictOnce(fasta: string, outputDir: string): Promise<StageFigures> {
+  let loop: { sequencesPerS: number | null; tokensPerS: number | null } | null = null
+  const record = await runTarget(referenceProfile, {
+    input: fasta,
+    outputDir,
+    device: `cuda:${GPU}`,
+    env: { REFPIPE_INJECT: '' },
+    extraArgs: ['--model-scale', 'full', '--precision', 'fp16'],
+    onEvent: (e) => {
+      if (e.type === 'inference-complete') loop = e
+    },
+  })
+  if (record.exitClass !== 'completed')
+    throw new Error(`refpipe predict ${record.exitClass}: ${record.reason}\n${record.logTail.join('\n')}`)
+  const stageSeconds = Object.fromEntries(record.stages.map((s) => [s.name, s.logDurationS ?? Number.NaN]))
+  const esm = record.stages.find((s) => s.name === 'ESM-2 Feature Extraction')
+  const found = loop as { sequencesPerS: number | null; tokensPerS: number | null } | null
+  if (!esm || !found?.tokensPerS || typeof esm.extras.tokens !== 'number' || typeof esm.extras.proteins !== 'number')
+    throw new Error(`ESM-2 figures missing from the run record (log: ${record.logPath})`)
   return {
     stageSeconds,
-    esmLoopSequencesPerS: Number(loop[1]),
-    esmLoopTokensPerS: Number(loop[2]),
-    esmProteins: grouped(extras[1]!),
-    esmTokens: grouped(extras[2]!),
+    esmLoopSequencesPerS: found.sequencesPerS ?? Number.NaN,
+    esmLoopTokensPerS: found.tokensPerS,
+    esmProteins: esm.extras.proteins,
+    esmTokens: esm.extras.tokens,
   }
 }
 
@@ -77,21 +89,8 @@ test('refpipe ESM-2 stage vs bare encoder (full, fp16, 1 GPU, MEDIUM)', async ({
       sequencesPerS: number
     }
     let figures: StageFigures | undefined
-    const args = [
-      'predict',
-      fasta,
-      '-o',
-      join(dir, 'out'),
-      '-f',
-      '-d',
-      `cuda:${GPU}`,
-      '--model-scale',
-      'full',
-      '--precision',
-      'fp16',
-    ]
     const result = await bench('refpipe predict, full fp16, 1 GPU, MEDIUM', async () => {
-      figures = readFigures(await refpipe(probe.executable, args))
+      figures = await predictOnce(fasta, join(dir, 'out'))
     }).run({ iterations: 1, warmupIterations: 0, time: 0 })
     const f = figures!
     const esmStageS = f.stageSeconds['ESM-2 Feature Extraction']!

@@ -1,0 +1,63 @@
+/**
+ * The target's total and per-stage throughput on 1 GPU as vitest benchmarks (few, long iterations: 1 warm-up + 3 runs
+ * by default; samples retained), plus a `stage` result record of the same runs.
+ * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/pipeline.gpu.bench.ts
+ */
+import { beforeAll, expect, test } from 'vitest'
+import { completedRuns, measureConfiguration } from '../src/suites/measure-configuration.ts'
+import { writeSuiteRecord } from '../src/suites/record.ts'
+import { analyzeStageThroughput } from '../src/suites/stage.ts'
+import { PIPELINE_STAGES, stageDurationMs } from '../src/suites/stage-metrics.ts'
+import { benchFromSamples } from './support/bench-samples.ts'
+import { gpuAvailable } from './support/gpu.ts'
+import { createRunContext, fixtureInput, type RunContext } from './support/run-context.ts'
+
+let rc: RunContext
+let input = ''
+beforeAll(async () => {
+  if (!gpuAvailable()) return
+  rc = await createRunContext(1)
+  input = await fixtureInput(rc.settings.preset, rc.settings.records)
+})
+
+test('pipeline on 1 GPU: total and per-stage', async ({ bench, annotate, skip }) => {
+  if (rc.unavailable) skip(rc.unavailable)
+  const config = rc.configs.base([0])
+  const m = await measureConfiguration(config, {
+    ...rc.measure(input),
+    profile: rc.ctx.profile,
+    workDir: rc.ctx.workDir,
+    cacheDir: rc.ctx.cacheDir,
+  })
+  const runs = completedRuns(m)
+  expect(runs.length, m.failure?.reason).toBeGreaterThan(0)
+  const total = await benchFromSamples(
+    bench,
+    `${config.label}: end to end`,
+    runs.map((o) => o.measured.run.wallMs),
+  )
+  for (const stage of PIPELINE_STAGES) {
+    const times = runs
+      .map((o) => stageDurationMs(o.measured.run, stage))
+      .filter((v): v is number => v !== null && v > 0)
+    if (times.length > 0) await benchFromSamples(bench, `${config.label}: ${stage}`, times)
+  }
+  const analysis = analyzeStageThroughput(m, rc.ctx.thresholds)
+  await writeSuiteRecord(rc.ctx, {
+    kind: 'stage',
+    id: `bench-pipeline-${config.label}`,
+    name: `pipeline bench, ${config.label}`,
+    measurements: [m],
+    stats: { ...analysis.stats },
+    verdicts: analysis.verdicts,
+  })
+  const lines = analysis.stats.stages
+    .filter((s) => s.itemsPerS)
+    .map(
+      (s) =>
+        `${s.stage}: ${s.itemsPerS!.median.toFixed(1)} items/s${s.tokensPerS ? `, ${Math.round(s.tokensPerS.median)} tok/s` : ''}`,
+    )
+  await annotate(
+    [`end to end mean ${(total.latency.mean / 1000).toFixed(2)} s over ${runs.length} runs`, ...lines].join('\n'),
+  )
+})

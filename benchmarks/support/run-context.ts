@@ -1,0 +1,62 @@
+/**
+ * What every suite file needs, once per file: the suite context (run ID from the global setup, results directory,
+ * thresholds, target profile), the settings (env overrides), the profile's configurations, the target preflight (a
+ * reason to skip: not installed, with how to install), fixtures by preset, and the monitor options.
+ */
+import { inject } from 'vitest'
+import type { PresetName } from '../../src/fixtures/presets.ts'
+import { createSuiteContext, type SuiteContext } from '../../src/suites/context.ts'
+import { configsFor, type ProfileConfigs } from '../../src/suites/profile-configs.ts'
+import { type SuiteSettings, suiteSettings } from '../../src/suites/settings.ts'
+import type { SuiteMeasure } from '../../src/suites/suites.ts'
+import { cachedDataset } from './dataset.ts'
+import { gpuAvailability } from './gpu.ts'
+
+export interface RunContext {
+  ctx: SuiteContext
+  settings: SuiteSettings
+  configs: ProfileConfigs
+  gpuCount: number
+  /** Why the target cannot run here (with how to install it), or null when it can. */
+  unavailable: string | null
+  measure(input: string): SuiteMeasure
+}
+
+const INSTALL_HINT: Record<string, string> = {
+  reference: 'install torch for python3 (or set REFPIPE_PYTHON to an interpreter that has it)',
+  virnucpro: 'set VIRNUCPRO_DIR to a VirNucPro checkout and VIRNUCPRO_PYTHON to its interpreter',
+}
+
+/** Builds the context; call in beforeAll after checking gpuAvailable(). */
+export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
+  const ctx = await createSuiteContext(inject('runId'), process.env, inject('resultsRoot'))
+  const settings = suiteSettings()
+  const availability = gpuAvailability()
+  const preflight = await ctx.profile.preflight(process.env, gpusNeeded)
+  const unavailable =
+    preflight.state === 'ready'
+      ? null
+      : `target '${ctx.profile.name}' cannot run: ${preflight.reason} (${INSTALL_HINT[ctx.profile.name] ?? ''})`
+  return {
+    ctx,
+    settings,
+    configs: configsFor(ctx.profile.name, settings.modelScale),
+    gpuCount: availability.ok ? availability.gpuCount : 0,
+    unavailable,
+    measure: (input) => ({
+      input,
+      monitor: { intervalMs: settings.monitorIntervalMs },
+      policy: settings.policy,
+      timeoutMs: settings.runTimeoutMs,
+    }),
+  }
+}
+
+/** The first FASTA file of a cached fixture (coding model). */
+export async function fixtureInput(preset: PresetName, records = 0): Promise<string> {
+  const dataset = await cachedDataset({ preset, overrides: { seed: 1, ...(records > 0 && { records }) } })
+  return dataset.files[0]!
+}
+
+/** GPU indices 0..n-1. */
+export const firstGpus = (n: number) => Array.from({ length: n }, (_, i) => i)

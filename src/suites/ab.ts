@@ -1,0 +1,65 @@
+/**
+ * A/B analysis (kind `ab`): two commands or revisions measured interleaved (A B A B ...), B judged against A by
+ * src/measure's regression rule (Mann-Whitney plus the ratio of medians against the time threshold).
+ * `stats` has the shape AbStats.
+ */
+import type { Thresholds } from '../config/thresholds.ts'
+import { compareRuns, type RegressionResult } from '../measure/index.ts'
+import type { VerdictValue } from '../results/schema/index.ts'
+import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
+import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
+import { type Analysis, verdict } from './verdict.ts'
+
+export interface AbStats {
+  a: { label: string; wallMs: EstimateStat | null; runs: number }
+  b: { label: string; wallMs: EstimateStat | null; runs: number }
+  /** B against A (ratio = median B / median A, lower is better). */
+  comparison: RegressionResult | null
+}
+
+const VERDICT_OF: Record<RegressionResult['verdict'], VerdictValue> = {
+  regressed: 'fail',
+  improved: 'pass',
+  unchanged: 'pass',
+  inconclusive: 'inconclusive',
+}
+
+export function analyzeAb(a: MeasuredConfiguration, b: MeasuredConfiguration, t: Thresholds): Analysis<AbStats> {
+  const timesA = completedRuns(a).map((o) => o.measured.run.wallMs)
+  const timesB = completedRuns(b).map((o) => o.measured.run.wallMs)
+  const side = (m: MeasuredConfiguration, times: number[]) => ({
+    label: m.config.label,
+    wallMs: toStat(estimate(times, `${m.config.label} wallMs`)),
+    runs: times.length,
+  })
+  const comparison =
+    timesA.length > 0 && timesB.length > 0
+      ? compareRuns(timesB, timesA, { threshold: t.regression.timeThreshold })
+      : null
+  const stats: AbStats = { a: side(a, timesA), b: side(b, timesB), comparison }
+  const base = {
+    id: `ab/${b.config.label}-vs-${a.config.label}`,
+    title: `${b.config.label} vs ${a.config.label} (wall time)`,
+    unit: 'B/A',
+    threshold: `regression beyond +${t.regression.timeThreshold * 100}%`,
+  }
+  if (!comparison)
+    return {
+      stats,
+      verdicts: [
+        verdict({ ...base, verdict: 'fail', detail: `completed runs: A ${timesA.length}, B ${timesB.length}` }),
+      ],
+    }
+  return {
+    stats,
+    verdicts: [
+      verdict({
+        ...base,
+        verdict: VERDICT_OF[comparison.verdict],
+        value: comparison.ratio?.estimate ?? null,
+        ci: comparison.ratio?.ci ?? null,
+        detail: `${comparison.verdict}: ${comparison.reason}`,
+      }),
+    ],
+  }
+}

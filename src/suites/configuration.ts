@@ -1,0 +1,52 @@
+/**
+ * A configuration: everything that decides how the target runs (GPUs, device, extra options, environment). Two runs
+ * of the same configuration on the same input are repeats; the key names one for the shared-run cache.
+ */
+import { createHash } from 'node:crypto'
+
+export interface Configuration {
+  /** Short human label, e.g. `1 GPU` or `fp16`; also names the log and output directories. */
+  label: string
+  /** Physical GPU indices; null: the target's default (all GPUs, or none on the CPU). */
+  gpus: number[] | null
+  /** `-d/--device`; omitted: the target's default. */
+  device?: string
+  /** `-m/--model-type`. */
+  modelType?: string
+  /** Further `predict` options, e.g. `['--model-scale', 'full', '--precision', 'fp16']`. */
+  extraArgs?: string[]
+  /** Extra environment for the target. */
+  env?: Record<string, string>
+}
+
+/** The configuration as the result record stores it (`runs[].config`): flat, JSON-safe values. */
+export function configRecord(config: Configuration): Record<string, string | number | boolean | null | number[]> {
+  return {
+    gpus: config.gpus,
+    gpuCount: config.gpus?.length ?? 0,
+    device: config.device ?? null,
+    modelType: config.modelType ?? null,
+    extraArgs: (config.extraArgs ?? []).join(' '),
+    env: Object.entries(config.env ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join(' '),
+  }
+}
+
+/** Stable key of a configuration on an input (the label is left out: two names for one setup are one setup). */
+export function configKey(config: Configuration, input: string, extra = ''): string {
+  const { label: _label, ...rest } = config
+  const canonical = JSON.stringify({ ...configRecord({ ...rest, label: '' }), input, extra })
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16)
+}
+
+/** File-name-safe form of a label (`1 GPU, fp16` -> `1-GPU-fp16`). */
+export function slug(label: string): string {
+  return (
+    label
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'run'
+  )
+}

@@ -1,0 +1,149 @@
+/** Verdicts of the e2e suite: PERF-01 projections, throughput and utilization floors, stability, optimization matrix. */
+import type { Thresholds } from '../config/thresholds.ts'
+import type { Verdict } from '../results/schema/index.ts'
+import { type E2eInput, type E2eStats, e2eStats } from './e2e.ts'
+import { type Analysis, judgeAtLeast, verdict } from './verdict.ts'
+
+const hours = (ms: number) => `${(ms / 3.6e6).toFixed(2)} h`
+
+function projectionVerdicts(stats: E2eStats): Verdict[] {
+  const p = stats.typical.projection
+  if (p.state !== 'projected')
+    return [
+      verdict({
+        id: 'perf01',
+        title: 'PERF-01 projected time',
+        verdict: 'inconclusive',
+        detail: `not projected: ${p.reason}`,
+      }),
+    ]
+  return p.projection.projections.map((x) =>
+    verdict({
+      id: `perf01/${x.sequences}`,
+      title: `PERF-01 projected time for ${x.sequences.toLocaleString('en-US')} sequences`,
+      verdict: x.verdict,
+      value: x.projectedMs.estimate / 3.6e6,
+      unit: 'h',
+      ci: { low: x.projectedMs.ci.low / 3.6e6, high: x.projectedMs.ci.high / 3.6e6, level: x.projectedMs.ci.level },
+      threshold: `<= ${hours(x.limitMs)} (${hours(x.targetMs)} + ${x.tolerance * 100}%)`,
+      detail: `${x.reason}; from ${p.projection.fromRun} (${p.projection.inputSequences} sequences), ESM-2 ${p.projection.esm2.ratePerS.toFixed(1)} seq/s steady`,
+    }),
+  )
+}
+
+function floorVerdicts(stats: E2eStats, t: Thresholds): Verdict[] {
+  const out: Verdict[] = []
+  const rate = stats.typical.sequencesPerHour
+  const rateBase = {
+    id: 'e2e/throughput',
+    title: 'end-to-end throughput',
+    unit: 'seq/h',
+    threshold: `>= ${t.perf01.minSequencesPerHour} seq/h`,
+  }
+  out.push(
+    rate
+      ? verdict({
+          ...rateBase,
+          verdict: judgeAtLeast(rate.median, rate.ci, t.perf01.minSequencesPerHour),
+          value: rate.median,
+          ci: rate.ci,
+          detail: `median over ${rate.n} run(s)`,
+        })
+      : verdict({ ...rateBase, verdict: 'fail', detail: 'no completed run' }),
+  )
+  const util = stats.typical.utilPct
+  const utilBase = {
+    id: 'e2e/utilization',
+    title: 'whole-run GPU utilization',
+    unit: '%',
+    threshold: `>= ${t.perf01.minUtilPct}%`,
+  }
+  out.push(
+    util
+      ? verdict({
+          ...utilBase,
+          verdict: judgeAtLeast(util.median, util.ci, t.perf01.minUtilPct),
+          value: util.median,
+          ci: util.ci,
+          detail: `mean over requested GPUs, median over ${util.n} run(s)`,
+        })
+      : verdict({ ...utilBase, verdict: 'skipped', detail: 'no GPU monitor samples' }),
+  )
+  return out
+}
+
+function stabilityVerdicts(stats: E2eStats): Verdict[] {
+  const l = stats.large
+  const base = { title: 'large-sample stability' }
+  if (!l) return [verdict({ ...base, id: 'e2e/large', verdict: 'skipped', detail: 'no large sample run' })]
+  const ratio = l.ratioToTypical
+  const within = ratio !== null && Math.abs(ratio - 1) <= 0.2
+  return [
+    verdict({
+      ...base,
+      id: 'e2e/large/oom',
+      title: 'large sample: no OOM',
+      verdict: l.oomRuns === 0 ? 'pass' : 'fail',
+      value: l.oomRuns,
+      unit: 'runs',
+      threshold: '0',
+      detail: `${l.runs} run(s) on ${l.sequences ?? '?'} sequences`,
+    }),
+    verdict({
+      ...base,
+      id: 'e2e/large/throttling',
+      title: 'large sample: no throttling',
+      verdict: l.throttledSamples === 0 ? 'pass' : 'fail',
+      value: l.throttledSamples,
+      unit: 'samples',
+      threshold: '0',
+      detail: 'HW/SW slowdown, thermal or power-brake samples',
+    }),
+    verdict({
+      ...base,
+      id: 'e2e/large/throughput',
+      title: 'large sample: throughput within 20% of the typical run',
+      verdict: ratio === null ? 'inconclusive' : within ? 'pass' : 'fail',
+      value: ratio,
+      unit: 'x typical',
+      threshold: '0.8x-1.2x',
+      detail: l.sequencesPerS ? `large ${l.sequencesPerS.median.toFixed(2)} seq/s` : 'no completed large run',
+    }),
+  ]
+}
+
+function matrixVerdicts(stats: E2eStats): Verdict[] {
+  if (!stats.matrix)
+    return [verdict({ id: 'e2e/matrix', title: 'optimization impact', verdict: 'skipped', detail: 'matrix not run' })]
+  return stats.matrix.arms.map((arm) => {
+    const base = {
+      id: `e2e/matrix/${arm.label}`,
+      title: `optimization impact: ${arm.label} vs ${stats.matrix!.baseline}`,
+      unit: 'x',
+      threshold: '>= 1x (not slower)',
+    }
+    const s = arm.speedup
+    if (!s) return verdict({ ...base, verdict: 'fail', detail: 'no completed run on one side' })
+    return verdict({
+      ...base,
+      verdict: s.verdict === 'flag' ? 'pass' : s.verdict,
+      value: s.speedup.estimate,
+      ci: s.speedup.ci,
+      detail: s.reason,
+    })
+  })
+}
+
+/** Stats and verdicts of the e2e suite. */
+export function analyzeE2e(input: E2eInput, t: Thresholds): Analysis<E2eStats> {
+  const stats = e2eStats(input, t)
+  return {
+    stats,
+    verdicts: [
+      ...projectionVerdicts(stats),
+      ...floorVerdicts(stats, t),
+      ...stabilityVerdicts(stats),
+      ...matrixVerdicts(stats),
+    ],
+  }
+}

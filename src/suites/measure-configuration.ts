@@ -1,0 +1,133 @@
+/**
+ * Repeated runs of one or more configurations, as src/measure's repetition policy decides: warm-ups (kept, never
+ * counted), at least `minRuns` measured runs, an adaptive stop on precision or budget, and several arms interleaved
+ * (A B A B ...) so slow drift falls on every arm. A run that does not complete ends that measurement: repeating a
+ * crash or an OOM measures nothing new. Results can be shared between suites of one vitest invocation through an
+ * on-disk cache keyed by configuration, input and policy (honest sharing: the same runs, not re-labelled ones).
+ */
+import { mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  DEFAULT_REPETITION_POLICY,
+  nextStep,
+  type RecordedRun,
+  type RepetitionPolicy,
+  type StopReason,
+} from '../measure/index.ts'
+import { writeFileAtomic } from '../results/atomic-write.ts'
+import type { TargetProfile } from '../target/profiles.ts'
+import { type Configuration, configKey } from './configuration.ts'
+import { type MonitorSettings, observeRun, type RunObservation } from './observe-run.ts'
+
+/** Suite default: 1 warm-up and 3 measured runs (GPU time is scarce; 3 a side is the scaling minimum). */
+export const SUITE_POLICY: RepetitionPolicy = { ...DEFAULT_REPETITION_POLICY, warmupRuns: 1, minRuns: 3, maxRuns: 3 }
+
+export interface MeasureOptions {
+  profile: TargetProfile
+  input: string
+  workDir: string
+  monitor: MonitorSettings | null
+  policy?: RepetitionPolicy
+  timeoutMs?: number
+  /** Directory of the shared-run cache; omitted: no sharing. */
+  cacheDir?: string
+}
+
+export type MeasurementStop = StopReason | 'run-failed'
+
+export interface MeasuredConfiguration {
+  config: Configuration
+  /** Every run in the order it ran, warm-ups included (marked). */
+  observations: RunObservation[]
+  stop: MeasurementStop
+  /** The first run that did not complete, with its exit class and reason. */
+  failure: { label: string; exitClass: string; reason: string } | null
+  /** True when these runs came from the shared cache (measured earlier in this invocation). */
+  fromCache: boolean
+}
+
+/** Measured (non-warm-up) runs that completed. */
+export function completedRuns(m: MeasuredConfiguration): RunObservation[] {
+  return m.observations.filter((o) => !o.measured.warmup && o.measured.run.exitClass === 'completed')
+}
+
+function cachePath(options: MeasureOptions, arms: readonly Configuration[], policy: RepetitionPolicy) {
+  if (!options.cacheDir) return null
+  const extra = JSON.stringify({ policy, profile: options.profile.name, monitor: options.monitor !== null })
+  const key = arms.map((arm) => configKey(arm, options.input, extra)).join('+')
+  return join(options.cacheDir, `${key}.json`)
+}
+
+async function readCache(path: string | null): Promise<MeasuredConfiguration[] | null> {
+  if (!path) return null
+  const text = await readFile(path, 'utf8').catch(() => null)
+  if (text === null) return null
+  return (JSON.parse(text) as MeasuredConfiguration[]).map((m) => ({ ...m, fromCache: true }))
+}
+
+/**
+ * Measures every arm, interleaved; one arm is a plain measurement.
+ * @throws MeasureInputError (from the policy) for a bad policy; run failures are data, never thrown.
+ */
+export async function measureArms(
+  arms: readonly Configuration[],
+  options: MeasureOptions,
+): Promise<MeasuredConfiguration[]> {
+  const policy = options.policy ?? SUITE_POLICY
+  const path = cachePath(options, arms, policy)
+  const cached = await readCache(path)
+  if (cached) return cached
+  const byLabel = new Map(arms.map((arm) => [arm.label, arm]))
+  if (byLabel.size !== arms.length)
+    throw new RangeError(`arm labels must be unique: ${arms.map((a) => a.label).join(', ')}`)
+  const results = new Map(arms.map((arm) => [arm.label, { config: arm, observations: [] as RunObservation[] }]))
+  const recorded: RecordedRun[] = []
+  const startedMs = performance.now()
+  let stop: MeasurementStop
+  let failure: MeasuredConfiguration['failure'] = null
+  for (;;) {
+    const step = nextStep(recorded, performance.now() - startedMs, [...byLabel.keys()], policy)
+    if (step.action === 'stop') {
+      stop = step.reason
+      break
+    }
+    const arm = byLabel.get(step.arm)!
+    const entry = results.get(step.arm)!
+    const n = entry.observations.length + 1
+    const label = `${arm.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
+    const observation = await observeRun({
+      profile: options.profile,
+      config: arm,
+      input: options.input,
+      // One folder per configuration: labels may repeat across suites, configurations never share outputs.
+      workDir: join(options.workDir, configKey(arm, options.input)),
+      label,
+      warmup: step.phase === 'warmup',
+      monitor: options.monitor,
+      timeoutMs: options.timeoutMs,
+    })
+    entry.observations.push(observation)
+    const run = observation.measured.run
+    recorded.push({ arm: step.arm, phase: step.phase, durationMs: run.wallMs })
+    if (run.exitClass !== 'completed') {
+      failure = { label, exitClass: run.exitClass, reason: run.reason ?? run.exitClass }
+      stop = 'run-failed'
+      break
+    }
+  }
+  const measured = [...results.values()].map((r) => ({ ...r, stop, failure, fromCache: false }))
+  if (path) {
+    await mkdir(options.cacheDir!, { recursive: true })
+    await writeFileAtomic(path, JSON.stringify(measured))
+  }
+  return measured
+}
+
+/** Measures one configuration (warm-up, repeats, adaptive stop). */
+export async function measureConfiguration(
+  config: Configuration,
+  options: MeasureOptions,
+): Promise<MeasuredConfiguration> {
+  const [measured] = await measureArms([config], options)
+  return measured!
+}

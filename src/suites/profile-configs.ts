@@ -1,0 +1,77 @@
+/**
+ * Configurations per target profile: the base run on N GPUs, the optimizations a profile lists (for the impact matrix),
+ * the equivalence pair, a configuration that cannot fit (OOM), and the persistent-models pair where the target has it.
+ */
+import type { Configuration } from './configuration.ts'
+
+export interface ProfileConfigs {
+  base(gpus: number[]): Configuration
+  /** Baseline with every optimization off, then each one alone, then all together. */
+  matrix(gpus: number[]): Configuration[]
+  /** [reference, candidate] whose outputs must agree. */
+  equivalence(gpus: number[]): [Configuration, Configuration]
+  oom(gpus: number[]): Configuration
+  /** [on, off], or the reason there is none. */
+  persistentModels(gpus: number[]): [Configuration, Configuration] | string
+}
+
+// NVML numbers GPUs by PCI bus; CUDA must agree so that --gpus and attribution speak of the same GPU.
+const PCI_ORDER = { CUDA_DEVICE_ORDER: 'PCI_BUS_ID' }
+const gpuLabel = (gpus: number[]) => `${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`
+
+/** The bundled reference pipeline at `scale`: fp16 and a 32k token budget are its optimizations. */
+export function referenceConfigs(scale: string): ProfileConfigs {
+  const make = (gpus: number[], label: string, args: string[]): Configuration => ({
+    label: `${gpuLabel(gpus)}, ${label}`,
+    gpus,
+    extraArgs: ['--model-scale', scale, ...args],
+    env: PCI_ORDER,
+  })
+  const fp32 = ['--precision', 'fp32']
+  const fp16 = ['--precision', 'fp16']
+  const small = ['--esm-batch-size', '8192', '--dnabert-batch-size', '8192']
+  return {
+    base: (gpus) => ({ label: gpuLabel(gpus), gpus, extraArgs: ['--model-scale', scale], env: PCI_ORDER }),
+    matrix: (gpus) => [
+      make(gpus, 'baseline (fp32, 8k tokens)', [...fp32, ...small]),
+      make(gpus, 'fp16', [...fp16, ...small]),
+      make(gpus, '32k token budget', fp32),
+      make(gpus, 'all (fp16, 32k tokens)', fp16),
+    ],
+    equivalence: (gpus) => [make(gpus, 'fp32', fp32), make(gpus, 'fp16', fp16)],
+    oom: (gpus) => make(gpus, 'oom injected', ['--inject', 'oom']),
+    persistentModels: () => 'the reference pipeline has no --persistent-models flag',
+  }
+}
+
+/** VirNucPro: packing, fp16 and CUDA streams are its optimizations (env switches and flags, UPSTREAM.md). */
+export function virnucproConfigs(): ProfileConfigs {
+  const make = (gpus: number[], label: string, args: string[], env: Record<string, string> = {}): Configuration => ({
+    label: `${gpuLabel(gpus)}, ${label}`,
+    gpus,
+    extraArgs: args,
+    env: { ...PCI_ORDER, ...env },
+  })
+  const noPacking = { VIRNUCPRO_DISABLE_PACKING: 'true' }
+  const noFp16 = { VIRNUCPRO_DISABLE_FP16: '1' }
+  return {
+    base: (gpus) => ({ ...make(gpus, 'default', []), label: gpuLabel(gpus) }),
+    matrix: (gpus) => [
+      make(gpus, 'baseline (no packing, fp32, no streams)', ['--no-cuda-streams'], { ...noPacking, ...noFp16 }),
+      make(gpus, 'packing', ['--no-cuda-streams'], noFp16),
+      make(gpus, 'fp16', ['--no-cuda-streams'], noPacking),
+      make(gpus, 'cuda streams', ['--cuda-streams'], { ...noPacking, ...noFp16 }),
+      make(gpus, 'all', ['--cuda-streams']),
+    ],
+    equivalence: (gpus) => [make(gpus, 'packing off', [], noPacking), make(gpus, 'packing on', [])],
+    oom: (gpus) => make(gpus, 'oversize ESM-2 batch', ['--esm-batch-size', '100000000']),
+    persistentModels: (gpus) => [
+      make(gpus, 'persistent models', ['--persistent-models']),
+      make(gpus, 'no persistent models', ['--no-persistent-models']),
+    ],
+  }
+}
+
+export function configsFor(profile: string, scale: string): ProfileConfigs {
+  return profile === 'virnucpro' ? virnucproConfigs() : referenceConfigs(scale)
+}

@@ -1,0 +1,68 @@
+/**
+ * Suite settings from the environment, sized so that the whole `gpu` project at `full` scale on one GPU takes
+ * minutes, not hours. Every knob has an env override (names below); a bad value throws naming the variable.
+ */
+
+import type { PresetName } from '../fixtures/presets.ts'
+import { PRESET_NAMES } from '../fixtures/presets.ts'
+import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
+
+export interface SuiteSettings {
+  /** VIRNUCPRO_BENCH_MODEL_SCALE (reference pipeline only): tiny | small | full. Default full. */
+  modelScale: string
+  /** VIRNUCPRO_BENCH_PRESET: fixture preset of scaling, stage, memory, equivalence and benches. Default MEDIUM. */
+  preset: PresetName
+  /** VIRNUCPRO_BENCH_RECORDS: records override of that preset (0: the preset's). */
+  records: number
+  /** VIRNUCPRO_BENCH_WARMUP / VIRNUCPRO_BENCH_RUNS: warm-ups and measured runs per configuration. Default 1 / 3. */
+  policy: RepetitionPolicy
+  /** VIRNUCPRO_BENCH_E2E_SEQUENCES: the typical-like sample. Default 5,000. */
+  e2eSequences: number
+  /** VIRNUCPRO_BENCH_E2E_RUNS: measured runs of that sample (no warm-up: start-up is part of e2e time). Default 2. */
+  e2eRuns: number
+  /** VIRNUCPRO_BENCH_LARGE_SEQUENCES: the large-sample stability run (LARGE preset); 0 skips it. Default 10,000. */
+  largeSequences: number
+  /** VIRNUCPRO_BENCH_MATRIX: 0 skips the optimization-impact matrix. Default on. */
+  matrix: boolean
+  /** VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: monitor poll interval. Default 100. */
+  monitorIntervalMs: number
+  /** VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: one target run ends (as timeout) after this. Default 540,000 (9 min). */
+  runTimeoutMs: number
+}
+
+export class SuiteSettingsError extends Error {
+  override name = 'SuiteSettingsError'
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name]?.trim()
+  if (!raw) return fallback
+  const value = Number(raw)
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new SuiteSettingsError(`${name} must be an integer >= ${min}, got '${raw}'`)
+  return value
+}
+
+/** @throws SuiteSettingsError naming the variable and its bad value. */
+export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettings {
+  const scale = env.VIRNUCPRO_BENCH_MODEL_SCALE?.trim() || 'full'
+  if (!['tiny', 'small', 'full'].includes(scale))
+    throw new SuiteSettingsError(`VIRNUCPRO_BENCH_MODEL_SCALE must be tiny, small or full, got '${scale}'`)
+  const preset = (env.VIRNUCPRO_BENCH_PRESET?.trim().toUpperCase() || 'MEDIUM') as PresetName
+  if (!PRESET_NAMES.includes(preset))
+    throw new SuiteSettingsError(`VIRNUCPRO_BENCH_PRESET must be one of ${PRESET_NAMES.join(', ')}, got '${preset}'`)
+  const runs = integer(env, 'VIRNUCPRO_BENCH_RUNS', 3, 1)
+  const warmupRuns = integer(env, 'VIRNUCPRO_BENCH_WARMUP', 1, 0)
+  return {
+    modelScale: scale,
+    preset,
+    records: integer(env, 'VIRNUCPRO_BENCH_RECORDS', 0, 0),
+    policy: { ...DEFAULT_REPETITION_POLICY, warmupRuns, minRuns: runs, maxRuns: runs },
+    e2eSequences: integer(env, 'VIRNUCPRO_BENCH_E2E_SEQUENCES', 5_000, 1),
+    e2eRuns: integer(env, 'VIRNUCPRO_BENCH_E2E_RUNS', 2, 1),
+    largeSequences: integer(env, 'VIRNUCPRO_BENCH_LARGE_SEQUENCES', 10_000, 0),
+    matrix: env.VIRNUCPRO_BENCH_MATRIX?.trim() !== '0',
+    monitorIntervalMs: integer(env, 'VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS', 100, 1),
+    runTimeoutMs: integer(env, 'VIRNUCPRO_BENCH_RUN_TIMEOUT_MS', 540_000, 1_000),
+  }
+}

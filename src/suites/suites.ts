@@ -1,0 +1,212 @@
+/**
+ * One function per suite: measure (through the shared-run cache), analyze, write the record at once. The GPU test
+ * files call these with a fixture and configurations and then assert the verdicts; the unit tests call them on the
+ * CPU with the fake NVML.
+ */
+import type { ResultRecord } from '../results/schema/index.ts'
+import { analyzeAb } from './ab.ts'
+import type { Configuration } from './configuration.ts'
+import type { SuiteContext } from './context.ts'
+import { analyzeE2e } from './e2e-verdicts.ts'
+import { analyzeEquivalence } from './equivalence.ts'
+import {
+  type MeasuredConfiguration,
+  type MeasureOptions,
+  measureArms,
+  measureConfiguration,
+  SUITE_POLICY,
+} from './measure-configuration.ts'
+import { analyzeMemory } from './memory-verdicts.ts'
+import { failureReason, writeSuiteRecord } from './record.ts'
+import { analyzeScaling } from './scaling.ts'
+import { analyzeStageThroughput } from './stage.ts'
+import { analyzeSweep } from './sweep.ts'
+
+/** Measurement options without the context's parts (work and cache folders, profile). */
+export type SuiteMeasure = Omit<MeasureOptions, 'profile' | 'workDir' | 'cacheDir'>
+
+export interface SuiteOutcome {
+  record: ResultRecord
+  path: string
+}
+
+const options = (ctx: SuiteContext, m: SuiteMeasure): MeasureOptions => ({
+  ...m,
+  profile: ctx.profile,
+  workDir: ctx.workDir,
+  cacheDir: ctx.cacheDir,
+})
+
+/** The suite's policy with a fixed number of warm-ups and measured runs. */
+const runs = (m: SuiteMeasure, warmupRuns: number, n: number) => ({
+  ...(m.policy ?? SUITE_POLICY),
+  warmupRuns,
+  minRuns: n,
+  maxRuns: n,
+})
+
+/** Marks the record failed when a measurement that should have completed did not. */
+const stateOf = (measurements: readonly MeasuredConfiguration[]) => {
+  const reason = failureReason(measurements)
+  return reason ? { state: 'failed' as const, reason } : {}
+}
+
+export async function runScalingSuite(
+  ctx: SuiteContext,
+  m: SuiteMeasure,
+  single: Configuration,
+  multi: Configuration,
+  gpuCount: number,
+): Promise<SuiteOutcome> {
+  const a = await measureConfiguration(single, options(ctx, m))
+  const b = await measureConfiguration(multi, options(ctx, m))
+  const { stats, verdicts } = analyzeScaling(a, b, gpuCount, ctx.thresholds)
+  const name = `scaling, ${multi.label} vs ${single.label}`
+  return writeSuiteRecord(ctx, {
+    kind: 'scaling',
+    id: `scaling-${gpuCount}`,
+    name,
+    measurements: [a, b],
+    stats: { ...stats },
+    verdicts,
+    ...stateOf([a, b]),
+  })
+}
+
+export async function runStageSuite(ctx: SuiteContext, m: SuiteMeasure, config: Configuration): Promise<SuiteOutcome> {
+  const measured = await measureConfiguration(config, options(ctx, m))
+  const { stats, verdicts } = analyzeStageThroughput(measured, ctx.thresholds)
+  const name = `stage throughput, ${config.label}`
+  return writeSuiteRecord(ctx, {
+    kind: 'stage',
+    id: `stage-${config.label}`,
+    name,
+    measurements: [measured],
+    stats: { ...stats },
+    verdicts,
+    ...stateOf([measured]),
+  })
+}
+
+export interface MemorySuiteConfigs {
+  main: Configuration
+  oom: Configuration | null
+  /** [on, off], or why there is no such pair. */
+  persistent: [Configuration, Configuration] | string
+}
+
+export async function runMemorySuite(ctx: SuiteContext, m: SuiteMeasure, c: MemorySuiteConfigs): Promise<SuiteOutcome> {
+  const main = await measureConfiguration(c.main, options(ctx, m))
+  // One run of a configuration that cannot fit is enough: it is meant to end as OOM, so no warm-up and no repeats.
+  const oom = c.oom ? await measureConfiguration(c.oom, { ...options(ctx, m), policy: runs(m, 0, 1) }) : null
+  const pair = typeof c.persistent === 'string' ? null : await measureArms(c.persistent, options(ctx, m))
+  const persistent = pair ? { on: pair[0]!, off: pair[1]! } : null
+  const reason = typeof c.persistent === 'string' ? c.persistent : undefined
+  const { stats, verdicts } = analyzeMemory({ main, oom, persistent, persistentReason: reason }, ctx.thresholds)
+  const measurements = [main, ...(oom ? [oom] : []), ...(pair ?? [])]
+  // The OOM configuration is expected to fail; only the others make the record failed.
+  const state = stateOf([main, ...(pair ?? [])])
+  return writeSuiteRecord(ctx, {
+    kind: 'memory',
+    id: `memory-${c.main.label}`,
+    name: `memory, ${c.main.label}`,
+    measurements,
+    stats: { ...stats },
+    verdicts,
+    ...state,
+  })
+}
+
+export interface E2eSuiteInputs {
+  typical: { config: Configuration; input: string }
+  large: { config: Configuration; input: string } | null
+  matrix: { configs: Configuration[]; input: string } | null
+}
+
+export async function runE2eSuite(
+  ctx: SuiteContext,
+  m: SuiteMeasure,
+  e2eRuns: number,
+  i: E2eSuiteInputs,
+): Promise<SuiteOutcome> {
+  // No warm-up: start-up is part of what a user waits for end to end.
+  const typical = await measureConfiguration(i.typical.config, {
+    ...options(ctx, m),
+    input: i.typical.input,
+    policy: runs(m, 0, e2eRuns),
+  })
+  const once = { ...options(ctx, m), policy: runs(m, 0, 1) }
+  const large = i.large ? await measureConfiguration(i.large.config, { ...once, input: i.large.input }) : null
+  const matrix = i.matrix ? await measureArms(i.matrix.configs, { ...options(ctx, m), input: i.matrix.input }) : null
+  const { stats, verdicts } = analyzeE2e({ typical, large, matrix }, ctx.thresholds)
+  const measurements = [typical, ...(large ? [large] : []), ...(matrix ?? [])]
+  return writeSuiteRecord(ctx, {
+    kind: 'e2e',
+    id: `e2e-${i.typical.config.label}`,
+    name: `end to end, ${i.typical.config.label}`,
+    measurements,
+    stats: { ...stats },
+    verdicts,
+    ...stateOf(measurements),
+  })
+}
+
+export async function runEquivalenceSuite(
+  ctx: SuiteContext,
+  m: SuiteMeasure,
+  reference: Configuration,
+  candidate: Configuration,
+): Promise<SuiteOutcome> {
+  // Outputs are deterministic per configuration: one run a side, interleaved.
+  const once = { ...options(ctx, m), policy: runs(m, 0, 1) }
+  const [ref, cand] = await measureArms([reference, candidate], once)
+  const { stats, verdicts } = await analyzeEquivalence(ref!, cand!, ctx.thresholds)
+  const name = `equivalence, ${candidate.label} vs ${reference.label}`
+  return writeSuiteRecord(ctx, {
+    kind: 'equivalence',
+    id: `equivalence-${candidate.label}`,
+    name,
+    measurements: [ref!, cand!],
+    stats: { ...stats },
+    verdicts,
+    ...stateOf([ref!, cand!]),
+  })
+}
+
+export async function runSweepSuite(
+  ctx: SuiteContext,
+  m: SuiteMeasure,
+  settings: Configuration[],
+  id = 'sweep',
+): Promise<SuiteOutcome> {
+  const measured: MeasuredConfiguration[] = []
+  for (const setting of settings) measured.push(await measureConfiguration(setting, options(ctx, m)))
+  const { stats, verdicts } = analyzeSweep(measured)
+  return writeSuiteRecord(ctx, {
+    kind: 'sweep',
+    id,
+    name: `sweep over ${settings.length} settings`,
+    measurements: measured,
+    stats: { ...stats },
+    verdicts,
+  })
+}
+
+export async function runAbSuite(
+  ctx: SuiteContext,
+  m: SuiteMeasure,
+  a: Configuration,
+  b: Configuration,
+): Promise<SuiteOutcome> {
+  const [ma, mb] = await measureArms([a, b], options(ctx, m))
+  const { stats, verdicts } = analyzeAb(ma!, mb!, ctx.thresholds)
+  return writeSuiteRecord(ctx, {
+    kind: 'ab',
+    id: `ab-${b.label}-vs-${a.label}`,
+    name: `A/B, ${b.label} vs ${a.label}`,
+    measurements: [ma!, mb!],
+    stats: { ...stats },
+    verdicts,
+    ...stateOf([ma!, mb!]),
+  })
+}
