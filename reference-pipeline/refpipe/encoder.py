@@ -58,7 +58,7 @@ class Encoder:
         positions = torch.arange(width, device=ids.device)
         valid = positions[None, :] < lengths[:, None]
         x = F.embedding(ids, self.token_embedding) + self.position_embedding[:width][None, :, :]
-        key_mask = valid[:, None, None, :] if padded else None
+        key_mask = _additive_mask(valid, x.dtype) if padded else None
         for layer in self.layers:
             x = x + self._attention(F.layer_norm(x, (x.shape[-1],), layer["ln1_w"], layer["ln1_b"]), layer, key_mask)
             h = F.layer_norm(x, (x.shape[-1],), layer["ln2_w"], layer["ln2_b"])
@@ -79,9 +79,16 @@ class Encoder:
         else:
             scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(d // heads)
             if key_mask is not None:
-                scores = scores.masked_fill(~key_mask, float("-inf"))
+                scores = scores + key_mask
             out = torch.matmul(torch.softmax(scores, dim=-1), v)
         return F.linear(out.transpose(1, 2).reshape(batch, width, d), layer["out_w"], layer["out_b"])
+
+
+def _additive_mask(valid: torch.Tensor, dtype) -> torch.Tensor:
+    """(B, 1, 1, T) mask added to attention scores: 0 where the key is a real token, -inf at padding. An additive mask in
+    the compute dtype is what the fused attention kernels take without converting it."""
+    mask = torch.zeros(valid.shape, dtype=dtype, device=valid.device)
+    return mask.masked_fill_(~valid, float("-inf"))[:, None, None, :]
 
 
 class _Factory:
