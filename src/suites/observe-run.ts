@@ -10,12 +10,13 @@ import { readMonitorLog } from '../monitor/log-reader.ts'
 import { GpuMonitor } from '../monitor/monitor.ts'
 import { openNvml } from '../nvml/session.ts'
 import type { MeasuredRun } from '../results/schema/index.ts'
-import type { BatchEvent, TargetEvent } from '../target/events.ts'
+import type { BatchEvent, InferenceCompleteEvent, TargetEvent } from '../target/events.ts'
 import type { TargetProfile } from '../target/profiles.ts'
 import type { GpuMemoryHeld, RunRecord } from '../target/run-record.ts'
 import { runTarget } from '../target/runner.ts'
 import { type Configuration, configRecord, slug } from './configuration.ts'
 import { type GpuMemoryObservation, gpusUsedFromLog, memoryObservations } from './monitor-series.ts'
+import { pruneTensorOutputs } from './prune-outputs.ts'
 import { stageItemCounts } from './stage-metrics.ts'
 import { watchForTarget } from './target-tree.ts'
 
@@ -44,6 +45,8 @@ export interface RunObservation {
   measured: MeasuredRun
   /** ESM-2 batch events (per worker where the target has several), runner clock. */
   esm2Batches: BatchEvent[]
+  /** `Async inference complete` lines of the ESM-2 stage: when each worker really finished (repeated work logs no batch). */
+  esm2Completions: InferenceCompleteEvent[]
   memory: GpuMemoryObservation[]
   /** Why there is no monitor summary; null when there is one. */
   monitorProblem: string | null
@@ -109,6 +112,7 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
   const { monitor, problem } = await startMonitor(request, dir)
   const intervalMs = request.monitor?.intervalMs ?? 0
   const esm2Batches: BatchEvent[] = []
+  const esm2Completions: InferenceCompleteEvent[] = []
   const esm2BatchMs: number[] = []
   let stage: string | null = null
   const onEvent = (event: TargetEvent) => {
@@ -118,6 +122,8 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
     } else if (event.type === 'batch' && stage === ESM2_STAGE) {
       esm2Batches.push(event)
       if (monitor) esm2BatchMs.push(monitor.nowMs())
+    } else if (event.type === 'inference-complete' && stage === ESM2_STAGE) {
+      esm2Completions.push(event)
     }
   }
   // Two polls before the spawn give the baseline reading; two after the tree is gone give the after reading.
@@ -141,9 +147,17 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
     }),
   })
   watch?.stop()
+  await pruneTensorOutputs(join(dir, 'out'))
   const endMs = monitor?.nowMs() ?? 0
   if (monitor) await sleep(2 * intervalMs + 5)
-  return finish(request, { run, monitor, problem, esm2Batches, window: { spawnMs, endMs, esm2BatchMs } })
+  return finish(request, {
+    run,
+    monitor,
+    problem,
+    esm2Batches,
+    esm2Completions,
+    window: { spawnMs, endMs, esm2BatchMs },
+  })
 }
 
 async function finish(
@@ -153,6 +167,7 @@ async function finish(
     monitor: GpuMonitor | null
     problem: string | null
     esm2Batches: BatchEvent[]
+    esm2Completions: InferenceCompleteEvent[]
     window: { spawnMs: number; endMs: number; esm2BatchMs: number[] }
   },
 ): Promise<RunObservation> {
@@ -177,6 +192,7 @@ async function finish(
       gpu: stopped?.summary ?? null,
     },
     esm2Batches: o.esm2Batches,
+    esm2Completions: o.esm2Completions,
     memory: memoryObservations(records, o.window),
     monitorProblem: problem,
     versions: await readVersions(o.run.logPath),

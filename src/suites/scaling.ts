@@ -50,7 +50,10 @@ function workerTimes(runs: readonly RunObservation[]): { worker: string; duratio
     const start = o.measured.run.stages.find((s) => s.name === ESM2)?.startMs
     if (start == null) continue
     const last = new Map<number, number>()
-    for (const b of o.esm2Batches) if (b.worker !== null) last.set(b.worker, Math.max(last.get(b.worker) ?? 0, b.atMs))
+    // A worker is done when it says so (`Async inference complete`), not at its last progress line: work it repeats
+    // or does after its last batch line (refpipe's `imbalance` fault, say) logs no batch.
+    const finished = [...o.esm2Batches, ...(o.esm2Completions ?? [])]
+    for (const b of finished) if (b.worker !== null) last.set(b.worker, Math.max(last.get(b.worker) ?? 0, b.atMs))
     for (const [worker, atMs] of last) byWorker.set(worker, [...(byWorker.get(worker) ?? []), atMs - start])
   }
   return [...byWorker.entries()].sort(([a], [b]) => a - b).map(([w, d]) => ({ worker: `worker ${w}`, durationsMs: d }))

@@ -1,0 +1,34 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, test } from 'vitest'
+import { pruneTensorOutputs } from '../../src/suites/prune-outputs.ts'
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'prune-'))
+  await mkdir(join(dir, 'in_merged'), { recursive: true })
+  for (const name of ['in_merged/output_0_merged.pt', 'in_merged/prediction_results.txt', 'x.pt', 'target.log'])
+    await writeFile(join(dir, name), 'x')
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+test('removes tensor files at any depth and keeps predictions and logs', async () => {
+  expect(await pruneTensorOutputs(dir, {})).toBe(2)
+  expect((await readdir(dir, { recursive: true })).sort()).toEqual([
+    'in_merged',
+    'in_merged/prediction_results.txt',
+    'target.log',
+  ])
+})
+
+test('VIRNUCPRO_BENCH_KEEP_OUTPUTS=1 keeps everything', async () => {
+  expect(await pruneTensorOutputs(dir, { VIRNUCPRO_BENCH_KEEP_OUTPUTS: '1' })).toBe(0)
+  expect(await readdir(dir, { recursive: true })).toContain('x.pt')
+})
+
+test('a missing directory is not an error', async () => {
+  expect(await pruneTensorOutputs(join(dir, 'nope'), {})).toBe(0)
+})
