@@ -17,17 +17,22 @@ function samplesOf(logPath: string): SampleRecord[] {
 }
 
 describe('sampling in a worker thread', () => {
-  test('at 10 ms for 1 s: at least 60 samples per GPU, timestamps strictly increasing', async () => {
+  test('at 10 ms for 1 s: one sample per GPU per tick, ticks on the 10 ms grid, timestamps strictly increasing', async () => {
     useFake({ devices: [{ utilGpuPct: 50 }, { utilGpuPct: 20 }] })
     const monitor = await startMonitor({ intervalMs: 10 })
     await sleep(1_000)
     const result = await monitor.stop()
-    expect(result.state).toBe('completed')
+    if (result.state !== 'completed') throw new Error(result.error)
+    const { ticks, missedTicks } = result.worker
+    // The grid accounts for every 10 ms slot: taken or counted as missed. How many are taken depends on how loaded the
+    // machine is (a shared 2-core CI box took 52 of ~100 once): at least 40% here; the bench measures the real cost.
+    expect(ticks + missedTicks).toBeGreaterThanOrEqual(90)
+    expect(ticks).toBeGreaterThanOrEqual(40)
     for (const gpu of [0, 1]) {
       const times = samplesOf(monitor.logPath)
         .filter((s) => s.gpu === gpu)
         .map((s) => s.tMs)
-      expect(times.length).toBeGreaterThanOrEqual(60)
+      expect(times.length).toBe(ticks)
       expect(times.every((t, i) => i === 0 || t > times[i - 1]!)).toBe(true)
     }
   })
