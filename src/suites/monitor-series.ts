@@ -3,7 +3,7 @@
  * tree was gone (the leak check), device memory over the ESM-2 batches (the in-run slope), and where the target's
  * PIDs held contexts (the runner's `gpusUsedBy` hook, answered from the log written so far).
  */
-import { fitLine } from '../measure/index.ts'
+import { theilSenSlope } from '../measure/index.ts'
 import { readMonitorLog } from '../monitor/log-reader.ts'
 import type { MonitorRecord, SampleRecord } from '../monitor/records.ts'
 import { gpusUsedBy } from '../monitor/summary/attribution.ts'
@@ -15,7 +15,7 @@ export interface GpuMemoryObservation {
   /** Last device reading after the run's tree was gone; null without one. */
   afterBytes: number | null
   memTotalBytes: number | null
-  /** OLS slope of device memory on the ESM-2 batch index; null with fewer than 3 batches or samples. */
+  /** Theil-Sen slope of device memory on the ESM-2 batch index (bytes per batch); null with fewer than 3 points. */
   esm2SlopeBytesPerBatch: number | null
 }
 
@@ -49,14 +49,14 @@ export function memoryObservations(records: readonly MonitorRecord[], window: Ru
     const before = samples.findLast((s) => s.tMs < window.spawnMs)
     const after = samples.findLast((s) => s.tMs >= window.endMs)
     const points = memoryPerBatch(samples, window.esm2BatchMs)
-    // The batch index is the x axis: fitLine's slope (named per sequence there) is bytes per batch here.
-    const distinctX = new Set(points.map(([x]) => x)).size
+    // Theil-Sen rather than least squares: an allocator that grows once and then holds (a step, seen on an H200 when
+    // the batches' shapes change late in the stage) is not a leak; memory rising batch after batch is.
     const slope =
-      points.length >= 3 && distinctX >= 2
-        ? fitLine(
+      points.length >= 3
+        ? theilSenSlope(
             points.map(([x]) => x),
             points.map(([, y]) => y),
-          ).msPerSequence
+          )
         : null
     return {
       gpu,
