@@ -36,7 +36,8 @@ export interface ProjectionModel {
   fixedMs: { estimate: number; ci: { low: number; high: number } }
   ratePerSecond: { estimate: number; ci: { low: number; high: number } }
   level: number
-  method: 'ols-batch-bootstrap'
+  /** 'staged-parts': a sum of parts (projection-parts.ts). */
+  method: 'ols-batch-bootstrap' | 'staged-parts'
   eventsUsed: number
   warmupEvents: number
   /** Bootstrap replicates of the fit, kept so that any M can be projected with a CI. */

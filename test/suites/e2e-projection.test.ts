@@ -1,0 +1,67 @@
+/**
+ * The e2e projection replayed on real H200 runs (test/fixtures/h200-runs, see support/h200-runs.ts). "Measured" is
+ * the runner's process wall time, spawn to exit (RunRecord.wallMs), which includes ~3-4.5 s of Python start-up.
+ */
+import { describe, expect, test } from 'vitest'
+import { projectObservation } from '../../src/suites/e2e-projection.ts'
+import type { RunObservation } from '../../src/suites/observe-run.ts'
+import { type H200Run, loadH200Run } from './support/h200-runs.ts'
+
+const sequencesOf = (o: RunObservation) => o.measured.run.summary!.sequencesProcessed!
+
+function project(from: H200Run, to: H200Run, monitor?: null) {
+  const source = loadH200Run(from)
+  const target = loadH200Run(to)
+  const outcome =
+    monitor === null
+      ? projectObservation(source, [{ sequences: sequencesOf(target) }], 'replay', null)
+      : projectObservation(source, [{ sequences: sequencesOf(target) }], 'replay')
+  if (outcome.state !== 'projected') throw new Error(`${from} not projected: ${outcome.reason}`)
+  const projected = outcome.projection.projections[0]!.projectedMs
+  const measuredMs = target.measured.run.wallMs
+  return { projection: outcome.projection, projected, error: projected.estimate / measuredMs - 1 }
+}
+
+describe('e2e projection on real H200 runs', () => {
+  test('500 -> 5,000 sequences within 5% of the measured process wall time', () => {
+    expect(Math.abs(project('500', '5000').error)).toBeLessThanOrEqual(0.05)
+  })
+
+  test('2,000 -> 5,000 within 5% from the run the e2e suite projects (the median, run 2)', () => {
+    expect(Math.abs(project('2000-run-2', '5000').error)).toBeLessThanOrEqual(0.05)
+  })
+
+  test('2,000 run 1 -> 5,000 stays within 10%: its 0.6 s DNABERT-S stall is scaled as work', () => {
+    expect(Math.abs(project('2000-run-1', '5000').error)).toBeLessThanOrEqual(0.1)
+  })
+
+  test('500 -> 2,000 stays within 10% of the two runs mean: other lengths, and a 1.3 s slower start-up at 500', () => {
+    const measuredMs =
+      (loadH200Run('2000-run-1').measured.run.wallMs + loadH200Run('2000-run-2').measured.run.wallMs) / 2
+    const projectedMs = project('500', '2000-run-1').projected.estimate
+    expect(Math.abs(projectedMs / measuredMs - 1)).toBeLessThanOrEqual(0.1)
+  })
+
+  test('the DNABERT-S start-up is read from the monitor: fixed until the GPU is busy', () => {
+    const part = project('500', '5000').projection.parts.find((p) => p.name === 'DNABERT-S Feature Extraction')
+    expect(part?.method).toBe('onset')
+    expect(part!.fixedMs).toBeGreaterThan(part!.durationMs / 2)
+  })
+
+  test('without a monitor series DNABERT-S is scaled whole, and the error grows', () => {
+    const withMonitor = project('500', '5000').error
+    const without = project('500', '5000', null).error
+    expect(without).toBeGreaterThan(withMonitor + 0.05)
+  })
+
+  test('the CI brackets the estimate and has width (within-run variation)', () => {
+    const { projected } = project('500', '5000')
+    expect(projected.ci.low).toBeLessThan(projected.estimate)
+    expect(projected.ci.high).toBeGreaterThan(projected.estimate)
+  })
+
+  test('projecting a run to its own size gives its wall time', () => {
+    const run = loadH200Run('5000')
+    expect(project('5000', '5000').projected.estimate).toBeCloseTo(run.measured.run.wallMs, 6)
+  })
+})
