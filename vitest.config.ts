@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import AnnotationLineReporter from './reporters/annotations.ts'
+import GpuReportReporter from './reporters/gpu-report.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
 
 /**
@@ -11,7 +12,9 @@ import SummaryLineReporter from './reporters/summary-line.ts'
  */
 export default defineConfig({
   test: {
-    reporters: ['default', new AnnotationLineReporter(), new SummaryLineReporter()],
+    // The GPU report reporter writes reports/ at the end of a run that produced result records, then hands over to the
+    // closing-line reporter (vitest runs reporters' onTestRunEnd concurrently, so order needs chaining, not array order).
+    reporters: ['default', new AnnotationLineReporter(), new GpuReportReporter({ after: [new SummaryLineReporter()] })],
     projects: [
       {
         extends: true,

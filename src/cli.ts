@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'sample GPUs until Ctrl-C or around a command: per-stage summary, JSONL log (-- COMMAND ...)',
     load: () => import('./cli/monitor.ts'),
   },
+  report: {
+    summary: 'rebuild all reports (markdown, JSON, HTML charts, CI formats, Perfetto trace) from stored result records',
+    load: () => import('./cli/report.ts'),
+  },
 }
 
 function usage(): string {

@@ -22,6 +22,8 @@ export interface Configuration {
 /** The configuration as the result record stores it (`runs[].config`): flat, JSON-safe values. */
 export function configRecord(config: Configuration): Record<string, string | number | boolean | null | number[]> {
   return {
+    /** The configuration's name: runs of one setup share it (reports group by it). */
+    setup: config.label,
     gpus: config.gpus,
     gpuCount: config.gpus?.length ?? 0,
     device: config.device ?? null,

@@ -1,0 +1,89 @@
+/**
+ * Performance target (issue 10): aggregating 10,000 records and 1,000,000 monitor samples into all reports < 3 s.
+ * Input: 10,000 records made from the demo scaling record (6 runs each, with their monitor summaries; 60,000 runs):
+ * SCALING_RECORDS of them stay `scaling` (each costs bootstraps for its speedup curves, as a suite run has a few), the
+ * rest are relabelled `stage`; plus 1,000,000 samples spread over the series the first 50 records point to (2 GPUs,
+ * 100 ms apart). Records share their run objects (read-only), so memory stays small. Timed: buildReport and rendering
+ * every file (markdown, JSON with schema validation, HTML with vega SVG charts, CI formats, trace), in memory.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import type { SampleRecord } from '../src/monitor/records.ts'
+import { buildReport } from '../src/report/analyses/build.ts'
+import type { ReportInput } from '../src/report/input.ts'
+import { renderReports } from '../src/report/write.ts'
+import type { ResultRecord } from '../src/results/schema/index.ts'
+
+const DEMO = join(import.meta.dirname, '../test/fixtures/results/2026-03-02T09-30-00Z-de30/scaling-reference.json')
+const RECORDS = 10_000
+const SAMPLES = 1_000_000
+const SERIES = 50
+const SCALING_RECORDS = 100
+const STAGES = ['DNABERT-S Feature Extraction', 'ESM-2 Feature Extraction', null]
+
+function makeInput(): ReportInput {
+  const demo = JSON.parse(readFileSync(DEMO, 'utf8')) as ResultRecord
+  const records: ResultRecord[] = []
+  const series = new Map<string, SampleRecord[]>()
+  const perSeries = SAMPLES / SERIES
+  for (let i = 0; i < RECORDS; i++) {
+    const record: ResultRecord = { ...demo, id: `record-${i}`, kind: i < SCALING_RECORDS ? 'scaling' : 'stage' }
+    if (i < SERIES) {
+      const logPath = `monitor/bench-${i}.jsonl`
+      record.runs = demo.runs.map((run) => ({ ...run, gpu: run.gpu ? { ...run.gpu, logPath } : null }))
+      series.set(
+        logPath,
+        Array.from({ length: perSeries }, (_, k) => sample(k)),
+      )
+    }
+    records.push(record)
+  }
+  return {
+    runId: 'bench',
+    resultsDir: null,
+    records,
+    invalid: [],
+    series,
+    seriesNotes: [],
+    benchmarks: [],
+    baseline: null,
+    outcome: { state: 'passed' },
+    generatedAt: new Date(0).toISOString(),
+  }
+}
+
+function sample(k: number): SampleRecord {
+  const util = (k * 37) % 100
+  return {
+    kind: 'sample',
+    tMs: Math.floor(k / 2) * 100,
+    gpu: k % 2,
+    stage: STAGES[Math.floor(k / 2000) % 3] ?? null,
+    utilPct: util,
+    utilMemoryPct: util / 2,
+    memUsedBytes: 40 * 2 ** 30,
+    memTotalBytes: 141 * 2 ** 30,
+    powerMw: 400_000 + util * 3_000,
+    tempC: 60,
+    smClockMhz: 1980,
+    memClockMhz: 2619,
+    clockEventReasons: 0,
+    gpm: { smUtilPct: util * 0.6, tensorUtilPct: util * 0.4, dramBwUtilPct: 20, intervalMs: 100 },
+  }
+}
+
+test('aggregate 10,000 records and 1,000,000 monitor samples into every report', async ({ bench, annotate }) => {
+  const input = makeInput()
+  let bytes = 0
+  const result = await bench('buildReport + render all formats', async () => {
+    const report = buildReport(input)
+    const files = await renderReports(report, input)
+    bytes = [...files.values()].reduce((n, text) => n + text.length, 0)
+  }).run({ iterations: 3, warmupIterations: 1, time: 0 })
+  const task = result
+  await annotate(
+    `report aggregation: mean ${task.latency.mean.toFixed(0)} ms, max ${task.latency.max.toFixed(0)} ms over ${task.latency.samplesCount} iterations, ${(bytes / 2 ** 20).toFixed(1)} MiB of reports (target < 3000 ms)`,
+  )
+  expect(task.latency.max).toBeLessThan(3_000)
+}, 600_000)

@@ -1,0 +1,43 @@
+import { stat } from 'node:fs/promises'
+import { loadReportInput } from '../report/load.ts'
+import { terminalSummary } from '../report/render/terminal.ts'
+import { reportsDir } from '../report/run-dir.ts'
+import { writeReports } from '../report/write.ts'
+import { parseCommandArgs, UsageError } from './usage-error.ts'
+
+const USAGE = 'report [RESULTS_DIR] [--baseline DIR] [--out DIR] [--fail-on-regression]'
+
+async function requireDir(path: string, what: string): Promise<void> {
+  const info = await stat(path).catch(() => null)
+  if (!info?.isDirectory()) throw new UsageError(`report: ${what} '${path}' is not a directory (usage: ${USAGE})`)
+}
+
+/**
+ * `virnucpro-bench report [RESULTS_DIR] [--baseline DIR] [--out DIR] [--fail-on-regression]`: rebuilds every report
+ * from stored records (RESULTS_DIR defaults to the current directory). Exit 0; 1 when --fail-on-regression finds a
+ * regression; 2 for a usage error. Invalid record files are listed on stderr and in the reports, never fatal.
+ */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    'report',
+    args,
+    { baseline: { type: 'string' }, out: { type: 'string' }, 'fail-on-regression': { type: 'boolean' } },
+    true,
+  )
+  if (positionals.length > 1)
+    throw new UsageError(`report: expected at most one RESULTS_DIR, got ${positionals.length} (usage: ${USAGE})`)
+  const resultsDir = positionals[0] ?? '.'
+  await requireDir(resultsDir, 'RESULTS_DIR')
+  if (values.baseline !== undefined) await requireDir(values.baseline, '--baseline')
+  const input = await loadReportInput({
+    resultsDir,
+    baselineDir: values.baseline ?? null,
+    outcome: { state: 'unknown', note: 'rebuilt from stored records; how the original run ended is not recorded' },
+  })
+  const written = await writeReports(input, reportsDir(values.out))
+  for (const bad of written.report.invalid)
+    console.error(`virnucpro-bench report: invalid record ${bad.file}: ${bad.reason}`)
+  console.log(terminalSummary(written.report, written.outDir, written.files).join('\n'))
+  const regressed = written.report.regression?.regressed ?? 0
+  return values['fail-on-regression'] && regressed > 0 ? 1 : 0
+}

@@ -1,0 +1,66 @@
+/** All analyses of one run, as one plain object: what every renderer reads (and what summary.json holds). */
+import type { InvalidRecord } from '../../results/store.ts'
+import type { BenchmarkTaskResult, ReportInput, RunOutcome } from '../input.ts'
+import { analyzeBottlenecks, type BottleneckReport } from './bottleneck.ts'
+import { analyzeE2e, type E2eReport } from './e2e.ts'
+import { analyzeKinds, type KindsReport } from './kinds.ts'
+import { analyzeMemory, type MemoryReport } from './memory.ts'
+import { analyzePerf02, type Perf02Report } from './perf02.ts'
+import { analyzeRegression, type RegressionReport } from './regression.ts'
+import { analyzeScaling, type ScalingReport } from './scaling.ts'
+import { type SuiteLine, suiteLine } from './suites.ts'
+
+export const REPORT_SCHEMA_VERSION = 1
+
+export interface Report {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION
+  runId: string | null
+  resultsDir: string | null
+  generatedAt: string
+  outcome: RunOutcome
+  counts: { records: number; completed: number; failed: number; skipped: number; invalid: number }
+  invalid: InvalidRecord[]
+  suites: SuiteLine[]
+  bottleneck: BottleneckReport
+  perf02: Perf02Report
+  scaling: ScalingReport
+  memory: MemoryReport
+  e2e: E2eReport
+  kinds: KindsReport
+  regression: RegressionReport | null
+  benchmarks: BenchmarkTaskResult[]
+  notes: string[]
+}
+
+/** Pure: the input in, every analysis out. Never throws for bad records: those arrive as `input.invalid`. */
+export function buildReport(input: ReportInput): Report {
+  const { records } = input
+  const notes = [...input.seriesNotes]
+  if (input.baseline && input.baseline.invalid.length > 0)
+    notes.push(`baseline ${input.baseline.dir}: ${input.baseline.invalid.length} invalid record file(s) left out`)
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    runId: input.runId,
+    resultsDir: input.resultsDir,
+    generatedAt: input.generatedAt,
+    outcome: input.outcome,
+    counts: {
+      records: records.length,
+      completed: records.filter((r) => r.state === 'completed').length,
+      failed: records.filter((r) => r.state === 'failed').length,
+      skipped: records.filter((r) => r.state === 'skipped').length,
+      invalid: input.invalid.length,
+    },
+    invalid: input.invalid,
+    suites: records.map(suiteLine),
+    bottleneck: analyzeBottlenecks(records),
+    perf02: analyzePerf02(records, input.series),
+    scaling: analyzeScaling(records),
+    memory: analyzeMemory(records),
+    e2e: analyzeE2e(records),
+    kinds: analyzeKinds(records),
+    regression: input.baseline ? analyzeRegression(records, input.baseline.records, input.baseline.dir) : null,
+    benchmarks: input.benchmarks,
+    notes,
+  }
+}

@@ -1,0 +1,62 @@
+/** Memory: peak device memory per requested GPU for every run group, as a share of the device's capacity. */
+import type { ResultRecord } from '../../results/schema/index.ts'
+import { type CountedRun, countedRuns, gpuCountOf, groupBy } from './runs.ts'
+
+export interface MemoryRow {
+  recordId: string
+  group: string
+  gpuCount: number
+  gpu: number
+  runs: number
+  /** Largest peak over the group's runs. */
+  peakMemUsedBytes: number
+  memTotalBytes: number | null
+  share: number | null
+  limitShare: number
+  verdict: 'pass' | 'fail' | 'inconclusive'
+}
+
+export interface MemoryReport {
+  rows: MemoryRow[]
+}
+
+function rowsOf(runs: CountedRun[], record: ResultRecord): MemoryRow[] {
+  const first = runs[0] as CountedRun
+  const peaks = new Map<number, { peak: number; total: number | null; runs: number }>()
+  for (const { measured } of runs) {
+    for (const g of measured.gpu?.gpus ?? []) {
+      if (!g.requested || g.peakMemUsedBytes === null) continue
+      const seen = peaks.get(g.gpu) ?? { peak: 0, total: g.device?.memTotalBytes ?? null, runs: 0 }
+      peaks.set(g.gpu, { peak: Math.max(seen.peak, g.peakMemUsedBytes), total: seen.total, runs: seen.runs + 1 })
+    }
+  }
+  const limitShare = record.thresholds.memory.maxPeakShareOfCapacity
+  return [...peaks].map(([gpu, p]) => {
+    const share = p.total ? p.peak / p.total : null
+    const verdict =
+      share === null ? ('inconclusive' as const) : share <= limitShare ? ('pass' as const) : ('fail' as const)
+    return {
+      recordId: record.id,
+      group: first.group,
+      gpuCount: gpuCountOf(first.measured),
+      gpu,
+      runs: p.runs,
+      peakMemUsedBytes: p.peak,
+      memTotalBytes: p.total,
+      share,
+      limitShare,
+      verdict,
+    }
+  })
+}
+
+/** Pure: every counted run with a monitor summary, one row per (group, requested GPU). */
+export function analyzeMemory(records: readonly ResultRecord[]): MemoryReport {
+  const byId = new Map(records.map((r) => [r.id, r]))
+  const groups = groupBy(countedRuns(records), (r) => `${r.recordId}\u0000${r.group}`)
+  return {
+    rows: [...groups.values()].flatMap((runs) =>
+      rowsOf(runs, byId.get((runs[0] as CountedRun).recordId) as ResultRecord),
+    ),
+  }
+}

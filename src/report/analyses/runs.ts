@@ -1,0 +1,68 @@
+/** Small shared readings of result records: which runs count, their GPU count, their stage times. */
+import { median, toSorted } from '../../measure/index.ts'
+import type { MeasuredRun, ResultRecord } from '../../results/schema/index.ts'
+
+export interface CountedRun {
+  recordId: string
+  /** The run's label without its repeat suffix (`2 GPUs #3` -> `2 GPUs`): repeated runs of one setup share it. */
+  group: string
+  index: number
+  measured: MeasuredRun
+}
+
+/** Label without a trailing ` #n` repeat number. */
+export function groupOf(label: string, config?: Readonly<Record<string, unknown>>): string {
+  // The suites record the setup's name in config.setup; older records only have run labels such as `1 GPU run 2`,
+  // `1 GPU warm-up 1` or `1 GPU #2`, whose repeat suffix is dropped.
+  if (typeof config?.setup === 'string') return config.setup
+  return label.replace(/\s+(?:run|warm-up)\s+\d+$|\s*#\d+$/, '')
+}
+
+/** Non-warmup runs of completed records, in record order (warmups are kept in records but never counted). */
+export function countedRuns(records: readonly ResultRecord[]): CountedRun[] {
+  const out: CountedRun[] = []
+  for (const record of records) {
+    if (record.state !== 'completed') continue
+    record.runs.forEach((measured, index) => {
+      if (!measured.warmup)
+        out.push({ recordId: record.id, group: groupOf(measured.label, measured.config), index, measured })
+    })
+  }
+  return out
+}
+
+/** GPUs of a run: `config.gpus` when it is a list, else the GPUs requested, else the GPUs the monitor sampled, else 1. */
+export function gpuCountOf(run: MeasuredRun): number {
+  const configured = run.config.gpus
+  if (Array.isArray(configured)) return configured.length
+  if (typeof configured === 'number') return configured
+  return run.run.gpusRequested?.length ?? run.gpu?.requestedGpus.length ?? 1
+}
+
+/** Stage durations (ms) of a run: our clock's span where known, else the log's own duration. Skipped stages are out. */
+export function stageDurationsMs(run: MeasuredRun): { stage: string; durationMs: number }[] {
+  const out: { stage: string; durationMs: number }[] = []
+  for (const span of run.run.stages) {
+    if (span.skippedReason !== null) continue
+    const ms = span.receivedDurationMs ?? (span.logDurationS === null ? null : span.logDurationS * 1000)
+    if (ms !== null) out.push({ stage: span.name, durationMs: ms })
+  }
+  return out
+}
+
+/** Median through the one statistics module; null for no values. */
+export function medianOf(values: readonly number[], what = 'values'): number | null {
+  return values.length === 0 ? null : median(toSorted(values, what))
+}
+
+/** Groups items by a key, keeping first-seen order. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const list = map.get(k)
+    if (list) list.push(item)
+    else map.set(k, [item])
+  }
+  return map
+}

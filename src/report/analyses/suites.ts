@@ -1,0 +1,61 @@
+/**
+ * One line per record for the terminal and the summary: its overall verdict (the worst of its verdicts, or its state
+ * when it did not complete) and its key figure (the figure of that worst verdict, else the median wall time).
+ */
+import type { ResultRecord, Verdict, VerdictValue } from '../../results/schema/index.ts'
+import { countedRuns, medianOf } from './runs.ts'
+
+export type SuiteVerdict = VerdictValue | 'failed' | 'no-verdict'
+
+export interface SuiteLine {
+  recordId: string
+  kind: ResultRecord['kind']
+  name: string
+  state: ResultRecord['state']
+  verdict: SuiteVerdict
+  /** e.g. `speedup 1.83x [1.71, 1.95]`; null when there is nothing to show. */
+  keyFigure: string | null
+  reason: string | null
+  counts: Record<VerdictValue, number>
+}
+
+/** Worst first: a failure outranks everything, a pass only beats skipped. */
+const SEVERITY: readonly VerdictValue[] = ['fail', 'inconclusive', 'flag', 'pass', 'skipped']
+
+export function worstVerdict(verdicts: readonly Verdict[]): Verdict | null {
+  let worst: Verdict | null = null
+  for (const v of verdicts) if (!worst || SEVERITY.indexOf(v.verdict) < SEVERITY.indexOf(worst.verdict)) worst = v
+  return worst
+}
+
+/** `value unit [low, high]`, compact. */
+export function formatFigure(value: number, unit: string | null, ci: { low: number; high: number } | null): string {
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2
+  const u = unit === null ? '' : unit === '%' || unit === 'x' ? unit : ` ${unit}`
+  const range = ci ? ` [${ci.low.toFixed(digits)}, ${ci.high.toFixed(digits)}]` : ''
+  return `${value.toFixed(digits)}${u}${range}`
+}
+
+function keyFigure(record: ResultRecord, worst: Verdict | null): string | null {
+  if (worst && worst.value !== null) return `${worst.title}: ${formatFigure(worst.value, worst.unit, worst.ci)}`
+  const wall = medianOf(countedRuns([record]).map((r) => r.measured.run.wallMs))
+  return wall === null ? null : `median wall ${formatFigure(wall / 1000, 's', null)}`
+}
+
+export function suiteLine(record: ResultRecord): SuiteLine {
+  const counts = { pass: 0, fail: 0, flag: 0, inconclusive: 0, skipped: 0 }
+  for (const v of record.verdicts) counts[v.verdict]++
+  const worst = worstVerdict(record.verdicts)
+  const verdict: SuiteVerdict =
+    record.state === 'failed' ? 'failed' : record.state === 'skipped' ? 'skipped' : (worst?.verdict ?? 'no-verdict')
+  return {
+    recordId: record.id,
+    kind: record.kind,
+    name: record.name,
+    state: record.state,
+    verdict,
+    keyFigure: record.state === 'completed' ? keyFigure(record, worst) : null,
+    reason: record.reason,
+    counts,
+  }
+}

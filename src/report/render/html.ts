@@ -1,0 +1,143 @@
+/**
+ * index.html: one self-contained page (inline CSS and SVG, no script, no external resource) with the suite verdicts,
+ * PERF-02 table, bottleneck flags, the per-stage time breakdown, scaling curves and GPU timelines with stage bands.
+ * Every string from records, logs or IDs is escaped; SVGs come from vega's own serializer.
+ */
+import type { SampleRecord } from '../../monitor/records.ts'
+import type { ResultRecord } from '../../results/schema/index.ts'
+import type { Report } from '../analyses/build.ts'
+import { breakdownSpec, renderSvg, scalingSpec, timelineSpec } from './charts.ts'
+import { escapeHtml as h } from './escape.ts'
+import { fmtMs, fmtPct } from './format.ts'
+import { outcomeNote } from './markdown.ts'
+
+/** Timelines are drawn for at most this many runs (the first run of each setup first). */
+export const MAX_TIMELINES = 6
+/** Scaling charts drawn (the tables in scaling.md hold every curve). */
+export const MAX_SCALING_CHARTS = 6
+const MAX_TABLE_ROWS = 500
+
+const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#1b1f24}
+table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail,.failed{color:#cf222e;font-weight:600}
+.flag,.inconclusive{color:#9a6700;font-weight:600}.skipped,.no-verdict{color:#57606a}.note{background:#fff8c5;padding:8px 12px;border:1px solid #d4a72c}
+.chart{margin:8px 0 24px}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}`
+
+function table(header: string[], rows: string[][]): string {
+  const shown = rows.slice(0, MAX_TABLE_ROWS)
+  const more = rows.length > shown.length ? `<p>${rows.length - shown.length} more rows in the JSON reports.</p>` : ''
+  const head = `<tr>${header.map((c) => `<th>${h(c)}</th>`).join('')}</tr>`
+  return `<table>${head}${shown.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>${more}`
+}
+
+const verdictCell = (v: string) => `<span class="${h(v)}">${h(v.toUpperCase())}</span>`
+
+function suitesSection(report: Report): string {
+  const rows = report.suites.map((s) => [
+    verdictCell(s.verdict),
+    h(s.kind),
+    h(s.name),
+    h(s.keyFigure ?? s.reason ?? ''),
+  ])
+  return `<h2>Suites</h2>${rows.length ? table(['verdict', 'kind', 'suite', 'key figure / reason'], rows) : '<p>No result records.</p>'}`
+}
+
+function perf02Section(report: Report): string {
+  const rows = report.perf02.rows.map((r) => [
+    h(r.group),
+    h(r.stage),
+    String(r.gpu),
+    fmtPct(r.utilMeanPct),
+    fmtPct(r.utilP50Pct),
+    fmtPct(r.utilP5Pct),
+    fmtPct(r.smUtilPct),
+    fmtPct(r.tensorUtilPct),
+    verdictCell(r.verdict),
+    h(r.note ?? ''),
+  ])
+  return `<h2>PERF-02: GPU utilization in the embedding stages</h2>${rows.length ? table(['setup', 'stage', 'GPU', 'util avg', 'p50', 'p5', 'SM util', 'tensor', 'verdict', 'note'], rows) : '<p>No GPU-stage monitor data.</p>'}`
+}
+
+function bottleneckSection(report: Report): string {
+  const rows = report.bottleneck.groups.flatMap((g) =>
+    g.flags.map((f) => [h(`${g.recordId} / ${g.group}`), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]),
+  )
+  return `<h2>Bottlenecks</h2>${rows.length ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], rows) : '<p>No flags.</p>'}`
+}
+
+async function chartsSection(
+  report: Report,
+  records: readonly ResultRecord[],
+  series: ReadonlyMap<string, readonly SampleRecord[]>,
+): Promise<string> {
+  const parts: string[] = []
+  const groups = report.bottleneck.groups.slice(0, 40)
+  if (groups.length > 0)
+    parts.push(`<h2>Time per stage</h2><div class="chart">${await renderSvg(breakdownSpec(groups))}</div>`)
+  const curves = report.scaling.curves.filter((c) => c.scope === 'total' && c.points.length > 1)
+  for (const curve of curves.slice(0, MAX_SCALING_CHARTS))
+    parts.push(`<h2>Scaling: ${h(curve.name)}</h2><div class="chart">${await renderSvg(scalingSpec(curve))}</div>`)
+  if (curves.length > MAX_SCALING_CHARTS)
+    parts.push(
+      `<p>Scaling charts drawn for ${MAX_SCALING_CHARTS} of ${curves.length} records; scaling.md lists all.</p>`,
+    )
+  const candidates = records.flatMap((r) =>
+    r.runs.filter((run) => !run.warmup && run.gpu?.logPath).map((run) => ({ r, run })),
+  )
+  const seen = new Set<string>()
+  const firsts = candidates.filter(({ r, run }) => {
+    const key = `${r.id}|${run.label.replace(/\s*#\d+$/, '')}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+  let drawn = 0
+  for (const { r, run } of firsts) {
+    if (drawn >= MAX_TIMELINES) break
+    const samples = series.get(run.gpu?.logPath as string)
+    const title = `<h3>${h(r.name)}: ${h(run.label)}</h3>`
+    if (!samples) {
+      parts.push(
+        `${title}<p class="note">Monitor log ${h(run.gpu?.logPath ?? '')} could not be read: timeline omitted.</p>`,
+      )
+      continue
+    }
+    parts.push(`${title}<div class="chart">${await renderSvg(timelineSpec(run, samples))}</div>`)
+    drawn++
+  }
+  if (firsts.length > drawn)
+    parts.push(`<p>Timelines drawn for ${drawn} of ${firsts.length} setups; trace.json holds every run.</p>`)
+  return parts.length ? `${parts.join('\n')}` : '<p>No monitor series to chart.</p>'
+}
+
+function listSection(title: string, items: string[]): string {
+  return items.length ? `<h2>${h(title)}</h2><ul>${items.map((i) => `<li>${h(i)}</li>`).join('')}</ul>` : ''
+}
+
+export async function renderHtml(
+  report: Report,
+  records: readonly ResultRecord[],
+  series: ReadonlyMap<string, readonly SampleRecord[]>,
+): Promise<string> {
+  const note = outcomeNote(report)
+  const c = report.counts
+  const body = [
+    `<h1>VirNucPro benchmark report</h1>`,
+    `<p>Run <code>${h(report.runId ?? 'n/a')}</code>, generated ${h(report.generatedAt)}: ${c.records} records (${c.completed} completed, ${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.</p>`,
+    note ? `<p class="note">${h(note)}</p>` : '',
+    suitesSection(report),
+    perf02Section(report),
+    bottleneckSection(report),
+    await chartsSection(report, records, series),
+    listSection(
+      'Invalid record files',
+      report.invalid.map((i) => `${i.file}: ${i.reason}`),
+    ),
+    listSection(
+      'Benchmarks',
+      report.benchmarks.map((b) => `${b.name}: mean ${fmtMs(b.latencyMs.mean)} ± ${b.latencyMs.rme.toFixed(2)}%`),
+    ),
+    listSection('Notes', report.notes),
+  ].join('\n')
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>VirNucPro benchmark report ${h(report.runId ?? '')}</title><style>${CSS}</style></head><body>\n${body}\n</body></html>\n`
+}

@@ -1,0 +1,148 @@
+/**
+ * summary.json / bottleneck.json / perf02.json: the report objects as JSON, validated against the schema below before
+ * they are written, so a consumer (CI, a dashboard) can rely on the shape. Pure apart from the validation throw.
+ */
+import { z } from 'zod'
+import { VERDICTS } from '../../results/schema/index.ts'
+import type { Report } from '../analyses/build.ts'
+
+const num = z.number().nullable()
+const range = z.object({ low: z.number(), high: z.number() }).nullable()
+
+const SuiteLineSchema = z.object({
+  recordId: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  state: z.enum(['completed', 'failed', 'skipped']),
+  verdict: z.enum([...VERDICTS, 'failed', 'no-verdict']),
+  keyFigure: z.string().nullable(),
+  reason: z.string().nullable(),
+  counts: z.record(z.string(), z.number().int()),
+})
+
+const FlagSchema = z.object({ rule: z.string(), stage: z.string(), evidence: z.string(), recommendation: z.string() })
+
+export const BottleneckJsonSchema = z.object({
+  groups: z.array(
+    z.looseObject({
+      recordId: z.string(),
+      group: z.string(),
+      gpuCount: z.number().int(),
+      wallMs: z.number(),
+      stages: z.array(z.looseObject({ stage: z.string(), durationMs: z.number(), share: z.number(), utilPct: num })),
+      flags: z.array(FlagSchema),
+    }),
+  ),
+})
+
+export const Perf02JsonSchema = z.object({
+  rows: z.array(
+    z.looseObject({
+      stage: z.string(),
+      gpu: z.number().int(),
+      utilMeanPct: num,
+      utilP50Pct: num,
+      utilP5Pct: num,
+      smUtilPct: num,
+      tensorUtilPct: num,
+      verdict: z.enum(['pass', 'fail', 'inconclusive']),
+      note: z.string().nullable(),
+    }),
+  ),
+  pass: z.number().int(),
+  fail: z.number().int(),
+})
+
+export const ReportJsonSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  runId: z.string().nullable(),
+  generatedAt: z.string(),
+  outcome: z.union([
+    z.object({ state: z.literal('passed') }),
+    z.object({ state: z.enum(['failed', 'interrupted', 'unknown']), note: z.string() }),
+  ]),
+  counts: z.object({
+    records: z.number(),
+    completed: z.number(),
+    failed: z.number(),
+    skipped: z.number(),
+    invalid: z.number(),
+  }),
+  invalid: z.array(z.object({ file: z.string(), reason: z.string() })),
+  suites: z.array(SuiteLineSchema),
+  bottleneck: z.object({ file: z.literal('bottleneck.json'), groups: z.number().int(), flags: z.number().int() }),
+  perf02: z.object({
+    file: z.literal('perf02.json'),
+    rows: z.number().int(),
+    pass: z.number().int(),
+    fail: z.number().int(),
+  }),
+  scaling: z.object({
+    curves: z.array(
+      z.looseObject({
+        scope: z.string(),
+        points: z.array(
+          z.looseObject({ gpuCount: z.number(), medianMs: z.number(), ci: range, speedup: num, speedupCi: range }),
+        ),
+      }),
+    ),
+  }),
+  memory: z.object({ rows: z.array(z.looseObject({ gpu: z.number(), peakMemUsedBytes: z.number() })) }),
+  e2e: z.object({
+    rows: z.array(
+      z.looseObject({
+        recordId: z.string(),
+        projections: z.array(z.looseObject({ sequences: z.number(), projectedMs: z.number() })),
+      }),
+    ),
+  }),
+  kinds: z.object({ equivalence: z.array(z.unknown()), sweep: z.array(z.unknown()), ab: z.array(z.unknown()) }),
+  regression: z.looseObject({ comparisons: z.array(z.unknown()), regressed: z.number().int() }).nullable(),
+  benchmarks: z.array(z.looseObject({ name: z.string(), latencyMs: z.looseObject({ mean: z.number() }) })),
+  notes: z.array(z.string()),
+})
+
+export class ReportSchemaError extends Error {
+  override name = 'ReportSchemaError'
+}
+
+/** Pretty-printed for summary.json (read by people too); the bulk files stay compact. */
+function validated(schema: z.ZodType, value: unknown, file: string, pretty = false): string {
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new ReportSchemaError(`${file}: ${issue?.path.join('.')}: ${issue?.message}`)
+  }
+  return `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`
+}
+
+/**
+ * summary.json: the whole report except the bottleneck groups and PERF-02 rows, which have their own files (and are
+ * the bulk of a large run); it says where they are and how many.
+ * @throws ReportSchemaError naming the file and the first bad field (a bug in an analysis, never bad input).
+ */
+export function summaryJson(report: Report): string {
+  const summary = {
+    ...report,
+    bottleneck: {
+      file: 'bottleneck.json',
+      groups: report.bottleneck.groups.length,
+      flags: report.bottleneck.groups.reduce((n, g) => n + g.flags.length, 0),
+    },
+    perf02: {
+      file: 'perf02.json',
+      rows: report.perf02.rows.length,
+      pass: report.perf02.pass,
+      fail: report.perf02.fail,
+    },
+  }
+  return validated(ReportJsonSchema, summary, 'summary.json', true)
+}
+
+export function bottleneckJson(report: Report): string {
+  return validated(BottleneckJsonSchema, report.bottleneck, 'bottleneck.json')
+}
+
+export function perf02Json(report: Report): string {
+  return validated(Perf02JsonSchema, report.perf02, 'perf02.json')
+}

@@ -1,0 +1,181 @@
+/** Markdown for each analysis (pure: analysis in, text out). Every string from records passes through escaping. */
+import type { BottleneckReport } from '../analyses/bottleneck.ts'
+import type { E2eReport } from '../analyses/e2e.ts'
+import type { KindEntry } from '../analyses/kinds.ts'
+import type { MemoryReport } from '../analyses/memory.ts'
+import type { Perf02Report } from '../analyses/perf02.ts'
+import type { RegressionReport } from '../analyses/regression.ts'
+import type { ScalingReport } from '../analyses/scaling.ts'
+import { escapeMarkdown as esc } from './escape.ts'
+import { fmtGiB, fmtMs, fmtNum, fmtPct, fmtRange } from './format.ts'
+import { mdTable } from './markdown-table.ts'
+
+/** Markdown is for people: past these, the rest is in the JSON reports (which hold everything). */
+export const MAX_MD_GROUPS = 200
+export const MAX_MD_ROWS = 1_000
+
+function more(total: number, shown: number, what: string, file: string): string {
+  return total > shown ? `\n_${total - shown} more ${what} in ${file}._\n` : ''
+}
+
+export function bottleneckMarkdown(report: BottleneckReport): string {
+  if (report.groups.length === 0) return '_No completed runs to analyze._\n'
+  const shown = report.groups.slice(0, MAX_MD_GROUPS)
+  return `${shown
+    .map((g) => {
+      const stages = mdTable(
+        ['stage', 'time', 'share', 'GPU stage', 'util', 'SM util'],
+        g.stages.map((s) => [
+          s.stage,
+          fmtMs(s.durationMs),
+          fmtPct(s.share * 100),
+          s.gpuStage ? 'yes' : '',
+          fmtPct(s.utilPct),
+          fmtPct(s.smUtilPct),
+        ]),
+      )
+      const flags =
+        g.flags.length === 0
+          ? '_No flags._'
+          : mdTable(
+              ['stage', 'rule', 'evidence', 'recommendation'],
+              g.flags.map((f) => [f.stage, f.rule, f.evidence, f.recommendation]),
+            )
+      const head = `### ${esc(g.recordId)}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})`
+      return `${head}\n\n${stages}\n\nOutside every stage: ${fmtMs(g.outsideStagesMs)}.\n\n${flags}\n`
+    })
+    .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}`
+}
+
+export function perf02Markdown(report: Perf02Report): string {
+  if (report.rows.length === 0) return '_No GPU-stage monitor data._\n'
+  const rows = report.rows
+    .slice(0, MAX_MD_ROWS)
+    .map((r) => [
+      r.recordId,
+      r.group,
+      r.stage,
+      String(r.gpu),
+      fmtPct(r.utilMeanPct),
+      fmtPct(r.utilP50Pct),
+      fmtPct(r.utilP5Pct),
+      fmtPct(r.smUtilPct),
+      fmtPct(r.tensorUtilPct),
+      `>= ${r.thresholdPct}%`,
+      r.verdict.toUpperCase(),
+      r.note ?? '',
+    ])
+  const head = [
+    'record',
+    'setup',
+    'stage',
+    'GPU',
+    'util avg',
+    'p50',
+    'p5',
+    'SM util',
+    'tensor',
+    'threshold',
+    'verdict',
+    'note',
+  ]
+  return `${report.pass} pass, ${report.fail} fail.\n\n${mdTable(head, rows)}\n${more(report.rows.length, rows.length, 'rows', 'perf02.json')}`
+}
+
+export function scalingMarkdown(report: ScalingReport): string {
+  if (report.curves.length === 0) return '_No scaling records._\n'
+  return report.curves
+    .slice(0, MAX_MD_GROUPS)
+    .map((c) => {
+      const rows = c.points.map((p) => [
+        String(p.gpuCount),
+        String(p.runs),
+        `${fmtMs(p.medianMs)}${fmtRange(p.ci, fmtMs)}`,
+        p.speedup === null ? 'n/a' : `${p.speedup.toFixed(2)}x${fmtRange(p.speedupCi, (v) => v.toFixed(2))}`,
+        `${p.gpuCount}x`,
+        p.efficiency === null ? 'n/a' : fmtPct(p.efficiency * 100),
+        p.verdict ?? '',
+        p.reason ?? '',
+      ])
+      const table = mdTable(
+        ['GPUs', 'runs', 'median time [95% CI]', 'speedup [95% CI]', 'ideal', 'efficiency', 'verdict', 'reason'],
+        rows,
+      )
+      return `### ${esc(c.name)}: ${esc(c.scope)}\n\n${table}\n`
+    })
+    .join('\n')
+}
+
+export function memoryMarkdown(report: MemoryReport): string {
+  if (report.rows.length === 0) return '_No device memory readings._\n'
+  const rows = report.rows
+    .slice(0, MAX_MD_ROWS)
+    .map((r) => [
+      r.recordId,
+      r.group,
+      String(r.gpu),
+      fmtGiB(r.peakMemUsedBytes),
+      fmtGiB(r.memTotalBytes),
+      r.share === null ? 'n/a' : fmtPct(r.share * 100),
+      `<= ${fmtPct(r.limitShare * 100)}`,
+      r.verdict.toUpperCase(),
+    ])
+  return `${mdTable(['record', 'setup', 'GPU', 'peak used', 'capacity', 'share', 'limit', 'verdict'], rows)}\n${more(report.rows.length, rows.length, 'rows', 'summary.json')}`
+}
+
+export function e2eMarkdown(report: E2eReport): string {
+  if (report.rows.length === 0) return '_No end-to-end records._\n'
+  const rows = report.rows.flatMap((r) =>
+    r.projections.map((p) => [
+      r.recordId,
+      r.group,
+      String(r.runs),
+      fmtMs(r.wallMs),
+      fmtNum(r.sequences, 0),
+      `${p.sequences}`,
+      `${fmtMs(p.projectedMs)}${fmtRange(p.ci, fmtMs)}`,
+      fmtMs(p.limitMs),
+      p.verdict.toUpperCase(),
+    ]),
+  )
+  const note = 'Projection = time per sequence of whole runs (fixed costs included, so it errs long) x sample size.'
+  return `${note}\n\n${mdTable(['record', 'setup', 'runs', 'median wall', 'sequences', 'project to', 'projected [95% CI]', 'limit', 'verdict'], rows)}\n`
+}
+
+export function kindMarkdown(entries: readonly KindEntry[]): string {
+  if (entries.length === 0) return '_None in this run._\n'
+  return entries
+    .map((e) => {
+      const verdicts = e.verdicts.map((v) => [
+        v.title,
+        v.verdict.toUpperCase(),
+        v.value === null ? 'n/a' : `${fmtNum(v.value)} ${v.unit ?? ''}`,
+        v.threshold ?? '',
+        v.detail,
+      ])
+      const figs = e.figures.map((f) => `${f.name} = ${fmtNum(f.value, 4)}`).join(', ')
+      const body =
+        verdicts.length > 0
+          ? mdTable(['verdict', 'result', 'value', 'threshold', 'detail'], verdicts)
+          : '_No verdicts._'
+      return `#### ${esc(e.name)} (${e.state}${e.reason ? `: ${esc(e.reason)}` : ''})\n\n${body}\n${figs ? `\nStats: ${esc(figs)}\n` : ''}`
+    })
+    .join('\n')
+}
+
+export function regressionMarkdown(report: RegressionReport | null): string {
+  if (report === null) return '_No baseline given (--baseline DIR)._\n'
+  const rows = report.comparisons.map((c) => [
+    c.recordId,
+    c.group,
+    c.metric,
+    fmtMs(c.baseline.median),
+    fmtMs(c.candidate.median),
+    c.ratio ? `${c.ratio.estimate.toFixed(3)} [${c.ratio.ci.low.toFixed(3)}, ${c.ratio.ci.high.toFixed(3)}]` : 'n/a',
+    c.verdict.toUpperCase(),
+    c.reason,
+  ])
+  const unmatched = report.unmatched.map((u) => `- only in ${u.side}: ${esc(u.recordId)} / ${esc(u.group)}`).join('\n')
+  const head = `Baseline ${esc(report.baselineRunId ?? report.baselineDir)}, threshold ${fmtPct(report.threshold * 100, 0)}: ${report.regressed} regressed.`
+  return `${head}\n\n${mdTable(['record', 'setup', 'metric', 'baseline', 'candidate', 'ratio [95% CI]', 'verdict', 'reason'], rows)}\n${unmatched ? `\n${unmatched}\n` : ''}`
+}

@@ -1,0 +1,104 @@
+/** The markdown reports: summary.md (everything, short), and one file per analysis. Pure: report in, text out. */
+import type { Report } from '../analyses/build.ts'
+import { escapeMarkdown as esc } from './escape.ts'
+import { fmtNum } from './format.ts'
+import {
+  bottleneckMarkdown,
+  e2eMarkdown,
+  kindMarkdown,
+  memoryMarkdown,
+  perf02Markdown,
+  regressionMarkdown,
+  scalingMarkdown,
+} from './markdown-sections.ts'
+import { mdTable } from './markdown-table.ts'
+
+/** The line that says a report covers an incomplete run; null when the run passed. */
+export function outcomeNote(report: Report): string | null {
+  if (report.outcome.state === 'passed') return null
+  return `${report.outcome.state.toUpperCase()}: ${report.outcome.note}`
+}
+
+function header(report: Report, title: string): string {
+  const c = report.counts
+  const note = outcomeNote(report)
+  const lines = [
+    `# ${title}`,
+    '',
+    `Run ${esc(report.runId ?? 'n/a')}: ${c.records} records (${c.completed} completed, ${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.`,
+  ]
+  if (note) lines.push('', `> **${esc(note)}**`)
+  return `${lines.join('\n')}\n`
+}
+
+function suitesTable(report: Report): string {
+  if (report.suites.length === 0) return '_No result records._\n'
+  const rows = report.suites.map((s) => [s.verdict.toUpperCase(), s.kind, s.name, s.keyFigure ?? s.reason ?? ''])
+  return `${mdTable(['verdict', 'kind', 'suite', 'key figure / reason'], rows)}\n`
+}
+
+function invalidList(report: Report): string {
+  if (report.invalid.length === 0) return ''
+  return `\n## Invalid record files\n\n${mdTable(
+    ['file', 'reason'],
+    report.invalid.map((i) => [i.file, i.reason]),
+  )}\n`
+}
+
+function benchmarksTable(report: Report): string {
+  if (report.benchmarks.length === 0) return ''
+  const rows = report.benchmarks.map((b) => [
+    b.project,
+    b.name,
+    fmtNum(b.latencyMs.mean, 3),
+    fmtNum(b.latencyMs.p99, 3),
+    `±${fmtNum(b.latencyMs.rme, 2)}%`,
+    String(b.samples),
+  ])
+  return `\n## Benchmarks\n\n${mdTable(['project', 'benchmark', 'mean ms', 'p99 ms', 'rme', 'samples'], rows)}\n`
+}
+
+function notesList(report: Report): string {
+  return report.notes.length === 0 ? '' : `\n## Notes\n\n${report.notes.map((n) => `- ${esc(n)}`).join('\n')}\n`
+}
+
+export function summaryMarkdown(report: Report): string {
+  return [
+    header(report, 'VirNucPro benchmark report'),
+    `## Suites\n\n${suitesTable(report)}`,
+    `## PERF-02 (GPU utilization in the embedding stages)\n\n${perf02Markdown(report.perf02)}`,
+    `## Scaling\n\n${scalingMarkdown({ curves: report.scaling.curves.filter((c) => c.scope === 'total') })}`,
+    `## End to end\n\n${e2eMarkdown(report.e2e)}`,
+    `## Regression\n\n${regressionMarkdown(report.regression)}`,
+    `## Bottlenecks\n\nSee bottleneck.md: ${report.bottleneck.groups.reduce((n, g) => n + g.flags.length, 0)} flags over ${report.bottleneck.groups.length} run groups.\n`,
+    invalidList(report),
+    benchmarksTable(report),
+    notesList(report),
+  ].join('\n')
+}
+
+export function sectionMarkdown(report: Report, file: 'bottleneck' | 'perf02' | 'scaling' | 'memory'): string {
+  switch (file) {
+    case 'bottleneck':
+      return `${header(report, 'Bottlenecks')}\n${bottleneckMarkdown(report.bottleneck)}`
+    case 'perf02':
+      return `${header(report, 'PERF-02: GPU utilization')}\n${perf02Markdown(report.perf02)}`
+    case 'scaling':
+      return `${header(report, 'Scaling')}\n${scalingMarkdown(report.scaling)}`
+    case 'memory':
+      return `${header(report, 'Memory')}\n${memoryMarkdown(report.memory)}\n## Equivalence\n\n${kindMarkdown(report.kinds.equivalence)}\n## Sweeps\n\n${kindMarkdown(report.kinds.sweep)}\n## A/B\n\n${kindMarkdown(report.kinds.ab)}`
+  }
+}
+
+/** Bytes GitHub accepts per step summary. */
+export const STEP_SUMMARY_LIMIT_BYTES = 1024 * 1024
+
+/** The step summary: summary.md, cut at a line boundary with a note when it would pass the 1 MiB limit. */
+export function stepSummary(report: Report, limitBytes = STEP_SUMMARY_LIMIT_BYTES): string {
+  const full = summaryMarkdown(report)
+  if (Buffer.byteLength(full) <= limitBytes) return full
+  const tail = '\n\n_Truncated to fit the step summary limit: the full report is in the reports/ artifact._\n'
+  let cut = full.slice(0, limitBytes - Buffer.byteLength(tail) - 4096)
+  while (Buffer.byteLength(cut) > limitBytes - Buffer.byteLength(tail)) cut = cut.slice(0, cut.length - 4096)
+  return `${cut.slice(0, cut.lastIndexOf('\n'))}${tail}`
+}

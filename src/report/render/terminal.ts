@@ -1,0 +1,28 @@
+/** The compact terminal summary: one line per suite (verdict, key figure), then where the reports are. Pure. */
+import type { Report } from '../analyses/build.ts'
+import { outcomeNote } from './markdown.ts'
+
+const MAX_SUITE_LINES = 40
+
+export function terminalSummary(report: Report, outDir: string, files: readonly string[]): string[] {
+  const lines: string[] = []
+  const note = outcomeNote(report)
+  if (note) lines.push(`gpu-report: ${note}; reports cover the records written so far`)
+  const width = Math.max(4, ...report.suites.map((s) => s.verdict.length))
+  for (const s of report.suites.slice(0, MAX_SUITE_LINES)) {
+    const figure = s.keyFigure ?? s.reason ?? ''
+    lines.push(
+      `gpu-report: ${s.verdict.toUpperCase().padEnd(width)}  ${s.kind.padEnd(11)} ${s.name}${figure ? ` | ${figure}` : ''}`,
+    )
+  }
+  if (report.suites.length > MAX_SUITE_LINES)
+    lines.push(`gpu-report: ... ${report.suites.length - MAX_SUITE_LINES} more in summary.md`)
+  if (report.invalid.length > 0)
+    lines.push(
+      `gpu-report: ${report.invalid.length} invalid record file(s), listed in summary.md: ${report.invalid.map((i) => i.file).join(', ')}`,
+    )
+  for (const c of report.regression?.comparisons.filter((c) => c.verdict === 'regressed') ?? [])
+    lines.push(`gpu-report: REGRESSION ${c.recordId}/${c.group} ${c.metric}: ${c.reason}`)
+  lines.push(`gpu-report: ${files.length} reports in ${outDir} (open index.html; trace.json opens in ui.perfetto.dev)`)
+  return lines
+}

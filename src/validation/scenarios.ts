@@ -1,0 +1,144 @@
+/**
+ * The validation campaign's plan: each scenario's planted fault (refpipe `--inject`), input size and extra options,
+ * sized so that the single-GPU file set runs in a few minutes on one H200 (full scale) and the multi-GPU set on two.
+ * A fault verdict is about the fault, not statistics: fault scenarios run once, no warm-up. docs/VALIDATION.md lists
+ * the same scenarios (test/validation/scenarios.test.ts checks that it does).
+ */
+import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
+import type { Configuration } from '../suites/configuration.ts'
+
+export const ESM2 = 'ESM-2 Feature Extraction'
+
+export interface Scenario {
+  id: string
+  /** `--inject` values; empty for a clean run. */
+  inject: string[]
+  /** Input records (MEDIUM generator parameters, seed 1). */
+  records: number
+  /** Further predict options the scenario needs (e.g. a token budget that yields enough batches). */
+  extraArgs: string[]
+  gpus: number[]
+  expected: string
+}
+
+/** One measured run, no warm-up. */
+export const ONCE: RepetitionPolicy = { ...DEFAULT_REPETITION_POLICY, warmupRuns: 0, minRuns: 1, maxRuns: 1 }
+
+/** Planted amounts, named so tests compare against the same numbers the runs were given. */
+export const PLANTED = {
+  cpuStallMs: 2_000,
+  leakMib: 512,
+  imbalanceShare: 2,
+  slowStage: 'Feature Merging',
+  slowStageS: 8,
+  hangTimeoutMs: 20_000,
+} as const
+
+/** Records of the full run and of its 10% subset (projection check). */
+export const FULL_RECORDS = 5_000
+export const SUBSET_RECORDS = 500
+/** Small input for fault scenarios where one short run decides. */
+export const FAULT_RECORDS = 300
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'clean',
+    inject: [],
+    records: FULL_RECORDS,
+    extraArgs: [],
+    gpus: [0],
+    expected: 'no fault flags; PERF-02 per its numbers; leak checks pass',
+  },
+  {
+    id: 'cpu-stall',
+    inject: [`cpu-stall-ms=${PLANTED.cpuStallMs}`],
+    records: FAULT_RECORDS,
+    extraArgs: ['--esm-batch-size', '16384'],
+    gpus: [0],
+    expected: 'PERF-02 fails for ESM-2; starvation flag with its recommendation',
+  },
+  {
+    id: 'leak',
+    inject: [`leak-mb=${PLANTED.leakMib}`],
+    records: 1_000,
+    extraArgs: ['--esm-batch-size', '8192'],
+    gpus: [0],
+    expected: 'memory/esm2-slope fails; estimated MiB/batch within 20% of planted',
+  },
+  {
+    id: 'oom',
+    inject: ['oom'],
+    records: FAULT_RECORDS,
+    extraArgs: [],
+    gpus: [0],
+    expected: 'exit class oom, memory/oom-handling passes, no survivors, GPU memory released',
+  },
+  {
+    id: 'slow-stage',
+    inject: [`slow-stage=${PLANTED.slowStage}:${PLANTED.slowStageS}`],
+    records: FAULT_RECORDS,
+    extraArgs: [],
+    gpus: [0],
+    expected: 'the report ranks Feature Merging first with its share; time-share flag',
+  },
+  {
+    id: 'crash-at',
+    inject: [`crash-at=${ESM2}`],
+    records: FAULT_RECORDS,
+    extraArgs: [],
+    gpus: [0],
+    expected: 'exit class failed, record failed, no survivors',
+  },
+  {
+    id: 'hang-at',
+    inject: [`hang-at=${ESM2}`],
+    records: FAULT_RECORDS,
+    extraArgs: [],
+    gpus: [0],
+    expected: 'exit class timeout, record failed, no survivors',
+  },
+  {
+    id: 'imbalance',
+    inject: [`imbalance=${PLANTED.imbalanceShare}`],
+    records: 1_000,
+    extraArgs: [],
+    gpus: [0, 1],
+    expected: 'balance/ESM-2 flags, slowest worker on GPU 0',
+  },
+  {
+    id: 'misplace',
+    inject: ['misplace'],
+    records: FAULT_RECORDS,
+    extraArgs: [],
+    gpus: [0],
+    expected: 'placement fails naming GPUs 0,1 used for 0 asked',
+  },
+  {
+    id: 'scaling',
+    inject: [],
+    records: FULL_RECORDS,
+    extraArgs: [],
+    gpus: [0, 1],
+    expected: 'speedup with CI; verdict consistent with CI and band',
+  },
+]
+
+/**
+ * The scenario by id.
+ * @throws RangeError naming the id and the known ones.
+ */
+export function scenario(id: string): Scenario {
+  const found = SCENARIOS.find((s) => s.id === id)
+  if (!found) throw new RangeError(`unknown scenario '${id}' (known: ${SCENARIOS.map((s) => s.id).join(', ')})`)
+  return found
+}
+
+/** `base` with the scenario's fault and options added, labelled by the scenario (labels name records and folders). */
+export function faultConfig(base: Configuration, s: Scenario): Configuration {
+  const inject = s.inject.flatMap((value) => ['--inject', value])
+  return {
+    ...base,
+    label: `${base.label}, ${s.id}`,
+    extraArgs: [...(base.extraArgs ?? []), ...s.extraArgs, ...inject],
+  }
+}

@@ -1,0 +1,100 @@
+// End to end: a real vitest run whose cases write known records, reported by GpuReportReporter; then every report
+// file is checked for its format, and the HTML is parsed by a real browser (Debian's chromium).
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ReportJsonSchema } from '../../src/report/render/json.ts'
+import { REPORT_FILES } from '../../src/report/write.ts'
+import { dumpDom } from '../report/support/chromium.ts'
+import { expectBmf, expectGithubBenchmark, expectTrace } from '../report/support/formats.ts'
+
+const RUN_ID = '2026-03-03T10-00-00Z-beef'
+let work: string
+let out: string
+let stdout: string
+let exitCode: number | undefined
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'gpu-report-'))
+  out = join(work, 'reports')
+  const result = await execa('npx', ['vitest', 'run', '--root', 'test/reporters/fixtures/gpu-report'], {
+    reject: false,
+    env: {
+      CI: 'true',
+      GPU_REPORT_OUT: out,
+      VIRNUCPRO_BENCH_RESULTS_DIR: join(work, 'results'),
+      VIRNUCPRO_BENCH_RUN_ID: RUN_ID,
+      GITHUB_STEP_SUMMARY: join(work, 'step.md'),
+    },
+  })
+  stdout = result.stdout
+  exitCode = result.exitCode
+}, 120_000)
+afterAll(() => rm(work, { recursive: true, force: true }))
+
+const read = (name: string) => readFile(join(out, name), 'utf8')
+
+describe('gpu-report reporter on a real vitest run', () => {
+  test('the run fails (one case fails on purpose) and the closing summary line stays last', () => {
+    expect(exitCode).toBe(1)
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('vitest: 2 passed, 1 failed, 1 skipped')
+  })
+
+  test('prints one line per suite, the invalid file, and where the reports are; says the run failed', () => {
+    const lines = stdout.split('\n').filter((l) => l.startsWith('gpu-report:'))
+    expect(lines[0]).toMatch(/^gpu-report: FAILED: some tests failed/)
+    expect(lines.filter((l) => /^gpu-report: (FAIL|FAILED|SKIPPED|PASS)\s/.test(l))).toHaveLength(4)
+    expect(lines.some((l) => l.includes('1 invalid record file(s)') && l.includes('zz-truncated.json'))).toBe(true)
+    expect(lines.at(-1)).toContain(`12 reports in ${out}`)
+  })
+
+  test('writes every report file of ARCHITECTURE.md', async () => {
+    for (const name of REPORT_FILES) expect((await read(name)).length, name).toBeGreaterThan(0)
+  })
+
+  test('summary.md matches its snapshot (run dir path normalized)', async () => {
+    const text = (await read('summary.md')).replaceAll(work, '<WORK>')
+    expect(text).toMatchSnapshot()
+  })
+
+  test('summary.json is valid against the report schema and lists the truncated file', async () => {
+    const json = JSON.parse(await read('summary.json'))
+    expect(ReportJsonSchema.safeParse(json).success).toBe(true)
+    expect(json.invalid).toHaveLength(1)
+    expect(json.invalid[0].reason).toMatch(/not valid JSON/)
+    expect(json.counts).toEqual({ records: 4, completed: 2, failed: 1, skipped: 1, invalid: 1 })
+  })
+
+  test('markup from names and stages never reaches HTML or markdown unescaped', async () => {
+    for (const name of ['index.html', 'summary.md', 'bottleneck.md']) {
+      const text = await read(name)
+      expect(text, name).not.toMatch(/<script|<img|<b>/i)
+    }
+    expect(await read('summary.md')).toContain('&lt;script&gt;alert\\(1\\)&lt;/script&gt; \\| \\`tick\\` \\*bold\\*')
+  })
+
+  test('index.html parses in chromium and holds the SVG charts', async () => {
+    const dom = await dumpDom(join(out, 'index.html'))
+    expect(dom).toContain('<h1>VirNucPro benchmark report</h1>')
+    const svgs = dom.match(/<svg[\s>]/g) ?? []
+    // stage breakdown + scaling curve + 2 timelines (1 GPU, 2 GPUs)
+    expect(svgs.length).toBeGreaterThanOrEqual(4)
+    expect(dom).not.toMatch(/<script/i)
+  })
+
+  test('trace.json loads as Chrome/Perfetto trace events', async () => {
+    expectTrace(JSON.parse(await read('trace.json')))
+  })
+
+  test('bench.bmf.json and github-benchmark.json match their formats', async () => {
+    expectBmf(JSON.parse(await read('bench.bmf.json')))
+    expectGithubBenchmark(JSON.parse(await read('github-benchmark.json')))
+  })
+
+  test('the step summary is appended to GITHUB_STEP_SUMMARY', async () => {
+    const step = await readFile(join(work, 'step.md'), 'utf8')
+    expect(step).toBe(await read('summary.md'))
+  })
+})
