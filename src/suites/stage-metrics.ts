@@ -6,19 +6,6 @@
 import { type MedianEstimate, medianWithCi, toSorted } from '../measure/index.ts'
 import type { RunRecord } from '../target/run-record.ts'
 
-/** The nine stages, in order (UPSTREAM.md). */
-export const PIPELINE_STAGES = [
-  'Sequence Chunking',
-  'Six-Frame Translation',
-  'Nucleotide File Splitting',
-  'Protein File Splitting',
-  'DNABERT-S Feature Extraction',
-  'ESM-2 Feature Extraction',
-  'Feature Merging',
-  'Model Prediction',
-  'Consensus Scoring',
-] as const
-
 /** The extras key that counts a stage's items ("sequences" for seq/s), where the pipeline prints one. */
 const ITEM_KEYS: Readonly<Record<string, string>> = {
   'Sequence Chunking': 'sequences',

@@ -5,9 +5,10 @@
  */
 import type { Thresholds } from '../config/thresholds.ts'
 import type { Verdict } from '../results/schema/index.ts'
+import { PIPELINE_STAGES } from '../target/stages.ts'
 import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
 import { type StageGpuStats, stageGpuStats, stageJoulesPerItem } from './stage-gpu.ts'
-import { type EstimateStat, estimate, PIPELINE_STAGES, stageRunFigures, toStat } from './stage-metrics.ts'
+import { type EstimateStat, estimate, stageRunFigures, toStat } from './stage-metrics.ts'
 import { type Analysis, judgeAtLeast, verdict } from './verdict.ts'
 
 export interface StageThroughputEntry {
