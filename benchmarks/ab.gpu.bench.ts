@@ -4,13 +4,12 @@
  * equivalence candidate, i.e. fp32 vs fp16 on the reference pipeline). 4 measured runs a side (the regression rule's
  * minimum), no warm-up beyond the policy's. GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/ab.gpu.bench.ts
  */
-import { beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { z } from 'zod'
 import type { Configuration } from '../src/suites/configuration.ts'
 import { runAbSuite } from '../src/suites/suites.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
-import { gpuAvailable } from './support/gpu.ts'
-import { createRunContext, fixtureInput, type RunContext } from './support/run-context.ts'
+import { useGpuSuite } from './support/run-context.ts'
 
 const Arm = z.object({
   label: z.string().min(1),
@@ -19,19 +18,13 @@ const Arm = z.object({
 })
 const AbConfig = z.object({ a: Arm, b: Arm })
 
-let rc: RunContext
-let input = ''
-beforeAll(async () => {
-  if (!gpuAvailable()) return
-  rc = await createRunContext(1)
-  input = await fixtureInput(rc.settings.preset, rc.settings.records)
-})
+const suite = useGpuSuite(1)
 
 function arms(): [Configuration, Configuration] {
   const raw = process.env.VIRNUCPRO_BENCH_AB?.trim()
-  if (!raw) return rc.configs.equivalence([0])
+  if (!raw) return suite.rc.configs.equivalence([0])
   const parsed = AbConfig.parse(JSON.parse(raw))
-  const base = rc.configs.base([0])
+  const base = suite.rc.configs.base([0])
   const make = (arm: z.infer<typeof Arm>): Configuration => ({
     ...base,
     label: arm.label,
@@ -42,11 +35,11 @@ function arms(): [Configuration, Configuration] {
 }
 
 test('A/B interleaved on 1 GPU', async ({ bench, annotate, skip }) => {
-  if (rc.unavailable) skip(rc.unavailable)
+  if (suite.rc.unavailable) skip(suite.rc.unavailable)
   const [a, b] = arms()
-  const m = rc.measure(input)
+  const m = suite.rc.measure(suite.input)
   const policy = { ...m.policy!, minRuns: Math.max(4, m.policy!.minRuns), maxRuns: Math.max(4, m.policy!.maxRuns) }
-  const { record } = await runAbSuite(rc.ctx, { ...m, policy }, a, b)
+  const { record } = await runAbSuite(suite.rc.ctx, { ...m, policy }, a, b)
   for (const arm of [a, b]) {
     const times = record.runs
       .filter((r) => !r.warmup && r.run.exitClass === 'completed' && r.label.startsWith(`${arm.label} run`))

@@ -3,32 +3,25 @@
  * by default; samples retained), plus a `stage` result record of the same runs.
  * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/pipeline.gpu.bench.ts
  */
-import { beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { completedRuns, measureConfiguration } from '../src/suites/measure-configuration.ts'
 import { writeSuiteRecord } from '../src/suites/record.ts'
 import { analyzeStageThroughput } from '../src/suites/stage.ts'
 import { stageDurationMs } from '../src/suites/stage-metrics.ts'
 import { PIPELINE_STAGES } from '../src/target/stages.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
-import { gpuAvailable } from './support/gpu.ts'
-import { createRunContext, fixtureInput, type RunContext } from './support/run-context.ts'
+import { useGpuSuite } from './support/run-context.ts'
 
-let rc: RunContext
-let input = ''
-beforeAll(async () => {
-  if (!gpuAvailable()) return
-  rc = await createRunContext(1)
-  input = await fixtureInput(rc.settings.preset, rc.settings.records)
-})
+const suite = useGpuSuite(1)
 
 test('pipeline on 1 GPU: total and per-stage', async ({ bench, annotate, skip }) => {
-  if (rc.unavailable) skip(rc.unavailable)
-  const config = rc.configs.base([0])
+  if (suite.rc.unavailable) skip(suite.rc.unavailable)
+  const config = suite.rc.configs.base([0])
   const m = await measureConfiguration(config, {
-    ...rc.measure(input),
-    profile: rc.ctx.profile,
-    workDir: rc.ctx.workDir,
-    cacheDir: rc.ctx.cacheDir,
+    ...suite.rc.measure(suite.input),
+    profile: suite.rc.ctx.profile,
+    workDir: suite.rc.ctx.workDir,
+    cacheDir: suite.rc.ctx.cacheDir,
   })
   const runs = completedRuns(m)
   expect(runs.length, m.failure?.reason).toBeGreaterThan(0)
@@ -43,8 +36,8 @@ test('pipeline on 1 GPU: total and per-stage', async ({ bench, annotate, skip })
       .filter((v): v is number => v !== null && v > 0)
     if (times.length > 0) await benchFromSamples(bench, `${config.label}: ${stage}`, times)
   }
-  const analysis = analyzeStageThroughput(m, rc.ctx.thresholds)
-  await writeSuiteRecord(rc.ctx, {
+  const analysis = analyzeStageThroughput(m, suite.rc.ctx.thresholds)
+  await writeSuiteRecord(suite.rc.ctx, {
     kind: 'stage',
     id: `bench-pipeline-${config.label}`,
     name: `pipeline bench, ${config.label}`,

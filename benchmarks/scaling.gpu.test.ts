@@ -3,44 +3,37 @@
  * 3 measured runs per configuration (VIRNUCPRO_BENCH_WARMUP / _RUNS). The 1-GPU runs are shared (run cache) with the
  * stage and memory suites. GPU machine: npx vitest run --project gpu benchmarks/scaling.gpu.test.ts
  */
-import { beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { measureConfiguration } from '../src/suites/measure-configuration.ts'
 import { placementEntries, placementVerdict } from '../src/suites/placement.ts'
 import { runScalingSuite } from '../src/suites/suites.ts'
-import { gpuAvailable } from './support/gpu.ts'
-import { createRunContext, firstGpus, fixtureInput, type RunContext } from './support/run-context.ts'
+import { firstGpus, useGpuSuite } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
 
-let rc: RunContext
-let input = ''
-beforeAll(async () => {
-  if (!gpuAvailable()) return
-  rc = await createRunContext(1)
-  input = await fixtureInput(rc.settings.preset, rc.settings.records)
-})
+const suite = useGpuSuite(1)
 
 describe('scaling', () => {
   test('1 GPU baseline: every run completes on exactly GPU 0', async (context) => {
-    if (rc.unavailable) context.skip(rc.unavailable)
-    const m = rc.measure(input)
-    const base = await measureConfiguration(rc.configs.base([0]), {
+    if (suite.rc.unavailable) context.skip(suite.rc.unavailable)
+    const m = suite.rc.measure(suite.input)
+    const base = await measureConfiguration(suite.rc.configs.base([0]), {
       ...m,
-      profile: rc.ctx.profile,
-      workDir: rc.ctx.workDir,
-      cacheDir: rc.ctx.cacheDir,
+      profile: suite.rc.ctx.profile,
+      workDir: suite.rc.ctx.workDir,
+      cacheDir: suite.rc.ctx.cacheDir,
     })
     expect(base.failure).toBeNull()
     expect(placementVerdict(placementEntries([base])).verdict).toBe('pass')
   })
 
   test.for([2, 4, 8])('%i GPUs against 1: speedup bands, PERF-03, balance, placement', async (n, context) => {
-    if (rc.unavailable) context.skip(rc.unavailable)
-    if (n > rc.gpuCount) context.skip(`needs ${n} GPUs, this host has ${rc.gpuCount}`)
+    if (suite.rc.unavailable) context.skip(suite.rc.unavailable)
+    if (n > suite.rc.gpuCount) context.skip(`needs ${n} GPUs, this host has ${suite.rc.gpuCount}`)
     const { record } = await runScalingSuite(
-      rc.ctx,
-      rc.measure(input),
-      rc.configs.base([0]),
-      rc.configs.base(firstGpus(n)),
+      suite.rc.ctx,
+      suite.rc.measure(suite.input),
+      suite.rc.configs.base([0]),
+      suite.rc.configs.base(firstGpus(n)),
       n,
     )
     expectJudged(record)

@@ -3,23 +3,16 @@
  * per-stage utilization, GPM, memory and energy; PERF-02 per GPU; bottleneck flags (reported, not failed).
  * GPU machine: npx vitest run --project gpu benchmarks/stage-throughput.gpu.test.ts
  */
-import { beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { runStageSuite } from '../src/suites/suites.ts'
-import { gpuAvailable } from './support/gpu.ts'
-import { createRunContext, fixtureInput, type RunContext } from './support/run-context.ts'
+import { useGpuSuite } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
 
-let rc: RunContext
-let input = ''
-beforeAll(async () => {
-  if (!gpuAvailable()) return
-  rc = await createRunContext(1)
-  input = await fixtureInput(rc.settings.preset, rc.settings.records)
-})
+const suite = useGpuSuite(1)
 
 test('stage throughput on 1 GPU: PERF-02 in the embedding stages', async (context) => {
-  if (rc.unavailable) context.skip(rc.unavailable)
-  const { record } = await runStageSuite(rc.ctx, rc.measure(input), rc.configs.base([0]))
+  if (suite.rc.unavailable) context.skip(suite.rc.unavailable)
+  const { record } = await runStageSuite(suite.rc.ctx, suite.rc.measure(suite.input), suite.rc.configs.base([0]))
   expect(record.state).toBe('completed')
   expectJudged(record)
   expect(record.verdicts.filter((v) => /^perf02\/.+\/gpu\d+$/.test(v.id)).length).toBeGreaterThan(0)

@@ -4,28 +4,21 @@
  * suite policy, reported as benchmarks, and the best setting with its CI in a `sweep` record.
  * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/sweep.gpu.bench.ts
  */
-import { beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { runSweepSuite } from '../src/suites/suites.ts'
 import type { SweepStats } from '../src/suites/sweep.ts'
 import { DEFAULT_SWEEP_GRID, expandGrid, parseSweepGrid } from '../src/suites/sweep-grid.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
-import { gpuAvailable } from './support/gpu.ts'
-import { createRunContext, fixtureInput, type RunContext } from './support/run-context.ts'
+import { useGpuSuite } from './support/run-context.ts'
 
-let rc: RunContext
-let input = ''
-beforeAll(async () => {
-  if (!gpuAvailable()) return
-  rc = await createRunContext(1)
-  input = await fixtureInput(rc.settings.preset, rc.settings.records)
-})
+const suite = useGpuSuite(1)
 
 test('sweep on 1 GPU: best setting with its CI', async ({ bench, annotate, skip }) => {
-  if (rc.unavailable) skip(rc.unavailable)
+  if (suite.rc.unavailable) skip(suite.rc.unavailable)
   const raw = process.env.VIRNUCPRO_BENCH_SWEEP?.trim()
   const grid = raw ? parseSweepGrid(raw) : DEFAULT_SWEEP_GRID
-  const settings = expandGrid(rc.configs.base([0]), grid)
-  const { record } = await runSweepSuite(rc.ctx, rc.measure(input), settings)
+  const settings = expandGrid(suite.rc.configs.base([0]), grid)
+  const { record } = await runSweepSuite(suite.rc.ctx, suite.rc.measure(suite.input), settings)
   const stats = record.stats as unknown as SweepStats
   for (const setting of settings) {
     const times = record.runs

@@ -3,14 +3,14 @@
  * thresholds, target profile), the settings (env overrides), the profile's configurations, the target preflight (a
  * reason to skip: not installed, with how to install), fixtures by preset, and the monitor options.
  */
-import { inject } from 'vitest'
+import { beforeAll, inject } from 'vitest'
 import type { PresetName } from '../../src/fixtures/presets.ts'
 import { createSuiteContext, type SuiteContext } from '../../src/suites/context.ts'
 import { configsFor, type ProfileConfigs } from '../../src/suites/profile-configs.ts'
 import { type SuiteSettings, suiteSettings } from '../../src/suites/settings.ts'
 import type { SuiteMeasure } from '../../src/suites/suites.ts'
 import { cachedDataset } from './dataset.ts'
-import { gpuAvailability } from './gpu.ts'
+import { gpuAvailability, gpuAvailable } from './gpu.ts'
 
 export interface RunContext {
   ctx: SuiteContext
@@ -60,3 +60,30 @@ export async function fixtureInput(preset: PresetName, records = 0): Promise<str
 
 /** GPU indices 0..n-1. */
 export const firstGpus = (n: number) => Array.from({ length: n }, (_, i) => i)
+
+/** A GPU test file's run context and the suite preset's fixture, set up once for the file. */
+export interface GpuSuite {
+  readonly rc: RunContext
+  readonly input: string
+}
+
+/**
+ * Registers the file's beforeAll: on a machine with a GPU, the run context and the suite preset's fixture (generated
+ * once, cached); without one nothing is set up and the gpu project's setup skips every test.
+ */
+export function useGpuSuite(gpusNeeded = 1): GpuSuite {
+  const state: { rc?: RunContext; input?: string } = {}
+  beforeAll(async () => {
+    if (!gpuAvailable()) return
+    state.rc = await createRunContext(gpusNeeded)
+    state.input = await fixtureInput(state.rc.settings.preset, state.rc.settings.records)
+  })
+  return {
+    get rc() {
+      return state.rc!
+    },
+    get input() {
+      return state.input!
+    },
+  }
+}
