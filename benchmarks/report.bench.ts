@@ -3,8 +3,10 @@
  * Input: 10,000 records made from the demo scaling record (6 runs each, with their monitor summaries; 60,000 runs):
  * SCALING_RECORDS of them stay `scaling` (each costs bootstraps for its speedup curves, as a suite run has a few), the
  * rest are relabelled `stage`; plus 1,000,000 samples spread over the series the first 50 records point to (2 GPUs,
- * 100 ms apart). Records share their run objects (read-only), so memory stays small. Timed: buildReport and rendering
- * every file (markdown, JSON with schema validation, HTML with vega SVG charts, CI formats, trace), in memory.
+ * 100 ms apart). Records share their run objects (read-only), so memory stays small; the analyses and renderers keep
+ * no cache across calls, so sharing makes no iteration cheaper than the first. Timed: buildReport and rendering every
+ * file (markdown, summary.json with schema validation, bulk JSON, HTML with vega SVG charts, CI formats, trace), in
+ * memory.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -7,11 +7,12 @@ import { join } from 'node:path'
 import { writeFileAtomic } from '../results/atomic-write.ts'
 import { buildReport, type Report } from './analyses/build.ts'
 import type { ReportInput } from './input.ts'
-import { bencherMetrics, githubBenchmark } from './render/ci-formats.ts'
+import { bencherMetricsJson } from './render/bmf.ts'
+import { githubBenchmarkJson } from './render/ci-formats.ts'
 import { renderHtml } from './render/html.ts'
 import { bottleneckJson, perf02Json, summaryJson } from './render/json.ts'
 import { sectionMarkdown, stepSummary, summaryMarkdown } from './render/markdown.ts'
-import { buildTrace } from './render/trace.ts'
+import { traceJson } from './render/trace.ts'
 
 export const REPORT_FILES = [
   'summary.md',
@@ -36,9 +37,8 @@ export interface WrittenReports {
   stepSummaryPath: string | null
 }
 
-/** Renders every report file's content. Pure apart from SVG rendering being async. */
+/** Renders every report file's content from the one Report. Pure apart from SVG rendering being async. */
 export async function renderReports(report: Report, input: ReportInput): Promise<Map<string, string>> {
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
   return new Map<string, string>([
     ['summary.md', summaryMarkdown(report)],
     ['summary.json', summaryJson(report)],
@@ -49,9 +49,9 @@ export async function renderReports(report: Report, input: ReportInput): Promise
     ['scaling.md', sectionMarkdown(report, 'scaling')],
     ['memory.md', sectionMarkdown(report, 'memory')],
     ['index.html', await renderHtml(report, input.records, input.series)],
-    ['bench.bmf.json', json(bencherMetrics(report))],
-    ['github-benchmark.json', json(githubBenchmark(report))],
-    ['trace.json', JSON.stringify(buildTrace(input.records, input.series))],
+    ['bench.bmf.json', bencherMetricsJson(report)],
+    ['github-benchmark.json', githubBenchmarkJson(report)],
+    ['trace.json', traceJson(input.records, input.series)],
   ])
 }
 

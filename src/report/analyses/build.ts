@@ -7,6 +7,7 @@ import { analyzeKinds, type KindsReport } from './kinds.ts'
 import { analyzeMemory, type MemoryReport } from './memory.ts'
 import { analyzePerf02, type Perf02Report } from './perf02.ts'
 import { analyzeRegression, type RegressionReport } from './regression.ts'
+import { runGroups } from './runs.ts'
 import { analyzeScaling, type ScalingReport } from './scaling.ts'
 import { type SuiteLine, suiteLine } from './suites.ts'
 
@@ -35,6 +36,8 @@ export interface Report {
 /** Pure: the input in, every analysis out. Never throws for bad records: those arrive as `input.invalid`. */
 export function buildReport(input: ReportInput): Report {
   const { records } = input
+  // One grouping of the runs by record and setup, shared by the analyses that read runs per setup.
+  const groups = runGroups(records)
   const notes = [...input.seriesNotes]
   if (input.baseline && input.baseline.invalid.length > 0)
     notes.push(`baseline ${input.baseline.dir}: ${input.baseline.invalid.length} invalid record file(s) left out`)
@@ -53,10 +56,10 @@ export function buildReport(input: ReportInput): Report {
     },
     invalid: input.invalid,
     suites: records.map(suiteLine),
-    bottleneck: analyzeBottlenecks(records),
-    perf02: analyzePerf02(records, input.series),
+    bottleneck: analyzeBottlenecks(records, groups),
+    perf02: analyzePerf02(records, input.series, groups),
     scaling: analyzeScaling(records),
-    memory: analyzeMemory(records),
+    memory: analyzeMemory(records, groups),
     e2e: analyzeE2e(records),
     kinds: analyzeKinds(records),
     regression: input.baseline ? analyzeRegression(records, input.baseline.records, input.baseline.dir) : null,

@@ -1,6 +1,6 @@
 /** Memory: peak device memory per requested GPU for every run group, as a share of the device's capacity. */
 import type { ResultRecord } from '../../results/schema/index.ts'
-import { type CountedRun, countedRuns, gpuCountOf, groupBy } from './runs.ts'
+import { type CountedRun, gpuCountOf, type RunGroup, runGroups } from './runs.ts'
 
 export interface MemoryRow {
   recordId: string
@@ -50,13 +50,13 @@ function rowsOf(runs: CountedRun[], record: ResultRecord): MemoryRow[] {
   })
 }
 
-/** Pure: every counted run with a monitor summary, one row per (group, requested GPU). */
-export function analyzeMemory(records: readonly ResultRecord[]): MemoryReport {
-  const byId = new Map(records.map((r) => [r.id, r]))
-  const groups = groupBy(countedRuns(records), (r) => `${r.recordId}\u0000${r.group}`)
-  return {
-    rows: [...groups.values()].flatMap((runs) =>
-      rowsOf(runs, byId.get((runs[0] as CountedRun).recordId) as ResultRecord),
-    ),
-  }
+/**
+ * Pure: every counted run with a monitor summary, one row per (group, requested GPU).
+ * @param groups the records' run groups, when the caller has them already (buildReport shares one grouping).
+ */
+export function analyzeMemory(
+  records: readonly ResultRecord[],
+  groups: readonly RunGroup[] = runGroups(records),
+): MemoryReport {
+  return { rows: groups.flatMap((g) => rowsOf(g.runs, g.record)) }
 }

@@ -4,11 +4,11 @@
  * utilization, pass/fail of the mean against `perf02.minUtilPct`, and a note where "utilization" (any kernel running)
  * says busy while SM utilization (how much of the chip works) says otherwise.
  */
-import { quantile, toSorted } from '../../measure/index.ts'
 import type { SampleRecord } from '../../monitor/records.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
 import { BUSY_BUT_IDLE_SM_GAP_PCT } from './bottleneck-rules.ts'
-import { type CountedRun, countedRuns, gpuCountOf, groupBy, medianOf } from './runs.ts'
+import { type CountedRun, gpuCountOf, medianOf, type RunGroup, runGroups } from './runs.ts'
+import { pooledQuantile, type StageUtil, stageUtilCache } from './stage-util.ts'
 
 export interface Perf02Row {
   recordId: string
@@ -19,7 +19,7 @@ export interface Perf02Row {
   runs: number
   utilMeanPct: number | null
   utilP50Pct: number | null
-  /** Pooled over the group's series; null when no series could be read. */
+  /** Pooled over the group's distinct series (a log that several runs name counts once); null without series. */
   utilP5Pct: number | null
   smUtilPct: number | null
   tensorUtilPct: number | null
@@ -36,21 +36,18 @@ export interface Perf02Report {
 
 type SeriesMap = ReadonlyMap<string, readonly SampleRecord[]>
 
-/** Utilization samples per `stage|gpu` over the runs' series (one pass over each series). */
-function pooledUtil(runs: CountedRun[], series: SeriesMap): Map<string, number[]> {
-  const pooled = new Map<string, number[]>()
-  for (const run of runs) {
-    const samples = run.measured.gpu?.logPath ? series.get(run.measured.gpu.logPath) : undefined
-    if (!samples) continue
-    for (const s of samples) {
-      if (s.stage === null || s.utilPct === null) continue
-      const key = `${s.stage}|${s.gpu}`
-      const list = pooled.get(key)
-      if (list) list.push(s.utilPct)
-      else pooled.set(key, [s.utilPct])
-    }
-  }
-  return pooled
+/** The distinct series of a group's runs, each read once (runs that name one log share its samples). */
+function seriesOf(
+  runs: CountedRun[],
+  series: SeriesMap,
+  utilOf: (s: readonly SampleRecord[]) => StageUtil,
+): StageUtil[] {
+  const paths = new Set<string>()
+  for (const run of runs) if (run.measured.gpu?.logPath) paths.add(run.measured.gpu.logPath)
+  return [...paths].flatMap((path) => {
+    const samples = series.get(path)
+    return samples ? [utilOf(samples)] : []
+  })
 }
 
 function note(row: Omit<Perf02Row, 'note'>): string | null {
@@ -61,22 +58,44 @@ function note(row: Omit<Perf02Row, 'note'>): string | null {
   return null
 }
 
-function rowsOfGroup(runs: CountedRun[], record: ResultRecord, series: SeriesMap): Perf02Row[] {
+type GpuStats = NonNullable<CountedRun['measured']['gpu']>['stages'][number]['gpus'][number]
+
+/** The monitor's per-GPU statistics of one stage over the group's runs, by GPU (ascending), in run order. */
+function statsByGpu(runs: readonly CountedRun[], stage: string): [number, GpuStats[]][] {
+  const byGpu = new Map<number, GpuStats[]>()
+  for (const r of runs)
+    for (const window of r.measured.gpu?.stages ?? []) {
+      if (window.stage !== stage) continue
+      for (const g of window.gpus) {
+        const list = byGpu.get(g.gpu)
+        if (list) list.push(g)
+        else byGpu.set(g.gpu, [g])
+      }
+    }
+  return [...byGpu].sort(([a], [b]) => a - b)
+}
+
+/** Median over the runs of one metric statistic; runs without it are left out. */
+function medianOfMetric(
+  stats: readonly GpuStats[],
+  get: (m: GpuStats['metrics']) => number | undefined,
+): number | null {
+  const values: number[] = []
+  for (const g of stats) {
+    const value = get(g.metrics)
+    if (value !== undefined) values.push(value)
+  }
+  return medianOf(values)
+}
+
+function rowsOfGroup(runs: CountedRun[], record: ResultRecord, pooled: StageUtil[]): Perf02Row[] {
   const first = runs[0] as CountedRun
-  const pooled = pooledUtil(runs, series)
   const rows: Perf02Row[] = []
   const min = record.thresholds.perf02.minUtilPct
   for (const stage of record.thresholds.perf02.stages) {
-    const windows = runs.flatMap((r) => r.measured.gpu?.stages.filter((s) => s.stage === stage) ?? [])
-    if (windows.length === 0) continue
-    const gpus = [...new Set(windows.flatMap((w) => w.gpus.map((g) => g.gpu)))].sort((a, b) => a - b)
-    for (const gpu of gpus) {
-      const stats = windows.flatMap((w) => w.gpus.filter((g) => g.gpu === gpu))
-      const of = (f: (m: (typeof stats)[number]['metrics']) => number | undefined) =>
-        medianOf(stats.flatMap((g) => (f(g.metrics) === undefined ? [] : [f(g.metrics) as number])))
-      const utilMeanPct = of((m) => m.utilPct?.mean)
-      const samples = pooled.get(`${stage}|${gpu}`)
-      const row = {
+    for (const [gpu, stats] of statsByGpu(runs, stage)) {
+      const utilMeanPct = medianOfMetric(stats, (m) => m.utilPct?.mean)
+      const row: Perf02Row = {
         recordId: record.id,
         group: first.group,
         gpuCount: gpuCountOf(first.measured),
@@ -84,27 +103,32 @@ function rowsOfGroup(runs: CountedRun[], record: ResultRecord, series: SeriesMap
         gpu,
         runs: stats.length,
         utilMeanPct,
-        utilP50Pct: of((m) => m.utilPct?.p50),
-        utilP5Pct: samples && samples.length > 0 ? quantile(toSorted(samples, 'utilization'), 0.05) : null,
-        smUtilPct: of((m) => m.gpmSmUtilPct?.mean),
-        tensorUtilPct: of((m) => m.gpmTensorUtilPct?.mean),
+        utilP50Pct: medianOfMetric(stats, (m) => m.utilPct?.p50),
+        utilP5Pct: pooledQuantile(pooled, stage, gpu, 0.05),
+        smUtilPct: medianOfMetric(stats, (m) => m.gpmSmUtilPct?.mean),
+        tensorUtilPct: medianOfMetric(stats, (m) => m.gpmTensorUtilPct?.mean),
         thresholdPct: min,
-        verdict:
-          utilMeanPct === null ? ('inconclusive' as const) : utilMeanPct >= min ? ('pass' as const) : ('fail' as const),
+        verdict: utilMeanPct === null ? 'inconclusive' : utilMeanPct >= min ? 'pass' : 'fail',
+        note: null,
       }
-      rows.push({ ...row, note: note(row) })
+      row.note = note(row)
+      rows.push(row)
     }
   }
   return rows
 }
 
-/** Pure: records and their series in, one row per (group, stage, GPU) out. */
-export function analyzePerf02(records: readonly ResultRecord[], series: SeriesMap): Perf02Report {
-  const byId = new Map(records.map((r) => [r.id, r]))
-  const groups = groupBy(countedRuns(records), (r) => `${r.recordId}\u0000${r.group}`)
-  const rows = [...groups.values()].flatMap((runs) =>
-    rowsOfGroup(runs, byId.get((runs[0] as CountedRun).recordId) as ResultRecord, series),
-  )
+/**
+ * Pure: records and their series in, one row per (group, stage, GPU) out.
+ * @param groups the records' run groups, when the caller has them already (buildReport shares one grouping).
+ */
+export function analyzePerf02(
+  records: readonly ResultRecord[],
+  series: SeriesMap,
+  groups: readonly RunGroup[] = runGroups(records),
+): Perf02Report {
+  const utilOf = stageUtilCache()
+  const rows = groups.flatMap((g) => rowsOfGroup(g.runs, g.record, seriesOf(g.runs, series, utilOf)))
   return {
     rows,
     pass: rows.filter((r) => r.verdict === 'pass').length,

@@ -1,5 +1,6 @@
 /** Small shared readings of result records: which runs count, their GPU count, their stage times. */
-import { median, toSorted } from '../../measure/index.ts'
+import { median } from '../../measure/estimators.ts'
+import { toSorted } from '../../measure/samples.ts'
 import type { MeasuredRun, ResultRecord } from '../../results/schema/index.ts'
 
 export interface CountedRun {
@@ -53,6 +54,25 @@ export function stageDurationsMs(run: MeasuredRun): { stage: string; durationMs:
 /** Median through the one statistics module; null for no values. */
 export function medianOf(values: readonly number[], what = 'values'): number | null {
   return values.length === 0 ? null : median(toSorted(values, what))
+}
+
+/** The counted runs of one setup of one record. */
+export interface RunGroup {
+  record: ResultRecord
+  runs: CountedRun[]
+}
+
+/**
+ * Counted runs grouped by record and setup, in first-seen order: what the per-setup analyses (bottleneck, PERF-02,
+ * memory) read. buildReport makes it once and hands it to each of them.
+ */
+export function runGroups(records: readonly ResultRecord[]): RunGroup[] {
+  const byId = new Map(records.map((r) => [r.id, r]))
+  const groups = groupBy(countedRuns(records), (r) => `${r.recordId}\u0000${r.group}`)
+  return [...groups.values()].map((runs) => ({
+    record: byId.get((runs[0] as CountedRun).recordId) as ResultRecord,
+    runs,
+  }))
 }
 
 /** Groups items by a key, keeping first-seen order. */

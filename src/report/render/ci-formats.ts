@@ -1,8 +1,10 @@
 /**
- * CI benchmark formats (pure): github-action-benchmark `customSmallerIsBetter` entries and Bencher Metric Format.
- * Both carry the median wall time of every run group and of each of its stages, and every vitest benchmark's latency.
+ * The figures of the CI benchmark formats (pure), and github-action-benchmark `customSmallerIsBetter` entries; the
+ * Bencher Metric Format writer is bmf.ts. Both carry the median wall time of every run group and of each of its stages,
+ * and every vitest benchmark's latency.
  */
 import type { Report } from '../analyses/build.ts'
+import { jsonArrayWriter } from './json-array.ts'
 
 export interface GithubBenchmarkEntry {
   name: string
@@ -12,9 +14,8 @@ export interface GithubBenchmarkEntry {
   extra?: string
 }
 
-export type BmfMetrics = Record<string, Record<string, { value: number; lower_value?: number; upper_value?: number }>>
-
-interface Figure {
+/** One figure of both formats, in ms. */
+export interface Figure {
   name: string
   valueMs: number
   lowMs: number | null
@@ -22,11 +23,15 @@ interface Figure {
   extra: string
 }
 
-function figures(report: Report): Figure[] {
-  const out: Figure[] = []
+/**
+ * Hands every figure both formats carry to `visit`, one at a time: a large run has ~2·10^5 of them, and a writer that
+ * turns each into text at once lets it die young instead of holding them all.
+ */
+export function eachCiFigure(report: Report, visit: (figure: Figure) => void): void {
+  const withCurves = new Set(report.scaling.curves.map((c) => c.recordId))
   for (const curve of report.scaling.curves)
     for (const p of curve.points)
-      out.push({
+      visit({
         name: `${curve.recordId}/${p.gpuCount} GPU/${curve.scope}`,
         valueMs: p.medianMs,
         lowMs: p.ci?.low ?? null,
@@ -34,8 +39,9 @@ function figures(report: Report): Figure[] {
         extra: `${p.runs} runs, median with 95% CI`,
       })
   for (const g of report.bottleneck.groups) {
-    if (report.scaling.curves.some((c) => c.recordId === g.recordId)) continue
-    out.push({
+    // A scaling record's groups are already in as curve points (median with CI), which beat a bare mean.
+    if (withCurves.has(g.recordId)) continue
+    visit({
       name: `${g.recordId}/${g.group}/total`,
       valueMs: g.wallMs,
       lowMs: null,
@@ -43,7 +49,7 @@ function figures(report: Report): Figure[] {
       extra: `${g.runs} runs, mean`,
     })
     for (const s of g.stages)
-      out.push({
+      visit({
         name: `${g.recordId}/${g.group}/${s.stage}`,
         valueMs: s.durationMs,
         lowMs: null,
@@ -53,7 +59,7 @@ function figures(report: Report): Figure[] {
   }
   for (const b of report.benchmarks) {
     const half = (b.latencyMs.mean * b.latencyMs.rme) / 100
-    out.push({
+    visit({
       name: `bench/${b.name}`,
       valueMs: b.latencyMs.mean,
       lowMs: b.latencyMs.mean - half,
@@ -61,32 +67,22 @@ function figures(report: Report): Figure[] {
       extra: `${b.samples} samples, ${b.project}`,
     })
   }
-  return out
 }
 
-export function githubBenchmark(report: Report): GithubBenchmarkEntry[] {
-  return figures(report).map((f) => {
+/** Every figure, in the order the formats list them. */
+export function ciFigures(report: Report): Figure[] {
+  const figures: Figure[] = []
+  eachCiFigure(report, (f) => figures.push(f))
+  return figures
+}
+
+/** github-benchmark.json's text: one `customSmallerIsBetter` entry per figure (compact, newline-terminated). */
+export function githubBenchmarkJson(report: Report): string {
+  const entries = jsonArrayWriter<GithubBenchmarkEntry>()
+  eachCiFigure(report, (f) => {
     const entry: GithubBenchmarkEntry = { name: f.name, unit: 'ms', value: f.valueMs, extra: f.extra }
     if (f.lowMs !== null && f.highMs !== null) entry.range = `± ${((f.highMs - f.lowMs) / 2).toFixed(3)}`
-    return entry
+    entries.push(entry)
   })
-}
-
-const NS_PER_MS = 1e6
-
-/** Bencher's built-in `latency` measure is in nanoseconds; utilization rows use a `gpu-util-pct` measure. */
-export function bencherMetrics(report: Report): BmfMetrics {
-  const out: BmfMetrics = {}
-  for (const f of figures(report)) {
-    const latency: BmfMetrics[string][string] = { value: f.valueMs * NS_PER_MS }
-    if (f.lowMs !== null && f.highMs !== null) {
-      latency.lower_value = f.lowMs * NS_PER_MS
-      latency.upper_value = f.highMs * NS_PER_MS
-    }
-    out[f.name] = { latency }
-  }
-  for (const r of report.perf02.rows)
-    if (r.utilMeanPct !== null)
-      out[`perf02/${r.recordId}/${r.group}/${r.stage}/gpu${r.gpu}`] = { 'gpu-util-pct': { value: r.utilMeanPct } }
-  return out
+  return `${entries.text()}\n`
 }

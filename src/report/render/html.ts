@@ -5,6 +5,8 @@
  */
 import type { SampleRecord } from '../../monitor/records.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
+import type { BottleneckGroup } from '../analyses/bottleneck.ts'
+import type { BottleneckFlag } from '../analyses/bottleneck-rules.ts'
 import type { Report } from '../analyses/build.ts'
 import { breakdownSpec, renderSvg, scalingSpec, timelineSpec } from './charts.ts'
 import { escapeHtml as h } from './escape.ts'
@@ -23,46 +25,65 @@ th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail,.failed{color:#c
 .flag,.inconclusive{color:#9a6700;font-weight:600}.skipped,.no-verdict{color:#57606a}.note{background:#fff8c5;padding:8px 12px;border:1px solid #d4a72c}
 .chart{margin:8px 0 24px}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}`
 
-function table(header: string[], rows: string[][]): string {
-  const shown = rows.slice(0, MAX_TABLE_ROWS)
-  const more = rows.length > shown.length ? `<p>${rows.length - shown.length} more rows in the JSON reports.</p>` : ''
+const tr = (cells: string[]) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`
+
+/**
+ * A table of the first MAX_TABLE_ROWS of `total` rows; `row(i)` renders row i (escaped cells), so the rows past the
+ * limit (10^5 in a large run) are never formatted.
+ */
+function table(header: string[], total: number, row: (index: number) => string[]): string {
+  const shown = Math.min(total, MAX_TABLE_ROWS)
+  const more = total > shown ? `<p>${total - shown} more rows in the JSON reports.</p>` : ''
   const head = `<tr>${header.map((c) => `<th>${h(c)}</th>`).join('')}</tr>`
-  return `<table>${head}${shown.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>${more}`
+  const body: string[] = []
+  for (let i = 0; i < shown; i++) body.push(tr(row(i)))
+  return `<table>${head}${body.join('')}</table>${more}`
 }
 
 const verdictCell = (v: string) => `<span class="${h(v)}">${h(v.toUpperCase())}</span>`
 
 function suitesSection(report: Report): string {
-  const rows = report.suites.map((s) => [
-    verdictCell(s.verdict),
-    h(s.kind),
-    h(s.name),
-    h(s.keyFigure ?? s.reason ?? ''),
-  ])
-  return `<h2>Suites</h2>${rows.length ? table(['verdict', 'kind', 'suite', 'key figure / reason'], rows) : '<p>No result records.</p>'}`
+  const suites = report.suites
+  const row = (i: number) => {
+    const s = suites[i] as Report['suites'][number]
+    return [verdictCell(s.verdict), h(s.kind), h(s.name), h(s.keyFigure ?? s.reason ?? '')]
+  }
+  return `<h2>Suites</h2>${suites.length ? table(['verdict', 'kind', 'suite', 'key figure / reason'], suites.length, row) : '<p>No result records.</p>'}`
 }
 
 function perf02Section(report: Report): string {
-  const rows = report.perf02.rows.map((r) => [
-    h(r.group),
-    h(r.stage),
-    String(r.gpu),
-    fmtPct(r.utilMeanPct),
-    fmtPct(r.utilP50Pct),
-    fmtPct(r.utilP5Pct),
-    fmtPct(r.smUtilPct),
-    fmtPct(r.tensorUtilPct),
-    verdictCell(r.verdict),
-    h(r.note ?? ''),
-  ])
-  return `<h2>PERF-02: GPU utilization in the embedding stages</h2>${rows.length ? table(['setup', 'stage', 'GPU', 'util avg', 'p50', 'p5', 'SM util', 'tensor', 'verdict', 'note'], rows) : '<p>No GPU-stage monitor data.</p>'}`
+  const rows = report.perf02.rows
+  const row = (i: number) => {
+    const r = rows[i] as Report['perf02']['rows'][number]
+    return [
+      h(r.group),
+      h(r.stage),
+      String(r.gpu),
+      fmtPct(r.utilMeanPct),
+      fmtPct(r.utilP50Pct),
+      fmtPct(r.utilP5Pct),
+      fmtPct(r.smUtilPct),
+      fmtPct(r.tensorUtilPct),
+      verdictCell(r.verdict),
+      h(r.note ?? ''),
+    ]
+  }
+  return `<h2>PERF-02: GPU utilization in the embedding stages</h2>${rows.length ? table(['setup', 'stage', 'GPU', 'util avg', 'p50', 'p5', 'SM util', 'tensor', 'verdict', 'note'], rows.length, row) : '<p>No GPU-stage monitor data.</p>'}`
 }
 
 function bottleneckSection(report: Report): string {
-  const rows = report.bottleneck.groups.flatMap((g) =>
-    g.flags.map((f) => [h(`${g.recordId} / ${g.group}`), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]),
-  )
-  return `<h2>Bottlenecks</h2>${rows.length ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], rows) : '<p>No flags.</p>'}`
+  // A large run has ~10^5 flags: keep only those the table shows, count the rest.
+  const shown: { g: BottleneckGroup; f: BottleneckFlag }[] = []
+  let total = 0
+  for (const g of report.bottleneck.groups) {
+    for (const f of g.flags) if (shown.length < MAX_TABLE_ROWS) shown.push({ g, f })
+    total += g.flags.length
+  }
+  const row = (i: number) => {
+    const { g, f } = shown[i] as (typeof shown)[number]
+    return [h(`${g.recordId} / ${g.group}`), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]
+  }
+  return `<h2>Bottlenecks</h2>${total ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], total, row) : '<p>No flags.</p>'}`
 }
 
 async function chartsSection(

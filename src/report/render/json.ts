@@ -1,10 +1,13 @@
 /**
- * summary.json / bottleneck.json / perf02.json: the report objects as JSON, validated against the schema below before
- * they are written, so a consumer (CI, a dashboard) can rely on the shape. Pure apart from the validation throw.
+ * summary.json / bottleneck.json / perf02.json: the report objects as JSON in the shapes of the schemas below, so a
+ * consumer (CI, a dashboard) can rely on them. summary.json is validated before it is written (it is small and carries
+ * text from records and files); the bulk files are serialized from the typed analyses as they are (re-validating the
+ * ~3·10^5 objects of a 10,000-record run, which we had just built, took ~0.7 s) and tests hold them to their schemas.
  */
 import { z } from 'zod'
 import { VERDICTS } from '../../results/schema/index.ts'
 import type { Report } from '../analyses/build.ts'
+import { jsonArrayWriter } from './json-array.ts'
 
 const num = z.number().nullable()
 const range = z.object({ low: z.number(), high: z.number() }).nullable()
@@ -20,9 +23,11 @@ const SuiteLineSchema = z.object({
   counts: z.record(z.string(), z.number().int()),
 })
 
-const FlagSchema = z.object({ rule: z.string(), stage: z.string(), evidence: z.string(), recommendation: z.string() })
+const FlagSchema = z.object({ rule: z.string(), stage: z.string(), evidence: z.string() })
 
+/** Flags name their rule; each rule's recommendation is written once, in `recommendations`. */
 export const BottleneckJsonSchema = z.object({
+  recommendations: z.record(z.string(), z.string()),
   groups: z.array(
     z.looseObject({
       recordId: z.string(),
@@ -106,14 +111,14 @@ export class ReportSchemaError extends Error {
   override name = 'ReportSchemaError'
 }
 
-/** Pretty-printed for summary.json (read by people too); the bulk files stay compact. */
-function validated(schema: z.ZodType, value: unknown, file: string, pretty = false): string {
+/** Pretty-printed: summary.json is read by people too. */
+function validated(schema: z.ZodType, value: unknown, file: string): string {
   const parsed = schema.safeParse(value)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     throw new ReportSchemaError(`${file}: ${issue?.path.join('.')}: ${issue?.message}`)
   }
-  return `${pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value)}\n`
+  return `${JSON.stringify(value, null, 2)}\n`
 }
 
 /**
@@ -136,13 +141,24 @@ export function summaryJson(report: Report): string {
       fail: report.perf02.fail,
     },
   }
-  return validated(ReportJsonSchema, summary, 'summary.json', true)
+  return validated(ReportJsonSchema, summary, 'summary.json')
 }
 
+/** bottleneck.json (compact): the groups, their flags without the recommendation text, which is keyed by rule once. */
 export function bottleneckJson(report: Report): string {
-  return validated(BottleneckJsonSchema, report.bottleneck, 'bottleneck.json')
+  const recommendations: Record<string, string> = {}
+  const groups = jsonArrayWriter<unknown>()
+  for (const g of report.bottleneck.groups) {
+    const flags = g.flags.map((f) => {
+      recommendations[f.rule] = f.recommendation
+      return { rule: f.rule, stage: f.stage, evidence: f.evidence }
+    })
+    groups.push({ ...g, flags })
+  }
+  return `{"recommendations":${JSON.stringify(recommendations)},"groups":${groups.text()}}\n`
 }
 
+/** perf02.json (compact): the PERF-02 rows and counts as the analysis made them. */
 export function perf02Json(report: Report): string {
-  return validated(Perf02JsonSchema, report.perf02, 'perf02.json')
+  return `${JSON.stringify(report.perf02)}\n`
 }

@@ -4,9 +4,13 @@
  * memory and power from the monitor series. Slices use the monitor's stage windows when present so they share the
  * counters' clock; otherwise the runner's spans. Counters are thinned evenly so that one GPU of one run has at most
  * MAX_COUNTER_POINTS points and the whole trace at most TOTAL_COUNTER_POINTS (a trace must stay loadable in a browser).
+ * Times are whole µs: finer digits are clock noise (`2123034.4329999997`), and a large run's trace has ~10^6 events,
+ * whose serialization is mostly printing numbers (integers print several times faster than fractions). Events are
+ * serialized in chunks as they are made (json-array.ts), never held all at once.
  */
 import type { SampleRecord } from '../../monitor/records.ts'
-import type { ResultRecord } from '../../results/schema/index.ts'
+import type { MeasuredRun, ResultRecord } from '../../results/schema/index.ts'
+import { type JsonArrayWriter, jsonArrayWriter } from './json-array.ts'
 
 export const MAX_COUNTER_POINTS = 1_000
 export const TOTAL_COUNTER_POINTS = 100_000
@@ -22,44 +26,25 @@ export interface TraceEvent {
   args?: Record<string, unknown>
 }
 
-export interface TraceFile {
-  traceEvents: TraceEvent[]
-  displayTimeUnit: 'ms'
-}
-
 type SeriesMap = ReadonlyMap<string, readonly SampleRecord[]>
 
-function slices(record: ResultRecord, runIndex: number, pid: number): TraceEvent[] {
-  const run = record.runs[runIndex]
-  if (!run) return []
-  const windows = run.gpu?.stages
-    .filter((s) => s.stage !== null)
-    .flatMap((s) => s.windows.map((w) => ({ stage: s.stage as string, startMs: w.startMs, endMs: w.endMs })))
-  if (windows && windows.length > 0)
-    return windows.map((w) => ({
-      name: w.stage,
-      ph: 'X',
-      cat: 'stage',
-      pid,
-      tid: 1,
-      ts: w.startMs * 1000,
-      dur: (w.endMs - w.startMs) * 1000,
-    }))
-  return run.run.stages.flatMap((s) =>
-    s.startMs === null || s.endMs === null
-      ? []
-      : [
-          {
-            name: s.name,
-            ph: 'X' as const,
-            cat: 'stage',
-            pid,
-            tid: 1,
-            ts: s.startMs * 1000,
-            dur: (s.endMs - s.startMs) * 1000,
-          },
-        ],
-  )
+const us = (ms: number) => Math.round(ms * 1000)
+
+function slice(name: string, pid: number, startMs: number, endMs: number): TraceEvent {
+  const ts = us(startMs)
+  return { name, ph: 'X', cat: 'stage', pid, tid: 1, ts, dur: us(endMs) - ts }
+}
+
+function slices(run: MeasuredRun, pid: number, out: JsonArrayWriter<TraceEvent>): void {
+  let windows = 0
+  for (const s of run.gpu?.stages ?? []) {
+    if (s.stage === null) continue
+    for (const w of s.windows) out.push(slice(s.stage, pid, w.startMs, w.endMs))
+    windows += s.windows.length
+  }
+  if (windows > 0) return
+  for (const s of run.run.stages)
+    if (s.startMs !== null && s.endMs !== null) out.push(slice(s.name, pid, s.startMs, s.endMs))
 }
 
 const COUNTERS: [string, (s: SampleRecord) => number | null][] = [
@@ -69,59 +54,71 @@ const COUNTERS: [string, (s: SampleRecord) => number | null][] = [
   ['power W', (s) => (s.powerMw === null ? null : s.powerMw / 1000)],
 ]
 
-function counters(samples: readonly SampleRecord[], pid: number, perGpuPoints: number): TraceEvent[] {
-  const byGpu = new Map<number, SampleRecord[]>()
+/** One GPU's counter track of one series: its samples after thinning, in time order. */
+interface Track {
+  gpu: number
+  picked: SampleRecord[]
+}
+
+/** Every `step`-th sample of each GPU (GPUs in first-seen order), in one pass after counting, with no copy per GPU. */
+function thin(samples: readonly SampleRecord[], perGpuPoints: number): Track[] {
+  const counts = new Map<number, number>()
+  for (const s of samples) counts.set(s.gpu, (counts.get(s.gpu) ?? 0) + 1)
+  const tracks = new Map<number, Track & { step: number; seen: number }>()
+  for (const [gpu, count] of counts)
+    tracks.set(gpu, { gpu, picked: [], step: Math.max(1, Math.ceil(count / perGpuPoints)), seen: 0 })
   for (const s of samples) {
-    const list = byGpu.get(s.gpu)
-    if (list) list.push(s)
-    else byGpu.set(s.gpu, [s])
+    const track = tracks.get(s.gpu) as Track & { step: number; seen: number }
+    if (track.seen++ % track.step === 0) track.picked.push(s)
   }
-  const events: TraceEvent[] = []
-  for (const [gpu, list] of byGpu) {
-    const step = Math.max(1, Math.ceil(list.length / perGpuPoints))
-    for (let i = 0; i < list.length; i += step) {
-      const s = list[i] as SampleRecord
-      for (const [label, get] of COUNTERS) {
-        const value = get(s)
-        if (value !== null)
-          events.push({ name: `GPU ${gpu} ${label}`, ph: 'C', pid, ts: s.tMs * 1000, args: { value } })
+  return [...tracks.values()]
+}
+
+function counters(tracks: readonly Track[], pid: number, out: JsonArrayWriter<TraceEvent>): void {
+  for (const { gpu, picked } of tracks) {
+    const names = COUNTERS.map(([label]) => `GPU ${gpu} ${label}`)
+    for (const s of picked) {
+      const ts = us(s.tMs)
+      for (let k = 0; k < COUNTERS.length; k++) {
+        const value = (COUNTERS[k] as (typeof COUNTERS)[number])[1](s)
+        if (value !== null) out.push({ name: names[k] as string, ph: 'C', pid, ts, args: { value } })
       }
     }
   }
-  return events
 }
 
-/** Pure: records and series in, the trace object out. */
-export function buildTrace(records: readonly ResultRecord[], series: SeriesMap): TraceFile {
-  const traceEvents: TraceEvent[] = []
-  const gpuRuns = records.reduce(
-    (n, r) =>
-      n +
-      r.runs.reduce(
-        (m, run) => m + (run.gpu?.logPath && series.has(run.gpu.logPath) ? run.gpu.sampledGpus.length : 0),
-        0,
-      ),
-    0,
-  )
-  const perGpuPoints = Math.max(
-    10,
-    Math.min(MAX_COUNTER_POINTS, Math.floor(TOTAL_COUNTER_POINTS / Math.max(1, gpuRuns))),
-  )
+/** Counter points per GPU of one run, so that the whole trace stays within TOTAL_COUNTER_POINTS. */
+function pointsPerGpu(records: readonly ResultRecord[], series: SeriesMap): number {
+  let gpuRuns = 0
+  for (const r of records)
+    for (const run of r.runs) if (run.gpu?.logPath && series.has(run.gpu.logPath)) gpuRuns += run.gpu.sampledGpus.length
+  return Math.max(10, Math.min(MAX_COUNTER_POINTS, Math.floor(TOTAL_COUNTER_POINTS / Math.max(1, gpuRuns))))
+}
+
+/** Pure: records and series in, the trace file's text out (compact JSON, no trailing newline). */
+export function traceJson(records: readonly ResultRecord[], series: SeriesMap): string {
+  const events = jsonArrayWriter<TraceEvent>()
+  const perGpuPoints = pointsPerGpu(records, series)
+  // Thinned once per series: runs that name one log share its tracks.
+  const tracksOf = new Map<readonly SampleRecord[], Track[]>()
   let pid = 0
   for (const record of records) {
-    record.runs.forEach((run, index) => {
+    for (const run of record.runs) {
       pid++
-      traceEvents.push({
-        name: 'process_name',
-        ph: 'M',
-        pid,
-        args: { name: `${record.id} / ${run.label}${run.warmup ? ' (warmup)' : ''}` },
-      })
-      traceEvents.push({ name: 'thread_name', ph: 'M', pid, tid: 1, args: { name: 'stages' } })
-      traceEvents.push(...slices(record, index, pid))
+      const name = `${record.id} / ${run.label}${run.warmup ? ' (warmup)' : ''}`
+      events.push({ name: 'process_name', ph: 'M', pid, args: { name } })
+      events.push({ name: 'thread_name', ph: 'M', pid, tid: 1, args: { name: 'stages' } })
+      slices(run, pid, events)
       const samples = run.gpu?.logPath ? series.get(run.gpu.logPath) : undefined
-      if (samples) traceEvents.push(...counters(samples, pid, perGpuPoints))
-    })
+      if (samples) {
+        let tracks = tracksOf.get(samples)
+        if (!tracks) {
+          tracks = thin(samples, perGpuPoints)
+          tracksOf.set(samples, tracks)
+        }
+        counters(tracks, pid, events)
+      }
+    }
   }
-  return { traceEvents, displayTimeUnit: 'ms' }
+  return `{"traceEvents":${events.text()},"displayTimeUnit":"ms"}`
 }

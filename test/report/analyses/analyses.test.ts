@@ -1,5 +1,7 @@
 // Analyses over the committed demo run (real reference-pipeline runs, scripted GPU readings) and small edits of it.
 import { describe, expect, test } from 'vitest'
+import { quantile, toSorted } from '../../../src/measure/index.ts'
+import type { SampleRecord } from '../../../src/monitor/records.ts'
 import { analyzeBottlenecks } from '../../../src/report/analyses/bottleneck.ts'
 import { analyzePerf02 } from '../../../src/report/analyses/perf02.ts'
 import { analyzeRegression } from '../../../src/report/analyses/regression.ts'
@@ -46,6 +48,20 @@ describe('perf02', () => {
       expect(r.utilP5Pct).not.toBeNull()
       expect(r.utilP5Pct as number).toBeLessThanOrEqual(r.utilP50Pct as number)
       expect(r.verdict).toBe((r.utilMeanPct as number) >= 80 ? 'pass' : 'fail')
+    }
+  })
+
+  test('a monitor log that several runs of a group name is pooled once', () => {
+    const [path, samples] = [...demo.series].find(([p]) => p.includes('1-gpu')) as [string, SampleRecord[]]
+    const shared = structuredClone(scaling)
+    for (const run of shared.runs) if (run.gpu) run.gpu.logPath = path
+    const rows = analyzePerf02([shared], demo.series).rows.filter((r) => r.group === '1 GPU')
+    expect(rows.length).toBeGreaterThan(0)
+    for (const r of rows) {
+      const util = samples.flatMap((s) =>
+        s.stage === r.stage && s.gpu === r.gpu && s.utilPct !== null ? [s.utilPct] : [],
+      )
+      expect(r.utilP5Pct).toBe(quantile(toSorted(util), 0.05))
     }
   })
 
