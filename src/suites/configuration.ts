@@ -26,6 +26,8 @@ export function configRecord(config: Configuration): Record<string, string | num
     setup: config.label,
     gpus: config.gpus,
     gpuCount: config.gpus?.length ?? 0,
+    /** CPU stand-in runs (`--cpu-workers N`, the tests' substitute for N GPUs): how many worker processes. */
+    cpuWorkers: cpuWorkersOf(config.extraArgs ?? []),
     device: config.device ?? null,
     modelType: config.modelType ?? null,
     extraArgs: (config.extraArgs ?? []).join(' '),
@@ -51,4 +53,10 @@ export function slug(label: string): string {
       .replace(/^-+|-+$/g, '')
       .slice(0, 80) || 'run'
   )
+}
+
+function cpuWorkersOf(args: readonly string[]): number | null {
+  const at = args.indexOf('--cpu-workers')
+  const value = at >= 0 ? Number(args[at + 1]) : Number.NaN
+  return Number.isInteger(value) && value > 0 ? value : null
 }

@@ -142,11 +142,9 @@ describe.skipIf(ready.state !== 'ready')('scaling suite at 4 and 8 workers on th
     }
   })
 
-  // KNOWN BUG, reported to the lead: the report counts a run's GPUs from config.gpus, else the GPUs requested, else the
-  // monitor's requested GPUs, which for a CPU run (no GPU asked for) are all 8 sampled fake devices. So 1 and 4 workers
-  // both read as "8 GPUs" and the curve collapses into one point without a speedup. Drop `.fails` once gpuCountOf
-  // (src/report/analyses/runs.ts) counts `--cpu-workers N` for device `cpu` runs.
-  test.fails('the report reads the CPU scaling records as 1 vs 4 and 1 vs 8 workers', () => {
+  // A CPU run asks for no GPU: the report must count its workers (config.cpuWorkers), not the 8 sampled fake devices,
+  // or 1 and 4 workers both read as "8 GPUs" and the curve collapses into one point (a bug this test found).
+  test('the report reads the CPU scaling records as 1 vs 4 and 1 vs 8 workers', () => {
     const counts = (r: ResultRecord) =>
       analyzeReportScaling([r])
         .curves.find((c) => c.scope === 'total')

@@ -37,6 +37,8 @@ export function gpuCountOf(run: MeasuredRun): number {
   const configured = run.config.gpus
   if (Array.isArray(configured)) return configured.length
   if (typeof configured === 'number') return configured
+  // A CPU stand-in run asks for no GPU: the sampled (fake) GPUs say nothing about its parallelism, its workers do.
+  if (run.config.device === 'cpu') return typeof run.config.cpuWorkers === 'number' ? run.config.cpuWorkers : 1
   return run.run.gpusRequested?.length ?? run.gpu?.requestedGpus.length ?? 1
 }
 
