@@ -64,7 +64,8 @@ export async function runScalingSuite(
   const name = `scaling, ${multi.label} vs ${single.label}`
   return writeSuiteRecord(ctx, {
     kind: 'scaling',
-    id: `scaling-${gpuCount}`,
+    // The setups in the id: two scaling measurements of one run (a clean pair and a fault scenario) must not share a file.
+    id: `scaling-${multi.label}-vs-${single.label}`,
     name,
     measurements: [a, b],
     stats: { ...stats },

@@ -77,7 +77,11 @@ describe.skipIf(ready.state !== 'ready')('scaling suite at 4 and 8 workers on th
   test('every record the suites wrote reads back schema-valid from the results directory', async () => {
     const { records, invalid } = await readResultRecords(measured.ctx.resultsDir)
     expect(invalid).toEqual([])
-    expect(records.map((r) => r.id).sort()).toEqual(['scaling-4', 'scaling-8', 'stage-8-workers'])
+    expect(records.map((r) => r.id).sort()).toEqual([
+      'scaling-4-workers-vs-1-worker',
+      'scaling-8-workers-vs-1-worker',
+      'stage-8-workers',
+    ])
     for (const r of records) expect(r.state).toBe('completed')
   })
 
