@@ -11,18 +11,21 @@ const demo = await loadDemo()
 const report = buildReport(demo)
 const noRows = { ...report, perf02: { rows: [], pass: 0, fail: 0 } }
 
-/** The plain way: assign every entry to an object, then serialize it. */
+/**
+ * The plain way: assign every entry, then serialize. Entries go through a Map and Object.fromEntries so that a name
+ * such as `__proto__` (fast-check found one) becomes a key, as it is in the JSON text, not the object's prototype.
+ */
 function assigned(figures: readonly Figure[]): unknown {
-  const out: Record<string, unknown> = {}
+  const out = new Map<string, unknown>()
   for (const f of figures) {
     const latency: Record<string, number> = { value: f.valueMs * 1e6 }
     if (f.lowMs !== null && f.highMs !== null) {
       latency.lower_value = f.lowMs * 1e6
       latency.upper_value = f.highMs * 1e6
     }
-    out[f.name] = { latency }
+    out.set(f.name, { latency })
   }
-  return JSON.parse(JSON.stringify(out))
+  return JSON.parse(JSON.stringify(Object.fromEntries(out)))
 }
 
 const value = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0))
