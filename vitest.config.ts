@@ -21,6 +21,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          setupFiles: ['test/support/fast-check-seed.ts'],
           testTimeout: 30_000,
           benchmark: {
             enabled: true,
