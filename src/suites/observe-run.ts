@@ -18,7 +18,6 @@ import { type Configuration, configRecord, slug } from './configuration.ts'
 import { type GpuMemoryObservation, gpusUsedFromLog, memoryObservations } from './monitor-series.ts'
 import { pruneTensorOutputs } from './prune-outputs.ts'
 import { stageItemCounts } from './stage-metrics.ts'
-import { watchForTarget } from './target-tree.ts'
 
 export interface MonitorSettings {
   /** Fast-metric poll interval (ms). */
@@ -129,7 +128,6 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
   // Two polls before the spawn give the baseline reading; two after the tree is gone give the after reading.
   if (monitor) await sleep(2 * intervalMs + 5)
   const spawnMs = monitor?.nowMs() ?? 0
-  const watch = monitor ? watchForTarget((tree) => monitor.attachTarget(tree, request.config.gpus)) : null
   const run = await runTarget(request.profile, {
     input: request.input,
     outputDir: join(dir, 'out'),
@@ -141,12 +139,12 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
     env: request.config.env,
     timeoutMs: request.timeoutMs,
     onEvent,
+    onSpawn: monitor ? (tree) => monitor.attachTarget(tree, request.config.gpus) : undefined,
     ...(monitor && {
       gpusUsedBy: (pids) => gpusUsedFromLog(monitor.logPath, pids),
       gpuMemoryHeldBy: async (pids) => heldBy(pids),
     }),
   })
-  watch?.stop()
   await pruneTensorOutputs(join(dir, 'out'))
   const endMs = monitor?.nowMs() ?? 0
   if (monitor) await sleep(2 * intervalMs + 5)

@@ -25,6 +25,11 @@ export interface RunTargetOptions extends PredictOptions {
   onEvent?: (event: TargetEvent) => void
   /** How often the process tree is polled for new PIDs. Default 100 ms. */
   pollIntervalMs?: number
+  /**
+   * Called once, right after the spawn, with the target's process tree (root PID and every PID seen so far, kept
+   * current by the runner's own polling): what the monitor needs to attribute GPU work to the target.
+   */
+  onSpawn?: (tree: { rootPid: number; pids(): number[] }) => void
   /** Monitor attribution: the physical GPUs on which these PIDs used memory during the run. */
   gpusUsedBy?: (pids: number[]) => Promise<number[]>
   /** NVML hook: GPU memory these PIDs still hold now (called after cleanup). */
@@ -177,7 +182,10 @@ export async function runTarget(profile: TargetProfile, options: RunTargetOption
     timeoutMs: options.timeoutMs,
     abortSignal: options.abortSignal,
     pollIntervalMs: options.pollIntervalMs ?? 100,
-    register: registerLiveRun,
+    register(tree) {
+      options.onSpawn?.({ rootPid: tree.rootPid, pids: () => tree.pids() })
+      return registerLiveRun(tree)
+    },
     onLine(line, complete, atMs) {
       sink.write(line)
       if (!complete) return

@@ -123,6 +123,22 @@ describe('runTarget against a fake target (real processes)', () => {
     expect(record.pids.length).toBeGreaterThanOrEqual(3)
   })
 
+  test('onSpawn hands out the live tree once: its root, then the workers as the runner finds them', async () => {
+    const trees: { rootPid: number; pids(): number[] }[] = []
+    let pidsDuringRun: number[] = []
+    const record = await run(['workers=2'], {
+      onSpawn: (tree) => trees.push(tree),
+      onEvent: (e) => {
+        if (e.type === 'batch') pidsDuringRun = trees[0]!.pids()
+      },
+      extraArgs: ['--stage-ms', '150'],
+    })
+    expect(trees).toHaveLength(1)
+    expect(trees[0]!.rootPid).toBe(record.pids[0])
+    expect(pidsDuringRun.length).toBeGreaterThanOrEqual(3)
+    expect(trees[0]!.pids()).toEqual(record.pids)
+  })
+
   test('malformed outputs fail the run with the file and line', async () => {
     const record = await run(['bad-output'])
     expect(record.exitClass).toBe('failed')
