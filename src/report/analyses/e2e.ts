@@ -1,10 +1,10 @@
 /**
  * End to end: for each e2e record's run group, wall time and sequences processed, the time per sequence (median with
- * CI over the repeated runs) and the projection to the PERF-01 sample sizes against the target. The projection
- * multiplies the per-sequence time of a whole run, fixed costs included, so it errs long (an upper bound); a suite's
- * own fit from batch events, where present, is among the record's verdicts (`perf01/...`).
+ * CI over the repeated runs), and for the group the suite projected, its projection to the PERF-01 sample sizes as
+ * the record stores it (src/suites/e2e-projection.ts: fixed costs apart from the steady rate). The report computes no
+ * projection of its own, so it never disagrees with the record's `perf01/...` verdicts.
  */
-import { medianWithCi, toSorted } from '../../measure/index.ts'
+import { medianWithCi, type ProjectedTime, toSorted } from '../../measure/index.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
 import { type CountedRun, countedRuns, gpuCountOf, groupBy, medianOf } from './runs.ts'
 
@@ -32,10 +32,19 @@ export interface E2eReport {
   rows: E2eRow[]
 }
 
-function judge(ci: { low: number; high: number } | null, limitMs: number): E2eProjection['verdict'] {
-  if (ci === null) return 'inconclusive'
-  if (ci.high <= limitMs) return 'pass'
-  return ci.low > limitMs ? 'fail' : 'inconclusive'
+/** The suite's projections for `group`, read from the record's stats (the e2e suite's `typical` entry). */
+function storedProjections(record: ResultRecord, group: string): E2eProjection[] {
+  const typical = record.stats.typical as
+    | { configuration?: string; projection?: { state: string; projection?: { projections?: ProjectedTime[] } } }
+    | undefined
+  if (typical?.configuration !== group || typical.projection?.state !== 'projected') return []
+  return (typical.projection.projection?.projections ?? []).map((p) => ({
+    sequences: p.sequences,
+    projectedMs: p.projectedMs.estimate,
+    ci: { low: p.projectedMs.ci.low, high: p.projectedMs.ci.high },
+    limitMs: p.limitMs,
+    verdict: p.verdict,
+  }))
 }
 
 function rowOf(runs: CountedRun[], record: ResultRecord): E2eRow {
@@ -45,15 +54,7 @@ function rowOf(runs: CountedRun[], record: ResultRecord): E2eRow {
     return n && n > 0 ? [measured.run.wallMs / n] : []
   })
   const estimate = perSeq.length > 0 ? medianWithCi(toSorted(perSeq, 'ms per sequence')) : null
-  const perf01 = record.thresholds.perf01
-  const limitMs = perf01.targetMs * (1 + perf01.tolerance)
-  const projections = estimate
-    ? [perf01.typicalSequences, perf01.productionSequences].map((sequences) => {
-        const ci = estimate.ci ? { low: estimate.ci.low * sequences, high: estimate.ci.high * sequences } : null
-        const projectedMs = estimate.median * sequences
-        return { sequences, projectedMs, ci, limitMs, verdict: judge(ci, limitMs) }
-      })
-    : []
+  const projections = storedProjections(record, first.group)
   return {
     recordId: record.id,
     group: first.group,

@@ -138,7 +138,8 @@ export function e2eMarkdown(report: E2eReport): string {
       p.verdict.toUpperCase(),
     ]),
   )
-  const note = 'Projection = time per sequence of whole runs (fixed costs included, so it errs long) x sample size.'
+  const note =
+    'Projection: the e2e suite projection (start-up and model build fixed, steady rate per sequence); CI = within-run variation.'
   return `${note}\n\n${mdTable(['record', 'setup', 'runs', 'median wall', 'sequences', 'project to', 'projected [95% CI]', 'limit', 'verdict'], rows)}\n`
 }
 
