@@ -2,8 +2,10 @@
 # Runs GPU suites one file (or folder) at a time under one wall-clock deadline, so a step that overruns costs only its own
 # slot and every step's log survives. Made for lent GPU machines with a hard per-call limit; works on any GPU host.
 #
-#   scripts/gpu-campaign.sh DEADLINE_S OUT_DIR STEP...      STEP = name:timeout_s:vitest-args (args split on spaces)
+#   scripts/gpu-campaign.sh DEADLINE_S OUT_DIR STEP...      STEP = name:timeout_s:[VAR=value ...] vitest-args
 #
+# Args are split on spaces; leading VAR=value words set the environment of that step only (e.g. a smaller input for
+# one suite: `e2e:200:VIRNUCPRO_BENCH_RECORDS=300 run --project gpu benchmarks/e2e.gpu.test.ts`).
 # Each step runs `vitest <args>` with `timeout min(timeout_s, time left - 30 s)`, its output in OUT_DIR/<name>.log; a step
 # with less than 20 s left is skipped (said so). At the end: a compact archive of the records, run logs and monitor series
 # (never the pipeline's tensor outputs) as OUT_DIR/results.tgz, and one line per verdict of every record.
@@ -16,9 +18,13 @@ for step in "$@"; do
   left=$((deadline_s - (SECONDS - start) - 30))
   if [ "$left" -lt 20 ]; then echo "== $name: skipped, ${left}s left"; continue; fi
   [ "$limit" -gt "$left" ] && limit=$left
-  echo "== $name (limit ${limit}s): vitest $args"
-  # shellcheck disable=SC2086
-  timeout --kill-after=10 "$limit" vitest $args > "$out/$name.log" 2>&1
+  read -r -a words <<< "$args"
+  assignments=()
+  while [ "${#words[@]}" -gt 0 ] && [[ ${words[0]} =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; do
+    assignments+=("${words[0]}"); words=("${words[@]:1}")
+  done
+  echo "== $name (limit ${limit}s): ${assignments[*]} vitest ${words[*]}"
+  timeout --kill-after=10 "$limit" env "${assignments[@]}" vitest "${words[@]}" > "$out/$name.log" 2>&1
   echo "== $name: exit $? after $((SECONDS - start))s total"
   grep -aE '^\[annotation\]|^vitest: |FAIL |AssertionError|Error:' "$out/$name.log" | cut -c1-400 | head -40
 done
