@@ -6,6 +6,7 @@
  */
 import { beforeAll, expect, test } from 'vitest'
 import { runE2eSuite } from '../src/suites/suites.ts'
+import { annotateVerdicts } from './support/annotate-record.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { createRunContext, fixtureInput, type RunContext } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
@@ -33,6 +34,7 @@ test('e2e on 1 GPU: PERF-01 projections, floors, stability, optimization impact'
       : null
   const matrix = s.matrix ? { configs: rc.configs.matrix([0]), input: await fixtureInput(s.preset, s.records) } : null
   const { record } = await runE2eSuite(rc.ctx, rc.measure(typical.input), s.e2eRuns, { typical, large, matrix })
+  await annotateVerdicts(record, context.annotate)
   expectJudged(record)
   expect(record.verdicts.find((v) => v.id === `perf01/${rc.ctx.thresholds.perf01.typicalSequences}`)?.verdict).toBe(
     'pass',

@@ -4,6 +4,7 @@
  */
 import { expect, test } from 'vitest'
 import { runEquivalenceSuite } from '../src/suites/suites.ts'
+import { annotateVerdicts } from './support/annotate-record.ts'
 import { useGpuSuite } from './support/run-context.ts'
 
 const suite = useGpuSuite(1)
@@ -12,6 +13,7 @@ test('candidate outputs equivalent to the reference configuration', async (conte
   if (suite.rc.unavailable) context.skip(suite.rc.unavailable)
   const [reference, candidate] = suite.rc.configs.equivalence([0])
   const { record } = await runEquivalenceSuite(suite.rc.ctx, suite.rc.measure(suite.input), reference, candidate)
+  await annotateVerdicts(record, context.annotate)
   const v = record.verdicts[0]!
   expect(v.verdict, v.detail).toBe('pass')
 })

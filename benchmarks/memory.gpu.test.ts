@@ -5,6 +5,7 @@
  */
 import { expect, test } from 'vitest'
 import { runMemorySuite } from '../src/suites/suites.ts'
+import { annotateVerdicts } from './support/annotate-record.ts'
 import { useGpuSuite } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
 
@@ -18,6 +19,7 @@ test('memory on 1 GPU: no leak, peaks under capacity, OOM handled', async (conte
     oom: c.oom([0]),
     persistent: c.persistentModels([0]),
   })
+  await annotateVerdicts(record, context.annotate)
   expectJudged(record)
   expect(record.verdicts.find((v) => v.id === 'memory/oom-handling')?.verdict).toBe('pass')
   expectNoFail(record, /^memory\/(leak|peak|esm2-slope)\//)

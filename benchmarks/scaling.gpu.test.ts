@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest'
 import { measureConfiguration } from '../src/suites/measure-configuration.ts'
 import { placementEntries, placementVerdict } from '../src/suites/placement.ts'
 import { runScalingSuite } from '../src/suites/suites.ts'
+import { annotateVerdicts } from './support/annotate-record.ts'
 import { firstGpus, useGpuSuite } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
 
@@ -36,6 +37,7 @@ describe('scaling', () => {
       suite.rc.configs.base(firstGpus(n)),
       n,
     )
+    await annotateVerdicts(record, context.annotate)
     expectJudged(record)
     expect(record.verdicts.find((v) => v.id === 'placement')?.verdict).toBe('pass')
     expectNoFail(record, /^(scaling\/\d+\/total|perf03)$/)

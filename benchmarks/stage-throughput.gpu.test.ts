@@ -5,6 +5,7 @@
  */
 import { expect, test } from 'vitest'
 import { runStageSuite } from '../src/suites/suites.ts'
+import { annotateVerdicts } from './support/annotate-record.ts'
 import { useGpuSuite } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
 
@@ -13,6 +14,7 @@ const suite = useGpuSuite(1)
 test('stage throughput on 1 GPU: PERF-02 in the embedding stages', async (context) => {
   if (suite.rc.unavailable) context.skip(suite.rc.unavailable)
   const { record } = await runStageSuite(suite.rc.ctx, suite.rc.measure(suite.input), suite.rc.configs.base([0]))
+  await annotateVerdicts(record, context.annotate)
   expect(record.state).toBe('completed')
   expectJudged(record)
   expect(record.verdicts.filter((v) => /^perf02\/.+\/gpu\d+$/.test(v.id)).length).toBeGreaterThan(0)
