@@ -28,9 +28,14 @@ export interface E2eStats {
     runs: number
     oomRuns: number
     throttledSamples: number
+    /** Whole-run seq/s (start-up included, so a larger sample is faster per sequence by construction). */
     sequencesPerS: EstimateStat | null
-    /** Large-sample seq/s over the typical sample's. */
+    /** Large-sample whole-run seq/s over the typical sample's. */
     ratioToTypical: number | null
+    /** ESM-2 inference tokens/s (the pipeline's `Async inference complete` lines, summed over workers). */
+    esm2TokensPerS: EstimateStat | null
+    /** Large-sample ESM-2 tokens/s over the typical sample's: what the stability verdict judges. */
+    esm2RatioToTypical: number | null
   } | null
   matrix: {
     baseline: string
@@ -49,6 +54,21 @@ const sequencesOf = (o: RunObservation) => o.measured.run.summary?.sequencesProc
 const perSecond = (o: RunObservation) => {
   const n = sequencesOf(o)
   return n && o.measured.run.wallMs > 0 ? (n * 1000) / o.measured.run.wallMs : null
+}
+
+/**
+ * ESM-2 inference tokens/s of one run: its `Async inference complete` lines, summed over workers (null without one).
+ * Stability is about the work that scales (does a large sample slow the GPU down: memory growth, fragmentation,
+ * throttling?). Whole-run seq/s also carries the fixed start-up, which a larger sample amortizes, and seq/s depends on
+ * the length mix (LARGE and TYPICAL presets differ); tokens/s of the inference loop has neither bias.
+ */
+function esm2TokensPerS(o: RunObservation): number | null {
+  let sum = 0
+  for (const c of o.esm2Completions) {
+    if (c.tokensPerS === null) return null
+    sum += c.tokensPerS
+  }
+  return o.esm2Completions.length > 0 && sum > 0 ? sum : null
 }
 
 function wholeRunUtil(o: RunObservation): number | null {
@@ -87,10 +107,16 @@ function typicalStats(m: MeasuredConfiguration, t: Thresholds): E2eStats['typica
   }
 }
 
-function largeStats(m: MeasuredConfiguration | null | undefined, typicalPerS: number | null): E2eStats['large'] {
+interface TypicalRates {
+  wholeRunSeqPerS: number | null
+  esm2TokensPerS: number | null
+}
+
+function largeStats(m: MeasuredConfiguration | null | undefined, typical: TypicalRates): E2eStats['large'] {
   if (!m) return null
   const measured = m.observations.filter((o) => !o.measured.warmup)
   const rate = estimate(completedRuns(m).map(perSecond), 'large seq/s')
+  const tokens = estimate(completedRuns(m).map(esm2TokensPerS), 'large ESM-2 tok/s')
   return {
     configuration: m.config.label,
     sequences: measured[0] ? sequencesOf(measured[0]) : null,
@@ -101,7 +127,9 @@ function largeStats(m: MeasuredConfiguration | null | undefined, typicalPerS: nu
       0,
     ),
     sequencesPerS: toStat(rate),
-    ratioToTypical: rate && typicalPerS ? rate.median / typicalPerS : null,
+    ratioToTypical: rate && typical.wholeRunSeqPerS ? rate.median / typical.wholeRunSeqPerS : null,
+    esm2TokensPerS: toStat(tokens),
+    esm2RatioToTypical: tokens && typical.esm2TokensPerS ? tokens.median / typical.esm2TokensPerS : null,
   }
 }
 
@@ -125,6 +153,10 @@ function matrixStats(arms: readonly MeasuredConfiguration[] | null | undefined):
 /** Gathers the e2e figures. */
 export function e2eStats(input: E2eInput, t: Thresholds): E2eStats {
   const typical = typicalStats(input.typical, t)
-  const typicalPerS = estimate(completedRuns(input.typical).map(perSecond), 'typical seq/s')?.median ?? null
-  return { typical, large: largeStats(input.large, typicalPerS), matrix: matrixStats(input.matrix) }
+  const runs = completedRuns(input.typical)
+  const rates: TypicalRates = {
+    wholeRunSeqPerS: estimate(runs.map(perSecond), 'typical seq/s')?.median ?? null,
+    esm2TokensPerS: estimate(runs.map(esm2TokensPerS), 'typical ESM-2 tok/s')?.median ?? null,
+  }
+  return { typical, large: largeStats(input.large, rates), matrix: matrixStats(input.matrix) }
 }

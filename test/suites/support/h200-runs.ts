@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { RunObservation } from '../../../src/suites/observe-run.ts'
-import type { BatchEvent } from '../../../src/target/events.ts'
+import type { BatchEvent, InferenceCompleteEvent } from '../../../src/target/events.ts'
 import { createLogParser } from '../../../src/target/log-parser.ts'
 import type { RunRecord } from '../../../src/target/run-record.ts'
 
@@ -28,6 +28,16 @@ function esm2Batches(logText: string, run: RunRecord): BatchEvent[] {
     .map((e) => ({ ...e, atMs: startMs + (e.done / e.sequencesPerS) * 1000 }))
 }
 
+function esm2Completions(logText: string, run: RunRecord): InferenceCompleteEvent[] {
+  const endMs = run.stages.find((s) => s.name === 'ESM-2 Feature Extraction')?.endMs ?? 0
+  const parser = createLogParser()
+  return logText
+    .split('\n')
+    .flatMap((line) => parser.push(line, 0))
+    .filter((e): e is InferenceCompleteEvent => e.type === 'inference-complete')
+    .map((e) => ({ ...e, atMs: endMs }))
+}
+
 /** One kept run as the e2e suite observes it; its log path points into the fixture, so gpu.jsonl is found beside it. */
 export function loadH200Run(name: H200Run): RunObservation {
   const dir = join(H200_RUNS_DIR, name)
@@ -37,7 +47,7 @@ export function loadH200Run(name: H200Run): RunObservation {
   return {
     measured: { label: kept.label, config: kept.config, warmup: false, run, gpu: null },
     esm2Batches: esm2Batches(logText, run),
-    esm2Completions: [],
+    esm2Completions: esm2Completions(logText, run),
     memory: [],
     monitorProblem: null,
     versions: {},
