@@ -20,26 +20,58 @@ export interface IdleRun {
 }
 
 /**
- * The longest run of consecutive samples below IDLE_UTIL_PCT inside one window (samples sorted by tMs, all inside
- * `windows`); a sample without a utilization reading ends a run. Ties keep the earlier run. null when none is idle.
+ * Where a GPU sat idle inside a set of windows. Start-up (before the first busy sample: process and CUDA start, model
+ * build, loader start) and the gaps between busy samples (the GPU waiting between batches) have different causes and
+ * cures, so they are kept apart; the longest run of either kind is kept too.
  */
-export function longestIdleRun(samples: readonly SampleRecord[], windows: readonly StageWindow[]): IdleRun | null {
-  let best: IdleRun | null = null
+export interface IdleProfile {
+  /** Longest run of consecutive idle samples anywhere in the windows. */
+  longest: IdleRun | null
+  /** Longest idle run with a busy sample before and after it in the same window: a gap between pieces of work. */
+  longestInner: IdleRun | null
+  /** Longest time from a window's start to its first busy sample; a window with none counts whole; null without
+   *  utilization readings. */
+  leadingMs: number | null
+}
+
+/**
+ * The idle runs (consecutive samples below IDLE_UTIL_PCT) of samples sorted by tMs, all inside `windows`; a sample
+ * without a utilization reading ends a run. Ties keep the earlier run.
+ */
+export function idleProfile(samples: readonly SampleRecord[], windows: readonly StageWindow[]): IdleProfile {
+  const profile: IdleProfile = { longest: null, longestInner: null, leadingMs: null }
   for (const w of windows) {
     const inside = samples.filter((s) => s.tMs >= w.startMs && s.tMs < w.endMs)
     let runStart = -1
+    let sawBusy = false
     for (let i = 0; i <= inside.length; i++) {
       const s = inside[i]
       const idle = s !== undefined && s.utilPct !== null && s.utilPct < IDLE_UTIL_PCT
+      const busy = s !== undefined && s.utilPct !== null && !idle
+      if (busy && !sawBusy) {
+        sawBusy = true
+        profile.leadingMs = Math.max(profile.leadingMs ?? 0, s.tMs - w.startMs)
+      }
       if (idle && runStart < 0) runStart = i
       if (idle || runStart < 0) continue
       const first = inside[runStart] as SampleRecord
       const run = { samples: i - runStart, startMs: first.tMs, durationMs: (s?.tMs ?? w.endMs) - first.tMs }
-      if (!best || run.samples > best.samples) best = run
+      if (!profile.longest || run.samples > profile.longest.samples) profile.longest = run
+      // Inner: work before it (a busy sample earlier in the window) and after it (this sample is busy).
+      const before = inside.slice(0, runStart).some((x) => x.utilPct !== null && x.utilPct >= IDLE_UTIL_PCT)
+      if (before && busy && (!profile.longestInner || run.samples > profile.longestInner.samples))
+        profile.longestInner = run
       runStart = -1
     }
+    if (!sawBusy && inside.some((x) => x.utilPct !== null))
+      profile.leadingMs = Math.max(profile.leadingMs ?? 0, w.endMs - w.startMs)
   }
-  return best
+  return profile
+}
+
+/** The longest idle run of idleProfile (start-up and tear-down included); null when none is idle. */
+export function longestIdleRun(samples: readonly SampleRecord[], windows: readonly StageWindow[]): IdleRun | null {
+  return idleProfile(samples, windows).longest
 }
 
 export interface ThrottleCount {

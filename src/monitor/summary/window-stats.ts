@@ -2,7 +2,7 @@
 import type { DriverUtilRecord, SampleRecord } from '../records.ts'
 import type { StageWindow } from '../stage-timeline.ts'
 import { counterEnergyJ, powerEnergyJ, type TimedValue } from './energy.ts'
-import { countThrottle, type IdleRun, longestIdleRun, type ThrottleCount } from './idle-throttle.ts'
+import { countThrottle, type IdleRun, idleProfile, type ThrottleCount } from './idle-throttle.ts'
 import { allMetricStats, type MetricName, type MetricStats } from './metric-stats.ts'
 
 export interface GpuWindowStats {
@@ -14,7 +14,12 @@ export interface GpuWindowStats {
   energyJ: number | null
   /** Cross-check: integral of sampled power. */
   energyFromPowerJ: number | null
+  /** Longest idle stretch anywhere in the windows (start-up included). */
   longestIdle: IdleRun | null
+  /** Longest idle stretch between two busy samples: the GPU waiting between pieces of work. */
+  longestInnerIdle: IdleRun | null
+  /** Time before the first busy sample (start-up); null without utilization readings. */
+  leadingIdleMs: number | null
   throttle: ThrottleCount
 }
 
@@ -36,6 +41,7 @@ export function gpuWindowStats(series: GpuSeries, windows: readonly StageWindow[
   const samples = series.samples.filter((s) => inWindows(s.tMs, windows))
   const driver = series.driverUtil.filter((d) => inWindows(d.tMs, windows)).map((d) => d.utilPct)
   const metrics = allMetricStats(samples, driver)
+  const idle = idleProfile(samples, windows)
   return {
     gpu: series.gpu,
     sampleCount: samples.length,
@@ -43,7 +49,9 @@ export function gpuWindowStats(series: GpuSeries, windows: readonly StageWindow[
     peakMemUsedBytes: metrics.memUsedBytes?.max ?? null,
     energyJ: counterEnergyJ(series.energyMj, windows),
     energyFromPowerJ: powerEnergyJ(series.powerMw, windows),
-    longestIdle: longestIdleRun(samples, windows),
+    longestIdle: idle.longest,
+    longestInnerIdle: idle.longestInner,
+    leadingIdleMs: idle.leadingMs,
     throttle: countThrottle(samples),
   }
 }

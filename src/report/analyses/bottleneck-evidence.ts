@@ -24,6 +24,8 @@ interface Readings {
   utilPct: number[]
   smUtilPct: number[]
   longestIdleMs: number[]
+  innerIdleMs: number[]
+  leadingIdleMs: number[]
   gpuSpread: number[]
   throttledSamples: number
 }
@@ -37,6 +39,8 @@ function addWindow(window: StageWindow, into: Readings): void {
   let smSum = 0
   let smN = 0
   let idleMax: number | null = null
+  let innerMax: number | null = null
+  let leadingMax: number | null = null
   for (const g of window.gpus) {
     const util = g.metrics.utilPct?.mean
     if (util !== undefined) {
@@ -51,11 +55,18 @@ function addWindow(window: StageWindow, into: Readings): void {
       smN++
     }
     if (g.longestIdle) idleMax = Math.max(idleMax ?? g.longestIdle.durationMs, g.longestIdle.durationMs)
+    // Summaries written before the monitor told start-up from gaps lack both fields: their longest idle stands in for
+    // the gap (what the rule read then), and start-up is unknown.
+    const inner = g.longestInnerIdle === undefined ? g.longestIdle : g.longestInnerIdle
+    if (inner) innerMax = Math.max(innerMax ?? inner.durationMs, inner.durationMs)
+    if (typeof g.leadingIdleMs === 'number') leadingMax = Math.max(leadingMax ?? g.leadingIdleMs, g.leadingIdleMs)
   }
   const utilMean = utilN > 0 ? utilSum / utilN : null
   if (utilMean !== null) into.utilPct.push(utilMean)
   if (smN > 0) into.smUtilPct.push(smSum / smN)
   if (idleMax !== null) into.longestIdleMs.push(idleMax)
+  if (innerMax !== null) into.innerIdleMs.push(innerMax)
+  if (leadingMax !== null) into.leadingIdleMs.push(leadingMax)
   // (max - min) / mean; undefined with one GPU or a mean of 0.
   if (utilN > 1 && utilMean) into.gpuSpread.push((utilMax - utilMin) / utilMean)
   into.throttledSamples += window.throttledSamples
@@ -76,7 +87,15 @@ export function evidenceFor(
   thresholds: Thresholds,
   record?: ResultRecord,
 ): StageEvidence {
-  const readings: Readings = { utilPct: [], smUtilPct: [], longestIdleMs: [], gpuSpread: [], throttledSamples: 0 }
+  const readings: Readings = {
+    utilPct: [],
+    smUtilPct: [],
+    longestIdleMs: [],
+    innerIdleMs: [],
+    leadingIdleMs: [],
+    gpuSpread: [],
+    throttledSamples: 0,
+  }
   for (const r of runs) {
     const window = windowOf(r.measured, stage)
     if (window && window.gpus.length > 0) addWindow(window, readings)
@@ -91,6 +110,8 @@ export function evidenceFor(
     utilPct: med(readings.utilPct),
     smUtilPct: med(readings.smUtilPct),
     longestIdleMs: med(readings.longestIdleMs),
+    innerIdleMs: med(readings.innerIdleMs),
+    leadingIdleMs: med(readings.leadingIdleMs),
     throttledSamples: readings.throttledSamples,
     gpuSpread: med(readings.gpuSpread),
     packEfficiency: suiteEvidence(record, stage, 'packEfficiency'),

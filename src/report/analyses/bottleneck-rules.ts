@@ -15,8 +15,12 @@ export interface StageEvidence {
   utilPct: number | null
   /** Same for GPM SM utilization (Hopper+); null when not read. */
   smUtilPct: number | null
-  /** Longest run of idle samples (< 10% utilization) on any requested GPU in the stage. */
+  /** Longest run of idle samples (< 10% utilization) on any requested GPU in the stage, start-up included. */
   longestIdleMs: number | null
+  /** Longest idle run between two busy samples (the GPU waiting between batches); older records: longestIdleMs. */
+  innerIdleMs: number | null
+  /** Time from the stage's start to the GPU's first busy sample (process/CUDA start, model build, loader start). */
+  leadingIdleMs: number | null
   throttledSamples: number
   /** (max - min) / mean of the per-GPU mean utilizations; null with one GPU. */
   gpuSpread: number | null
@@ -81,11 +85,21 @@ export const BOTTLENECK_RULES: readonly BottleneckRule[] = [
   {
     id: 'low-util-idle-gaps',
     applies: (e, l) =>
-      lowUtil(e, l) && e.longestIdleMs !== null && e.longestIdleMs >= IDLE_GAP_MS
-        ? `utilization ${pct(e.utilPct ?? 0)}, idle for ${(e.longestIdleMs / 1000).toFixed(1)} s at a stretch`
+      lowUtil(e, l) && e.innerIdleMs !== null && e.innerIdleMs >= IDLE_GAP_MS
+        ? `utilization ${pct(e.utilPct ?? 0)}, idle for ${(e.innerIdleMs / 1000).toFixed(1)} s at a stretch between batches`
         : null,
     recommendation:
       'The GPU sits idle between batches: overlap host work with compute (--cuda-streams, --persistent-models).',
+  },
+  {
+    // Start-up is not a gap between batches: its cure is to pay it less often or earlier, not to overlap batches.
+    id: 'slow-start',
+    applies: (e) =>
+      e.gpuStage && e.leadingIdleMs !== null && e.leadingIdleMs >= IDLE_GAP_MS
+        ? `${(e.leadingIdleMs / 1000).toFixed(1)} s from the stage's start to the GPU's first work`
+        : null,
+    recommendation:
+      'The stage pays start-up before its first batch (process and CUDA start, model build, DataLoader start): keep models and workers alive across stages (--persistent-models) or start them while the previous stage runs.',
   },
   {
     id: 'low-util',

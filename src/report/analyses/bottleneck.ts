@@ -46,6 +46,8 @@ function runWideFlags(runs: CountedRun[], limits: RuleLimits, wallMs: number): B
     utilPct: null,
     smUtilPct: null,
     longestIdleMs: null,
+    innerIdleMs: null,
+    leadingIdleMs: null,
     throttledSamples: 0,
     gpuSpread: null,
     packEfficiency: null,

@@ -81,10 +81,56 @@ describe('bottleneck evidence', () => {
         expectClose(e.utilPct, expected.utilPct)
         expectClose(e.smUtilPct, expected.smUtilPct)
         expect(e.longestIdleMs).toBe(expected.longestIdleMs)
+        // These windows have the older shape (no start-up/gap split): the longest idle stands in for the gap.
+        expect(e.innerIdleMs).toBe(expected.longestIdleMs)
+        expect(e.leadingIdleMs).toBeNull()
         expectClose(e.gpuSpread, expected.gpuSpread)
         expect(e.throttledSamples).toBe(expected.throttledSamples)
       }),
     )
+  })
+
+  test('windows that split start-up from gaps: maxima over GPUs, medians over runs', () => {
+    const run = (gpus: { inner: number | null; leading: number | null }[]) =>
+      ({
+        recordId: 'r',
+        group: 'g',
+        index: 0,
+        measured: {
+          gpu: {
+            stages: [
+              {
+                stage: STAGE,
+                throttledSamples: 0,
+                gpus: gpus.map((g, gpu) => ({
+                  gpu,
+                  metrics: {},
+                  longestIdle: { durationMs: 9_999 },
+                  longestInnerIdle: g.inner === null ? null : { durationMs: g.inner },
+                  leadingIdleMs: g.leading,
+                })),
+              },
+            ],
+          },
+        },
+      }) as unknown as CountedRun
+    const e = evidenceFor(
+      [
+        run([
+          { inner: 100, leading: 1_900 },
+          { inner: 300, leading: null },
+        ]),
+        run([{ inner: null, leading: 500 }]),
+        run([{ inner: 700, leading: 2_500 }]),
+      ],
+      STAGE,
+      0.5,
+      1_000,
+      thresholds,
+    )
+    expect(e.innerIdleMs).toBe(500) // median of 300 and 700 (the run without a gap has none to give)
+    expect(e.leadingIdleMs).toBe(1_900) // median of 1,900, 500 and 2,500
+    expect(e.longestIdleMs).toBe(9_999)
   })
 
   test('a GPU stage is one of thresholds.perf02.stages', () => {

@@ -17,6 +17,8 @@ const HEALTHY: StageEvidence = {
   utilPct: 95,
   smUtilPct: 85,
   longestIdleMs: 200,
+  innerIdleMs: 200,
+  leadingIdleMs: 300,
   throttledSamples: 0,
   gpuSpread: 0.02,
   packEfficiency: 0.95,
@@ -30,7 +32,8 @@ const CASES: [string, Partial<StageEvidence>, Partial<StageEvidence>][] = [
   ['time-share', { share: 0.31 }, { share: 0.3 }],
   ['low-util-short-batches', { utilPct: 60, packEfficiency: 0.5 }, { utilPct: 60, packEfficiency: 0.85 }],
   ['low-util-loader-wait', { utilPct: 60, loaderWaitGrowthMs: 4 }, { utilPct: 60, loaderWaitGrowthMs: 0 }],
-  ['low-util-idle-gaps', { utilPct: 60, longestIdleMs: 1_500 }, { utilPct: 60, longestIdleMs: 900 }],
+  ['low-util-idle-gaps', { utilPct: 60, innerIdleMs: 1_500 }, { utilPct: 60, innerIdleMs: 900 }],
+  ['slow-start', { leadingIdleMs: 1_000 }, { leadingIdleMs: 999 }],
   ['low-util', { utilPct: 79.9 }, { utilPct: 80 }],
   ['busy-not-working', { utilPct: 95, smUtilPct: 60 }, { utilPct: 95, smUtilPct: 66 }],
   ['throttling', { throttledSamples: 3 }, { throttledSamples: 0 }],
@@ -57,7 +60,17 @@ describe('bottleneck rule table', () => {
   })
 
   test('low utilization in a CPU stage is not a GPU bottleneck', () => {
-    expect(applyRules({ ...HEALTHY, gpuStage: false, utilPct: 5 }, LIMITS)).toEqual([])
+    expect(applyRules({ ...HEALTHY, gpuStage: false, utilPct: 5, leadingIdleMs: 5_000 }, LIMITS)).toEqual([])
+  })
+
+  test('a long start-up is not a gap between batches: slow-start, not low-util-idle-gaps', () => {
+    // The H200 clean run's DNABERT-S: 1.9 s before the first batch, then back-to-back batches.
+    const rules = applyRules(
+      { ...HEALTHY, stage: 'DNABERT-S Feature Extraction', utilPct: 36, longestIdleMs: 1_900, leadingIdleMs: 1_900 },
+      LIMITS,
+    ).map((f) => f.rule)
+    expect(rules).toContain('slow-start')
+    expect(rules).not.toContain('low-util-idle-gaps')
   })
 
   test('a specific low-utilization rule replaces the catch-all', () => {
