@@ -11,7 +11,8 @@ export const STARVATION_RULES = ['low-util-idle-gaps', 'low-util-loader-wait'] a
 
 /**
  * Rules whose firing means something is wrong with the run itself (a planted fault's signature), as opposed to the
- * `time-share` rule, which names the largest stage of every healthy run too, and the `low-util` catch-all.
+ * `time-share` rule, which names the largest stage of every healthy run too, the `low-util` catch-all, and
+ * `slow-start`, which every stage that starts a process or a model pays (a property of the pipeline's design).
  */
 export const FAULT_SIGNATURE_RULES = [
   ...STARVATION_RULES,
