@@ -76,7 +76,8 @@ function wholeRunUtil(o: RunObservation): number | null {
   return gpus.length === 0 ? null : gpus.reduce((sum, g) => sum + g.metrics.utilPct!.mean, 0) / gpus.length
 }
 
-function medianRun(runs: readonly RunObservation[]): RunObservation | undefined {
+/** The run with the median wall time (the lower middle of an even count): the run the suite projects. */
+export function medianRun(runs: readonly RunObservation[]): RunObservation | undefined {
   const sorted = [...runs].sort((a, b) => a.measured.run.wallMs - b.measured.run.wallMs)
   return sorted[Math.floor((sorted.length - 1) / 2)]
 }
