@@ -8,7 +8,7 @@
  *   npx vitest bench --project 'gpu (bench)' benchmarks/monitor.gpu.bench.ts
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -66,7 +66,10 @@ beforeAll(async () => {
   if ((await nextLine()) !== 'ready') throw new Error('matmul load did not start')
 }, 120_000)
 
-afterAll(() => load?.kill('SIGTERM'))
+afterAll(() => {
+  load?.kill('SIGTERM')
+  rmSync(logDir, { recursive: true, force: true })
+})
 
 test(`monitor at 100 ms costs < ${MAX_SLOWDOWN * 100}% of a steady GPU load's throughput`, async ({
   bench,

@@ -6,10 +6,10 @@
  *   npx vitest run --project gpu benchmarks/monitor.gpu.test.ts
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test } from 'vitest'
 import { GpuMonitor, type MonitorStopResult } from '../src/monitor/monitor.ts'
 import type { StageSummary } from '../src/monitor/summary/summarize.ts'
 import { gpuAvailable } from './support/gpu.ts'
@@ -54,9 +54,14 @@ function runLoad(onLine: (line: string) => void): { child: ChildProcess; exited:
   return { child, exited: new Promise((resolve) => child.once('exit', resolve)) }
 }
 
+let dir: string | null = null
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
 beforeAll(async () => {
   if (!gpuAvailable()) return
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'monitor-gpu-'))
+  dir = mkdtempSync(path.join(os.tmpdir(), 'monitor-gpu-'))
   const started = await GpuMonitor.start({ intervalMs: 100, gpus: [0], logPath: path.join(dir, 'gpu_metrics.jsonl') })
   if (started.state !== 'started') throw new Error(`monitor unavailable on a GPU machine: ${started.reason}`)
   await using monitor = started.monitor

@@ -17,7 +17,10 @@ const opened = openNvml()
 if (!opened.available) throw new Error(`fake NVML unavailable: ${opened.reason}`)
 const device = opened.session.listDevices()[0]!
 
-afterAll(() => opened.session.close())
+afterAll(() => {
+  opened.session.close()
+  fake.remove()
+})
 
 test(`snapshot() of one GPU on the fake library < ${SNAPSHOT_BUDGET_US} us`, async ({ bench }) => {
   // 1,000 snapshots per timed iteration, so tinybench's per-iteration overhead does not count: ms per batch = us each.

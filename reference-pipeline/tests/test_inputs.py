@@ -9,18 +9,19 @@ from refpipe.fasta import read_fasta
 from refpipe.inject import parse_injections
 
 
-def _write(text: str) -> str:
+def _write(test: unittest.TestCase, text: str) -> str:
+    """A temp FASTA file removed when `test` ends, passed or not."""
     handle = tempfile.NamedTemporaryFile("w", suffix=".fa", delete=False)
     handle.write(text)
     handle.close()
+    test.addCleanup(os.remove, handle.name)
     return handle.name
 
 
 class ReadFastaTest(unittest.TestCase):
     def test_reads_multiline_records_uppercased(self):
-        path = _write(">a desc\nacg\nTTN\n>b\nA\n")
+        path = _write(self, ">a desc\nacg\nTTN\n>b\nA\n")
         self.assertEqual(read_fasta(path), [("a", "ACGTTN"), ("b", "A")])
-        os.remove(path)
 
     def test_rejects(self):
         cases = {
@@ -32,12 +33,11 @@ class ReadFastaTest(unittest.TestCase):
             ">\nAC\n": "line 1: header without an ID",
         }
         for text, message in cases.items():
-            path = _write(text)
+            path = _write(self, text)
             with self.subTest(text=text), self.assertRaises(InputError) as caught:
                 read_fasta(path)
             self.assertIn(message, str(caught.exception))
             self.assertIn(path, str(caught.exception))
-            os.remove(path)
 
 
 class ParseInjectionsTest(unittest.TestCase):

@@ -16,7 +16,7 @@ describe('virnucpro-bench doctor', () => {
   })
 
   test('with a driver (the fake libnvidia-ml): lists each GPU with memory and GPM support', async () => {
-    const fake = createFakeNvml({
+    using fake = createFakeNvml({
       driverVersion: '580.159.04',
       devices: [
         { name: 'NVIDIA H200', memTotalBytes: 150_754_820_096, gpmSupported: true },

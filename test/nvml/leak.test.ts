@@ -12,7 +12,7 @@ const SNAPSHOTS = 1_000_000
 const MAX_RSS_GROWTH_BYTES = 8 * 1024 * 1024
 
 test('1,000,000 snapshots leak neither memory nor file descriptors', { timeout: 120_000 }, () => {
-  const fake = createFakeNvml({ devices: [{ powerMw: [100_000, 200_000, 300_000], utilGpuPct: [0, 50, 100] }] })
+  using fake = createFakeNvml({ devices: [{ powerMw: [100_000, 200_000, 300_000], utilGpuPct: [0, 50, 100] }] })
   const output = execFileSync(process.execPath, ['--expose-gc', LOOP, String(SNAPSHOTS)], {
     env: { ...process.env, ...fake.env, NVML_TEST_ADDON: ADDON_PATH },
     encoding: 'utf8',

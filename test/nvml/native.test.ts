@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import type { NativeDeviceHandle, NvmlNative } from '../../src/nvml/binding.ts'
-import { buildFakeNvml, createFakeNvml, type FakeNvmlScript } from '../support/fake-nvml.ts'
+import { buildFakeNvml, createFakeNvml, type FakeNvml, type FakeNvmlScript } from '../support/fake-nvml.ts'
 import { ADDON_PATH } from './support/session.ts'
 
 const native = createRequire(import.meta.url)(ADDON_PATH) as NvmlNative
@@ -55,9 +55,10 @@ const script: FakeNvmlScript = {
 }
 
 let device: NativeDeviceHandle
+let fake: FakeNvml
 
 beforeEach(() => {
-  const fake = createFakeNvml(script)
+  fake = createFakeNvml(script)
   fake.activate()
   expect(native.openLibrary(fake.libraryPath)).toEqual({ loaded: true, error: null })
   expect(native.init()).toBe(0)
@@ -68,6 +69,7 @@ beforeEach(() => {
 
 afterEach(() => {
   native.shutdown()
+  fake.remove()
 })
 
 describe('struct layouts', () => {
@@ -278,7 +280,7 @@ describe('library and symbols', () => {
 
   test('a symbol the library lacks answers FUNCTION_NOT_FOUND instead of crashing', () => {
     native.shutdown()
-    const older = createFakeNvml(script, { omit: ['MEMORY_V2', 'GPM', 'PROCESSES_V3', 'CLOCKS_EVENT', 'SAMPLES'] })
+    using older = createFakeNvml(script, { omit: ['MEMORY_V2', 'GPM', 'PROCESSES_V3', 'CLOCKS_EVENT', 'SAMPLES'] })
     older.activate()
     expect(native.openLibrary(older.libraryPath).loaded).toBe(true)
     expect(native.init()).toBe(0)

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { probeNvml } from '../../src/nvml/probe.ts'
 import { ADDON_PATH, useFake } from './support/session.ts'
 
@@ -70,6 +70,7 @@ describe('probeNvml', () => {
   test('a file that is not an addon is a reason, not an exception', () => {
     const notAddon = path.join(os.tmpdir(), `not-an-addon-${process.pid}.node`)
     writeFileSync(notAddon, 'not ELF')
+    onTestFinished(() => rmSync(notAddon, { force: true }))
     expect(probeNvml({ addonPath: notAddon })).toMatchObject({
       available: false,
       reason: expect.stringContaining(notAddon),

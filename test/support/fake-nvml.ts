@@ -8,10 +8,23 @@
  *   fake.activate()                // sets FAKE_NVML_SCRIPT / FAKE_NVML_STATS / VIRNUCPRO_BENCH_NVML_LIB here
  *   const nvml = openNvml()        // or child processes with { env: { ...process.env, ...fake.env } }
  *   fake.stats()                   // refCount, liveGpmSamples, calls per function (rewritten at init/shutdown)
+ *   fake.remove()                  // deletes its script directory, once nothing will init on it again
+ *
+ * The compiled library stays in its cache directory for later runs; the script and stats files are per fake, in a
+ * temp directory that its owner removes (`remove()`, or `using fake = createFakeNvml(...)`).
  */
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -187,7 +200,7 @@ export function buildFakeNvml(options: { omit?: readonly FakeSymbolGroup[] } = {
   return library
 }
 
-export interface FakeNvml {
+export interface FakeNvml extends Disposable {
   libraryPath: string
   scriptPath: string
   statsPath: string
@@ -199,9 +212,14 @@ export interface FakeNvml {
   activate(): void
   /** The counters as of the last nvmlInit_v2 / nvmlShutdown. @throws Error before the first of those. */
   stats(): FakeNvmlStats
+  /**
+   * Deletes the script and stats files with their temp directory (idempotent; also `[Symbol.dispose]`). Call it after
+   * the last session on this fake has shut down: a later first nvmlInit_v2 could not read the script.
+   */
+  remove(): void
 }
 
-/** A fake with its own script and stats files in a fresh temp directory. */
+/** A fake with its own script and stats files in a fresh temp directory, which the caller removes (`remove()`). */
 export function createFakeNvml(script: FakeNvmlScript, options: { omit?: readonly FakeSymbolGroup[] } = {}): FakeNvml {
   const libraryPath = buildFakeNvml(options)
   const dir = mkdtempSync(path.join(os.tmpdir(), 'fake-nvml-script-'))
@@ -216,6 +234,8 @@ export function createFakeNvml(script: FakeNvmlScript, options: { omit?: readonl
     setScript: (next) => writeFileSync(scriptPath, serializeFakeScript(next)),
     activate: () => Object.assign(process.env, env),
     stats: () => parseFakeStats(readFileSync(statsPath, 'utf8')),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+    [Symbol.dispose]: () => fake.remove(),
   }
   fake.setScript(script)
   return fake

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { referenceProfile, selectProfile, TargetConfigError, virnucproProfile } from '../../src/target/profiles.ts'
 import { PYTHON } from './support/fake-profile.ts'
 
@@ -39,8 +39,8 @@ describe('preflight', () => {
 
   test('virnucpro says when the module is not importable from the checkout', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vnp-'))
+    onTestFinished(() => rm(dir, { recursive: true, force: true }))
     const result = await virnucproProfile.preflight({ VIRNUCPRO_DIR: dir, VIRNUCPRO_PYTHON: PYTHON }, 0)
-    await rm(dir, { recursive: true })
     expect(result).toEqual({
       state: 'unavailable',
       reason: `module 'virnucpro' is not importable by '${PYTHON}' (cwd ${dir})`,

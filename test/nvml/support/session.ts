@@ -13,15 +13,22 @@ if (!existsSync(ADDON_PATH)) {
 }
 
 const open: NvmlSession[] = []
+const fakes: FakeNvml[] = []
 
 afterEach(() => {
   // Every session shut down, so the fake's refcount is 0 and the next test's script is read at its init.
   for (const session of open.splice(0)) session.close()
+  // Only then the fakes' script directories: nothing reads or rewrites them any more.
+  for (const fake of fakes.splice(0)) fake.remove()
 })
 
-/** A fake scripted with `script`, activated for this process (env read by the fake and by load.ts). */
+/**
+ * A fake scripted with `script`, activated for this process (env read by the fake and by load.ts). Its script
+ * directory is removed after the test.
+ */
 export function useFake(script: FakeNvmlScript, options: { omit?: readonly FakeSymbolGroup[] } = {}): FakeNvml {
   const fake = createFakeNvml(script, options)
+  fakes.push(fake)
   fake.activate()
   return fake
 }

@@ -2,9 +2,6 @@
 // reference pipeline (tiny scale), and the fake libnvidia-ml scripted for a scenario. The GPU readings are SCRIPTED:
 // the CPU pipeline never touches a GPU, so the fake's utilization, memory and process lists stand for the scenario a
 // test is about, while stage times, outputs, exit classes and cleanup come from real runs.
-import { mkdtempSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { cachedDataset } from '../../../benchmarks/support/dataset.ts'
 import { DEFAULT_REPETITION_POLICY } from '../../../src/measure/index.ts'
 import { makeRunId } from '../../../src/results/run-id.ts'
@@ -13,11 +10,13 @@ import { createSuiteContext, type SuiteContext } from '../../../src/suites/conte
 import type { SuiteMeasure } from '../../../src/suites/suites.ts'
 import { ADDON_PATH, useFake } from '../../monitor/support/fake.ts'
 import type { FakeDevice } from '../../support/fake-nvml.ts'
+import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
 
 export const GIB = 2 ** 30
 
+/** A suite context whose results directory is removed when the test file ends (some files measure in beforeAll). */
 export async function cpuContext(): Promise<SuiteContext> {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'suites-test-'))
+  const root = tempDirUntilFileEnd('suites-test-')
   return createSuiteContext(makeRunId(), { ...process.env, VIRNUCPRO_BENCH_TARGET: 'reference' }, root)
 }
 
