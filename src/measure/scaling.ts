@@ -60,7 +60,8 @@ export interface SpeedupResult {
 function judge(estimate: number, ci: Interval, band: ScalingBand | null): { verdict: ScalingVerdict; reason: string } {
   const shown = `speedup ${estimate.toFixed(3)} [${ci.low.toFixed(3)}, ${ci.high.toFixed(3)}]`
   if (band === null) return { verdict: 'inconclusive', reason: `${shown}: no band to judge against` }
-  const range = `band ${band.low}-${band.high}`
+  // An open-ended band (no ceiling, as "not slower than the baseline") reads as a floor.
+  const range = band.high >= Number.MAX_VALUE ? `floor ${band.low}x` : `band ${band.low}-${band.high}`
   if (ci.high < band.low) return { verdict: 'fail', reason: `${shown}: CI below ${range}` }
   if (ci.low < band.low) return { verdict: 'inconclusive', reason: `${shown}: CI straddles the bottom of ${range}` }
   if (estimate > band.high) return { verdict: 'flag', reason: `${shown}: superlinear, above ${range}; worth a look` }

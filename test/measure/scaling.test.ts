@@ -22,6 +22,12 @@ describe('speedup', () => {
     expect(speedup(around(3200), around(3200 / 1.45), 2).verdict).toBe('fail')
   })
 
+  test('an open-ended band (a floor, as the optimization matrix uses) reads as a floor, not as 1-1.79e308', () => {
+    const r = speedup(around(1000), around(400), 1, { band: { low: 1, high: Number.MAX_VALUE } })
+    expect(r.verdict).toBe('pass')
+    expect(r.reason).toMatch(/: within floor 1x$/)
+  })
+
   test('a CI straddling the bottom of the band is inconclusive', () => {
     const noisy = (v: number) => [0.9, 1.0, 1.1, 0.95, 1.05].map((f) => f * v)
     expect(speedup(noisy(1600), noisy(1000), 2).verdict).toBe('inconclusive')
