@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { open, rename, rm } from 'node:fs/promises'
+import { link, open, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 
 /**
@@ -24,6 +24,32 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     throw new Error(`could not write ${path}: ${(error as Error).message}`, { cause: error })
   }
   await syncDirectory(dirname(path))
+}
+
+/**
+ * As writeFileAtomic, but never replaces a file: the complete temporary file is hard-linked to `path`, which fails
+ * when `path` exists (atomically, also against a concurrent writer). Returns false, writing nothing, in that case.
+ * @throws the underlying fs error for anything else; the temporary file is removed in every case.
+ */
+export async function writeFileAtomicNew(path: string, data: string | Uint8Array): Promise<boolean> {
+  const temporary = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    const handle = await open(temporary, 'wx')
+    try {
+      await handle.writeFile(data)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await link(temporary, path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw new Error(`could not write ${path}: ${(error as Error).message}`, { cause: error })
+  } finally {
+    await rm(temporary, { force: true })
+  }
+  await syncDirectory(dirname(path))
+  return true
 }
 
 async function syncDirectory(directory: string): Promise<void> {

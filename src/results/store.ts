@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomic } from './atomic-write.ts'
+import { writeFileAtomicNew } from './atomic-write.ts'
 import { type ResultRecord, ResultRecordSchema } from './schema/index.ts'
 
 /** A file in a results directory that is not a valid record (truncated by a crash, hand-edited, older schema). */
@@ -18,21 +18,37 @@ export function runDirectory(resultsRoot: string, runId: string): string {
   return join(resultsRoot, runId)
 }
 
+/** Ids tried for one record before giving up: `<id>`, then `<id>-2` .. `<id>-<MAX_ID_SUFFIX>`. */
+const MAX_ID_SUFFIX = 1_000
+
 /**
  * Validates a record and writes it as `<dir>/<id>.json`, atomically, the moment a measurement ends, so a crash later
- * in the run loses nothing. Returns the file's path.
+ * in the run loses nothing. A record never replaces another: when `<id>.json` exists (two suites of one run measured
+ * setups with the same labels, e.g. the scaling suite and the scaling validation on different inputs), it is written
+ * as `<id>-2`, `<id>-3`, ... with its `id` changed to match, and the returned record says which.
  * @throws InvalidResultRecordError naming the record and the first bad field; nothing is written then.
  */
 export async function writeResultRecord(dir: string, record: ResultRecord): Promise<string> {
+  return (await storeResultRecord(dir, record)).path
+}
+
+/** As writeResultRecord; also returns the record as written (its id may carry a suffix). */
+export async function storeResultRecord(
+  dir: string,
+  record: ResultRecord,
+): Promise<{ record: ResultRecord; path: string }> {
   const parsed = ResultRecordSchema.safeParse(record)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     throw new InvalidResultRecordError(`result record '${record.id}': ${issue.path.join('.')}: ${issue.message}`)
   }
   await mkdir(dir, { recursive: true })
-  const path = join(dir, `${record.id}.json`)
-  await writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`)
-  return path
+  for (let n = 1; n <= MAX_ID_SUFFIX; n++) {
+    const stored = n === 1 ? record : { ...record, id: `${record.id}-${n}` }
+    const path = join(dir, `${stored.id}.json`)
+    if (await writeFileAtomicNew(path, `${JSON.stringify(stored, null, 2)}\n`)) return { record: stored, path }
+  }
+  throw new Error(`result record '${record.id}': ${MAX_ID_SUFFIX} records with this id in ${dir} already`)
 }
 
 /** Parses one record file's text; a reason instead of a throw for anything that is not a valid record. */

@@ -4,7 +4,7 @@
  */
 import { collectProvenance } from '../results/provenance.ts'
 import type { ResultKind, ResultRecord, Verdict } from '../results/schema/index.ts'
-import { writeResultRecord } from '../results/store.ts'
+import { storeResultRecord } from '../results/store.ts'
 import { slug } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import type { MeasuredConfiguration } from './measure-configuration.ts'
@@ -56,8 +56,7 @@ export async function writeSuiteRecord(
   ctx: SuiteContext,
   input: RecordInput,
 ): Promise<{ record: ResultRecord; path: string }> {
-  const record = await buildRecord(ctx, input)
-  return { record, path: await writeResultRecord(ctx.resultsDir, record) }
+  return storeResultRecord(ctx.resultsDir, await buildRecord(ctx, input))
 }
 
 /** The first failure among the measurements, as a record reason; null when every measurement ran to its end. */

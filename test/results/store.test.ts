@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { readResultRecords, writeResultRecord } from '../../src/results/store.ts'
+import { readResultRecords, storeResultRecord, writeResultRecord } from '../../src/results/store.ts'
 import { sampleResultRecord } from '../support/result-records.ts'
 
 let dir: string
@@ -20,6 +20,31 @@ test('a written record reads back equal, one file per record named by its id', a
   const { records, invalid } = await readResultRecords(dir)
   expect(invalid).toEqual([])
   expect(records).toEqual([record])
+})
+
+test('a record never replaces another of the same id: the second is stored as <id>-2, and says so', async () => {
+  const first = sampleResultRecord({ name: 'scaling suite, MEDIUM' })
+  const second = sampleResultRecord({ name: 'scaling validation, 5,000 sequences' })
+  await writeResultRecord(dir, first)
+  const stored = await storeResultRecord(dir, second)
+  expect(stored.path).toBe(join(dir, 'stage-reference-1gpu-2.json'))
+  expect(stored.record.id).toBe('stage-reference-1gpu-2')
+  const { records } = await readResultRecords(dir)
+  expect(records.map((r) => [r.id, r.name]).sort()).toEqual([
+    ['stage-reference-1gpu', 'scaling suite, MEDIUM'],
+    ['stage-reference-1gpu-2', 'scaling validation, 5,000 sequences'],
+  ])
+})
+
+test('concurrent writers of one id each get their own file', async () => {
+  await Promise.all([1, 2, 3].map((i) => writeResultRecord(dir, sampleResultRecord({ name: `writer ${i}` }))))
+  const { records } = await readResultRecords(dir)
+  expect(records.map((r) => r.id).sort()).toEqual([
+    'stage-reference-1gpu',
+    'stage-reference-1gpu-2',
+    'stage-reference-1gpu-3',
+  ])
+  expect(new Set(records.map((r) => r.name)).size).toBe(3)
 })
 
 test('an invalid record is refused with the bad field named, and nothing is written', async () => {
