@@ -29,6 +29,16 @@ describe('escaping', () => {
     )
   })
 
+  test('entities stay whole, and quotes stay quotes', () => {
+    expect(escapeMarkdown('the stage\'s start & "end" #1')).toBe('the stage\'s start &amp; "end" \\#1')
+    // Any entity in the output is one the escaping made: & < > only, never a backslash inside one.
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        for (const m of escapeMarkdown(text).matchAll(/&[^;\s]*;/g)) expect(['&amp;', '&lt;', '&gt;']).toContain(m[0])
+      }),
+    )
+  })
+
   test('a hostile name', () => {
     expect(escapeMarkdown('<script>x</script> | `a`')).toBe('&lt;script&gt;x&lt;/script&gt; \\| \\`a\\`')
   })
