@@ -9,21 +9,7 @@ import { dirname, join } from 'node:path'
  * @throws the underlying fs error (with the target path in its message); the temporary file is removed on failure.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const temporary = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`)
-  try {
-    const handle = await open(temporary, 'wx')
-    try {
-      await handle.writeFile(data)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temporary, path)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw new Error(`could not write ${path}: ${(error as Error).message}`, { cause: error })
-  }
-  await syncDirectory(dirname(path))
+  await publish(path, data, (temporary) => rename(temporary, path))
 }
 
 /**
@@ -32,6 +18,28 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  * @throws the underlying fs error for anything else; the temporary file is removed in every case.
  */
 export async function writeFileAtomicNew(path: string, data: string | Uint8Array): Promise<boolean> {
+  try {
+    await publish(path, data, async (temporary) => {
+      await link(temporary, path)
+      await rm(temporary, { force: true })
+    })
+    return true
+  } catch (error) {
+    if (((error as Error).cause as NodeJS.ErrnoException | undefined)?.code === 'EEXIST') return false
+    throw error
+  }
+}
+
+/**
+ * Writes `data` to a flushed temporary file beside `path`, lets `place` put it at `path` (rename or link), then flushes
+ * the directory entry. The temporary file is gone afterwards whatever happened.
+ * @throws Error naming `path`, with the fs error as its cause.
+ */
+async function publish(
+  path: string,
+  data: string | Uint8Array,
+  place: (temporary: string) => Promise<unknown>,
+): Promise<void> {
   const temporary = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`)
   try {
     const handle = await open(temporary, 'wx')
@@ -41,15 +49,12 @@ export async function writeFileAtomicNew(path: string, data: string | Uint8Array
     } finally {
       await handle.close()
     }
-    await link(temporary, path)
+    await place(temporary)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw new Error(`could not write ${path}: ${(error as Error).message}`, { cause: error })
-  } finally {
     await rm(temporary, { force: true })
+    throw new Error(`could not write ${path}: ${(error as Error).message}`, { cause: error })
   }
   await syncDirectory(dirname(path))
-  return true
 }
 
 async function syncDirectory(directory: string): Promise<void> {
