@@ -5,8 +5,9 @@
  * crash or an OOM measures nothing new. Results can be shared between suites of one vitest invocation through an
  * on-disk cache keyed by configuration, input and policy (honest sharing: the same runs, not re-labelled ones).
  */
+import { existsSync } from 'node:fs'
 import { mkdir, readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import {
   DEFAULT_REPETITION_POLICY,
   nextStep,
@@ -51,18 +52,62 @@ export function completedRuns(m: MeasuredConfiguration): RunObservation[] {
   return m.observations.filter((o) => !o.measured.warmup && o.measured.run.exitClass === 'completed')
 }
 
+/** Bumped when what a cached measurement holds changes shape (e.g. the monitor summary's fields), so a cache written
+ *  by older code is measured again rather than read as if it were current. */
+const CACHE_FORMAT = 2
+
 function cachePath(options: MeasureOptions, arms: readonly Configuration[], policy: RepetitionPolicy) {
   if (!options.cacheDir) return null
-  const extra = JSON.stringify({ policy, profile: options.profile.name, monitor: options.monitor !== null })
+  const extra = JSON.stringify({
+    format: CACHE_FORMAT,
+    policy,
+    profile: options.profile.name,
+    monitor: options.monitor !== null,
+  })
   const key = arms.map((arm) => configKey(arm, options.input, extra)).join('+')
   return join(options.cacheDir, `${key}.json`)
 }
 
+/**
+ * The first file a cached measurement's readers need that is gone: each run's pipeline log and, when it was
+ * monitored, the monitor series beside it (the e2e projection and the reports read them). A results folder copied
+ * without its work/ logs (to another machine, say) leaves records whose runs would be judged without their series.
+ */
+function firstMissingFile(measured: readonly MeasuredConfiguration[]): string | null {
+  for (const m of measured)
+    for (const o of m.observations) {
+      const logPath = o.measured.run.logPath
+      if (!logPath) continue
+      if (!existsSync(logPath)) return logPath
+      const series = join(dirname(logPath), 'gpu.jsonl')
+      if (o.measured.gpu && !existsSync(series)) return series
+    }
+  return null
+}
+
+/**
+ * The cached measurements at `path`, or null to measure afresh: no file; a file that does not parse (cut short or
+ * edited); or one whose runs' files are gone. A dropped cache is said on stderr, naming the file and why.
+ */
 async function readCache(path: string | null): Promise<MeasuredConfiguration[] | null> {
   if (!path) return null
   const text = await readFile(path, 'utf8').catch(() => null)
   if (text === null) return null
-  return (JSON.parse(text) as MeasuredConfiguration[]).map((m) => ({ ...m, fromCache: true }))
+  let measured: MeasuredConfiguration[]
+  try {
+    measured = JSON.parse(text) as MeasuredConfiguration[]
+    if (!Array.isArray(measured) || measured.some((m) => !Array.isArray(m?.observations)))
+      throw new Error('not a list of measurements')
+  } catch (error) {
+    process.stderr.write(`run cache ${path}: unreadable (${(error as Error).message}); measuring again\n`)
+    return null
+  }
+  const missing = firstMissingFile(measured)
+  if (missing) {
+    process.stderr.write(`run cache ${path}: ${missing} is gone; measuring again\n`)
+    return null
+  }
+  return measured.map((m) => ({ ...m, fromCache: true }))
 }
 
 /**
