@@ -44,6 +44,7 @@ export function idleProfile(samples: readonly SampleRecord[], windows: readonly 
     const inside = samples.filter((s) => s.tMs >= w.startMs && s.tMs < w.endMs)
     let runStart = -1
     let sawBusy = false
+    let busyBeforeRun = false
     for (let i = 0; i <= inside.length; i++) {
       const s = inside[i]
       const idle = s !== undefined && s.utilPct !== null && s.utilPct < IDLE_UTIL_PCT
@@ -52,14 +53,16 @@ export function idleProfile(samples: readonly SampleRecord[], windows: readonly 
         sawBusy = true
         profile.leadingMs = Math.max(profile.leadingMs ?? 0, s.tMs - w.startMs)
       }
-      if (idle && runStart < 0) runStart = i
+      if (idle && runStart < 0) {
+        runStart = i
+        busyBeforeRun = sawBusy
+      }
       if (idle || runStart < 0) continue
       const first = inside[runStart] as SampleRecord
       const run = { samples: i - runStart, startMs: first.tMs, durationMs: (s?.tMs ?? w.endMs) - first.tMs }
       if (!profile.longest || run.samples > profile.longest.samples) profile.longest = run
       // Inner: work before it (a busy sample earlier in the window) and after it (this sample is busy).
-      const before = inside.slice(0, runStart).some((x) => x.utilPct !== null && x.utilPct >= IDLE_UTIL_PCT)
-      if (before && busy && (!profile.longestInner || run.samples > profile.longestInner.samples))
+      if (busyBeforeRun && busy && (!profile.longestInner || run.samples > profile.longestInner.samples))
         profile.longestInner = run
       runStart = -1
     }
@@ -67,11 +70,6 @@ export function idleProfile(samples: readonly SampleRecord[], windows: readonly 
       profile.leadingMs = Math.max(profile.leadingMs ?? 0, w.endMs - w.startMs)
   }
   return profile
-}
-
-/** The longest idle run of idleProfile (start-up and tear-down included); null when none is idle. */
-export function longestIdleRun(samples: readonly SampleRecord[], windows: readonly StageWindow[]): IdleRun | null {
-  return idleProfile(samples, windows).longest
 }
 
 export interface ThrottleCount {
