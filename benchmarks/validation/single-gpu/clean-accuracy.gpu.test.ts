@@ -79,24 +79,26 @@ describe('validation, 1 GPU: clean run and accuracy', () => {
       large: null,
       matrix: null,
     })
-    const full = medianRun(completedRuns(await measured(rc, clean(), threeRuns(fullInput))))
-    const subset = medianRun(completedRuns(await measured(rc, clean(), threeRuns(subsetInput))))
+    const fullRuns = completedRuns(await measured(rc, clean(), threeRuns(fullInput)))
+    const subsetRuns = completedRuns(await measured(rc, clean(), threeRuns(subsetInput)))
+    const full = medianRun(fullRuns)
+    const subset = medianRun(subsetRuns)
     expect(full && subset, 'both the full and the subset runs completed').toBeTruthy()
     const check = checkProjection(subset!, full!, 'validation')
     expect(check.state, check.state === 'not-projected' ? check.reason : '').toBe('checked')
     if (check.state !== 'checked') return
     const { accuracy, ci } = check
-    const spread = (runs: number[]) =>
-      `${(Math.min(...runs) / 1000).toFixed(2)}-${(Math.max(...runs) / 1000).toFixed(2)} s`
-    const walls = async (input: string) =>
-      completedRuns(await measured(rc, clean(), threeRuns(input))).map((o) => o.measured.run.wallMs)
+    const spread = (runs: typeof fullRuns) => {
+      const walls = runs.map((o) => o.measured.run.wallMs)
+      return `${(Math.min(...walls) / 1000).toFixed(2)}-${(Math.max(...walls) / 1000).toFixed(2)} s`
+    }
     // The e2e suite's record projects the same subset run with the same code; its PERF-01 figures are in its verdicts.
     const t = rc.ctx.thresholds
     const suite = projectRun(subset!, { ...t, perf01: { ...t.perf01, typicalSequences: FULL_RECORDS } }, 'validation')
     const suiteMs = suite.state === 'projected' ? suite.projection.projections[0]!.projectedMs.estimate : null
     expect(suiteMs).toBeCloseTo(accuracy.projectedMs, 6)
     await annotate(
-      `validation projection: ${SUBSET_RECORDS} -> ${FULL_RECORDS} seqs predicted ${(accuracy.projectedMs / 1000).toFixed(2)} s [${(ci.low / 1000).toFixed(2)}, ${(ci.high / 1000).toFixed(2)}] (CI: within-run variation only), measured ${(accuracy.measuredMs / 1000).toFixed(2)} s (process wall, median of ${PROJECTION_RUNS}: ${spread(await walls(fullInput))}; subset runs ${spread(await walls(subsetInput))}), error ${(accuracy.relativeError * 100).toFixed(1)}%`,
+      `validation projection: ${SUBSET_RECORDS} -> ${FULL_RECORDS} seqs predicted ${(accuracy.projectedMs / 1000).toFixed(2)} s [${(ci.low / 1000).toFixed(2)}, ${(ci.high / 1000).toFixed(2)}] (CI: within-run variation only), measured ${(accuracy.measuredMs / 1000).toFixed(2)} s (process wall, median of ${PROJECTION_RUNS}: ${spread(fullRuns)}; subset runs ${spread(subsetRuns)}), error ${(accuracy.relativeError * 100).toFixed(1)}%`,
     )
     expect(accuracy.within, `error ${(accuracy.relativeError * 100).toFixed(1)}%`).toBe(true)
   })
