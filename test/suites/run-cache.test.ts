@@ -25,22 +25,18 @@ async function options(): Promise<MeasureOptions> {
   }
 }
 
-function stderrLines(run: () => Promise<unknown>): Promise<string[]> {
-  const lines: string[] = []
+/** Runs `run` with stderr captured; returns its result and what it wrote there. */
+async function withStderr<T>(run: () => Promise<T>): Promise<{ result: T; stderr: string }> {
+  const chunks: string[] = []
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    lines.push(String(chunk))
+    chunks.push(String(chunk))
     return true
   })
-  return run().then(
-    () => {
-      spy.mockRestore()
-      return lines
-    },
-    (error) => {
-      spy.mockRestore()
-      throw error
-    },
-  )
+  try {
+    return { result: await run(), stderr: chunks.join('') }
+  } finally {
+    spy.mockRestore()
+  }
 }
 
 describe.skipIf(ready.state !== 'ready')('shared-run cache', () => {
@@ -60,13 +56,10 @@ describe.skipIf(ready.state !== 'ready')('shared-run cache', () => {
     const first = await measureConfiguration(cpuConfig('cpu tiny'), o)
     const log = first.observations[0]!.measured.run.logPath!
     rmSync(log)
-    let again: Awaited<ReturnType<typeof measureConfiguration>> | undefined
-    const lines = await stderrLines(async () => {
-      again = await measureConfiguration(cpuConfig('cpu tiny'), o)
-    })
-    expect(again!.fromCache).toBe(false)
-    expect(again!.observations[0]!.measured.run.exitClass).toBe('completed')
-    expect(lines.join('')).toContain(`${log} is gone; measuring again`)
+    const { result: again, stderr } = await withStderr(() => measureConfiguration(cpuConfig('cpu tiny'), o))
+    expect(again.fromCache).toBe(false)
+    expect(again.observations[0]!.measured.run.exitClass).toBe('completed')
+    expect(stderr).toContain(`${log} is gone; measuring again`)
   })
 
   test('a cache file cut short is measured again, not thrown', async () => {
@@ -74,11 +67,8 @@ describe.skipIf(ready.state !== 'ready')('shared-run cache', () => {
     await measureConfiguration(cpuConfig('cpu tiny'), o)
     const [file] = readdirSync(o.cacheDir!)
     writeFileSync(join(o.cacheDir!, file!), '[{"config":')
-    let again: Awaited<ReturnType<typeof measureConfiguration>> | undefined
-    const lines = await stderrLines(async () => {
-      again = await measureConfiguration(cpuConfig('cpu tiny'), o)
-    })
-    expect(again!.fromCache).toBe(false)
-    expect(lines.join('')).toMatch(/run cache .*: unreadable \(.*\); measuring again/)
+    const { result: again, stderr } = await withStderr(() => measureConfiguration(cpuConfig('cpu tiny'), o))
+    expect(again.fromCache).toBe(false)
+    expect(stderr).toMatch(/run cache .*: unreadable \(.*\); measuring again/)
   })
 })
