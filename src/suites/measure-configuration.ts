@@ -56,14 +56,18 @@ export function completedRuns(m: MeasuredConfiguration): RunObservation[] {
  *  by older code is measured again rather than read as if it were current. */
 const CACHE_FORMAT = 2
 
-function cachePath(options: MeasureOptions, arms: readonly Configuration[], policy: RepetitionPolicy) {
-  if (!options.cacheDir) return null
-  const extra = JSON.stringify({
+/** What, besides a configuration and its input, makes two measurements different ones. */
+function measurementExtra(options: MeasureOptions, policy: RepetitionPolicy): string {
+  return JSON.stringify({
     format: CACHE_FORMAT,
     policy,
     profile: options.profile.name,
     monitor: options.monitor !== null,
   })
+}
+
+function cachePath(options: MeasureOptions, arms: readonly Configuration[], extra: string) {
+  if (!options.cacheDir) return null
   const key = arms.map((arm) => configKey(arm, options.input, extra)).join('+')
   return join(options.cacheDir, `${key}.json`)
 }
@@ -119,7 +123,8 @@ export async function measureArms(
   options: MeasureOptions,
 ): Promise<MeasuredConfiguration[]> {
   const policy = options.policy ?? SUITE_POLICY
-  const path = cachePath(options, arms, policy)
+  const extra = measurementExtra(options, policy)
+  const path = cachePath(options, arms, extra)
   const cached = await readCache(path)
   if (cached) return cached
   const byLabel = new Map(arms.map((arm) => [arm.label, arm]))
@@ -144,8 +149,9 @@ export async function measureArms(
       profile: options.profile,
       config: arm,
       input: options.input,
-      // One folder per configuration: labels may repeat across suites, configurations never share outputs.
-      workDir: join(options.workDir, configKey(arm, options.input)),
+      // One folder per measurement (configuration, input, policy): run labels repeat across measurements, and a
+      // second measurement of the same configuration under another policy overwrote the first one's run logs.
+      workDir: join(options.workDir, configKey(arm, options.input, extra)),
       label,
       warmup: step.phase === 'warmup',
       monitor: options.monitor,

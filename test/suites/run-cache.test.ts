@@ -1,7 +1,7 @@
 // The shared-run cache with real runs of the reference pipeline on the CPU (tiny scale, monitor off): a second request
 // of the same measurement is a hit; a cache whose runs' logs are gone, or whose file is cut short, is measured again,
 // with one line on stderr saying which file and why, and never throws.
-import { readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test, vi } from 'vitest'
 import { DEFAULT_REPETITION_POLICY } from '../../src/measure/index.ts'
@@ -60,6 +60,21 @@ describe.skipIf(ready.state !== 'ready')('shared-run cache', () => {
     expect(again.fromCache).toBe(false)
     expect(again.observations[0]!.measured.run.exitClass).toBe('completed')
     expect(stderr).toContain(`${log} is gone; measuring again`)
+  })
+
+  test('the same configuration under two policies keeps two sets of run logs', async () => {
+    const o = await options()
+    const once = await measureConfiguration(cpuConfig('cpu tiny'), o)
+    const twice = await measureConfiguration(cpuConfig('cpu tiny'), {
+      ...o,
+      policy: { ...o.policy!, minRuns: 2, maxRuns: 2 },
+    })
+    const onceLog = once.observations[0]!.measured.run.logPath!
+    // Both measurements label their first run "cpu tiny run 1"; each keeps its own log, not the other's.
+    expect(twice.observations[0]!.measured.run.logPath).not.toBe(onceLog)
+    const again = await measureConfiguration(cpuConfig('cpu tiny'), o)
+    expect(again.fromCache).toBe(true)
+    expect(statSync(onceLog).mtimeMs).toBeLessThan(Date.parse(twice.observations[0]!.measured.run.startedAt))
   })
 
   test('a cache file cut short is measured again, not thrown', async () => {
