@@ -9,7 +9,7 @@ import type { LengthDistribution } from '../fixtures/lengths.ts'
 import { MANIFEST_FILE } from '../fixtures/manifest.ts'
 import { readManifest } from '../fixtures/manifest-read.ts'
 import { type FixtureOverrides, PRESET_NAMES, type PresetName, resolveParams } from '../fixtures/presets.ts'
-import { sampleFasta } from '../fixtures/sample.ts'
+import { STRATIFY_BY, type StratifyBy, sampleFasta } from '../fixtures/sample.ts'
 import { parseCommandArgs, parseIntegerOption, parseNumberOption, UsageError } from './usage-error.ts'
 
 /**
@@ -103,9 +103,15 @@ async function sample(args: string[]): Promise<number> {
     records: { type: 'string' },
     seed: { type: 'string' },
     files: { type: 'string' },
+    stratify: { type: 'string' },
+    strata: { type: 'string' },
+    'chunk-length': { type: 'string' },
     out: { type: 'string' },
   })
   if (!values.from) throw new UsageError(`${command}: --from FILE is required`)
+  const stratifyBy = values.stratify ?? 'length'
+  if (!(STRATIFY_BY as readonly string[]).includes(stratifyBy))
+    throw new UsageError(`${command}: --stratify must be one of ${STRATIFY_BY.join(', ')}, got '${stratifyBy}'`)
   if (!values.out) throw new UsageError(`${command}: --out DIR is required`)
   const records = parseIntegerOption(command, 'records', values.records, 1)
   if (records === undefined) throw new UsageError(`${command}: --records N is required`)
@@ -114,6 +120,9 @@ async function sample(args: string[]): Promise<number> {
     records,
     seed: parseIntegerOption(command, 'seed', values.seed),
     files: parseIntegerOption(command, 'files', values.files, 1),
+    stratifyBy: stratifyBy as StratifyBy,
+    strata: parseIntegerOption(command, 'strata', values.strata, 1),
+    chunkLength: parseIntegerOption(command, 'chunk-length', values['chunk-length'], 1),
   }
   try {
     await sampleFasta(options, resolve(values.out))

@@ -57,7 +57,7 @@ export function completedRuns(m: MeasuredConfiguration): RunObservation[] {
 const CACHE_FORMAT = 2
 
 /** What, besides a configuration and its input, makes two measurements different ones. */
-function measurementExtra(options: MeasureOptions, policy: RepetitionPolicy): string {
+function measurementExtra(options: ArmsOptions, policy: RepetitionPolicy): string {
   return JSON.stringify({
     format: CACHE_FORMAT,
     policy,
@@ -66,9 +66,9 @@ function measurementExtra(options: MeasureOptions, policy: RepetitionPolicy): st
   })
 }
 
-function cachePath(options: MeasureOptions, arms: readonly Configuration[], extra: string) {
+function cachePath(options: ArmsOptions, arms: readonly Arm[], extra: string) {
   if (!options.cacheDir) return null
-  const key = arms.map((arm) => configKey(arm, options.input, extra)).join('+')
+  const key = arms.map((arm) => configKey(arm.config, arm.input, extra)).join('+')
   return join(options.cacheDir, `${key}.json`)
 }
 
@@ -114,23 +114,47 @@ async function readCache(path: string | null): Promise<MeasuredConfiguration[] |
   return measured.map((m) => ({ ...m, fromCache: true }))
 }
 
+/** One arm of an interleaved measurement: a configuration and the input it runs on. */
+export interface Arm {
+  config: Configuration
+  input: string
+}
+
+export type ArmsOptions = Omit<MeasureOptions, 'input'>
+
 /**
- * Measures every arm, interleaved; one arm is a plain measurement.
+ * Measures every configuration on `options.input`, interleaved; one configuration is a plain measurement.
  * @throws MeasureInputError (from the policy) for a bad policy; run failures are data, never thrown.
  */
-export async function measureArms(
-  arms: readonly Configuration[],
+export function measureArms(
+  configs: readonly Configuration[],
   options: MeasureOptions,
 ): Promise<MeasuredConfiguration[]> {
+  return measureInterleaved(
+    configs.map((config) => ({ config, input: options.input })),
+    options,
+  )
+}
+
+/**
+ * Measures every arm, each on its own input, interleaved (A B A B ...): two sizes of one configuration compared
+ * under the same drift, e.g. a subset and the full input of a projection check.
+ * @throws RangeError for repeated arm labels; MeasureInputError (from the policy) for a bad policy; run failures
+ * are data, never thrown.
+ */
+export async function measureInterleaved(arms: readonly Arm[], options: ArmsOptions): Promise<MeasuredConfiguration[]> {
+  // Labels first: the cache key leaves labels out, so a cached measurement would hide repeated ones.
+  const byLabel = new Map(arms.map((arm) => [arm.config.label, arm]))
+  if (byLabel.size !== arms.length)
+    throw new RangeError(`arm labels must be unique: ${arms.map((a) => a.config.label).join(', ')}`)
   const policy = options.policy ?? SUITE_POLICY
   const extra = measurementExtra(options, policy)
   const path = cachePath(options, arms, extra)
   const cached = await readCache(path)
   if (cached) return cached
-  const byLabel = new Map(arms.map((arm) => [arm.label, arm]))
-  if (byLabel.size !== arms.length)
-    throw new RangeError(`arm labels must be unique: ${arms.map((a) => a.label).join(', ')}`)
-  const results = new Map(arms.map((arm) => [arm.label, { config: arm, observations: [] as RunObservation[] }]))
+  const results = new Map(
+    arms.map((arm) => [arm.config.label, { config: arm.config, observations: [] as RunObservation[] }]),
+  )
   const recorded: RecordedRun[] = []
   const startedMs = performance.now()
   let stop: MeasurementStop
@@ -141,17 +165,17 @@ export async function measureArms(
       stop = step.reason
       break
     }
-    const arm = byLabel.get(step.arm)!
+    const { config, input } = byLabel.get(step.arm)!
     const entry = results.get(step.arm)!
     const n = entry.observations.length + 1
-    const label = `${arm.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
+    const label = `${config.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
     const observation = await observeRun({
       profile: options.profile,
-      config: arm,
-      input: options.input,
+      config,
+      input,
       // One folder per measurement (configuration, input, policy): run labels repeat across measurements, and a
       // second measurement of the same configuration under another policy overwrote the first one's run logs.
-      workDir: join(options.workDir, configKey(arm, options.input, extra)),
+      workDir: join(options.workDir, configKey(config, input, extra)),
       label,
       warmup: step.phase === 'warmup',
       monitor: options.monitor,

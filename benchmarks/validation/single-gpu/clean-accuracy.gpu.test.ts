@@ -1,48 +1,61 @@
 /**
- * Validation on 1 GPU, full scale: the clean run (no fault flags, PERF-02 per its numbers, leak checks quiet), and the
- * accuracy checks that read the same runs: projection of a 10% subset to the full run, energy per sequence from the
- * counter against mean power x time. One clean run of FULL_RECORDS and one of SUBSET_RECORDS; every suite here reads
- * them through the shared-run cache. Monitor overhead: measured by benchmarks/monitor.gpu.bench.ts (VALIDATION.md).
+ * Validation on 1 GPU, full scale: the clean run (no fault flags, PERF-02 per its numbers, leak checks quiet) and
+ * energy per sequence from the counter against mean power x time, both on one clean run of FULL_RECORDS (every suite
+ * here reads it through the shared-run cache); and the projection of a 10% subset to its full input, measured
+ * interleaved. Monitor overhead: measured by benchmarks/monitor.gpu.bench.ts (VALIDATION.md).
  * GPU machine: npx vitest run --project gpu benchmarks/validation/single-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
+import type { SampleManifest } from '../../../src/fixtures/manifest.ts'
 import { medianRun } from '../../../src/suites/e2e.ts'
 import { projectRun } from '../../../src/suites/e2e-projection.ts'
 import { completedRuns } from '../../../src/suites/measure-configuration.ts'
-import { runE2eSuite, runMemorySuite, runStageSuite } from '../../../src/suites/suites.ts'
+import type { RunObservation } from '../../../src/suites/observe-run.ts'
+import { runMemorySuite, runStageSuite } from '../../../src/suites/suites.ts'
 import { describeFlags, faultSignatureFlags } from '../../../src/validation/bottleneck-check.ts'
 import { checkEnergy } from '../../../src/validation/energy-check.ts'
 import { checkProjection } from '../../../src/validation/projection-check.ts'
 import { runEnding } from '../../../src/validation/run-checks.ts'
-import { FULL_RECORDS, faultConfig, ONCE, SUBSET_RECORDS, scenario } from '../../../src/validation/scenarios.ts'
+import {
+  FULL_RECORDS,
+  faultConfig,
+  ONCE,
+  PROJECTION_FULL_RECORDS,
+  PROJECTION_SUBSET_RECORDS,
+  scenario,
+} from '../../../src/validation/scenarios.ts'
 import { expectedAtLeastVerdict, verdictOf } from '../../../src/validation/verdict-checks.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
-import { measured, mediumInput, once } from '../support.ts'
+import { measured, measuredInterleaved, mediumInput, once, workSubset } from '../support.ts'
 
 let rc: RunContext
 let fullInput = ''
-let subsetInput = ''
+let projectionFull = ''
+let projectionSubset: { file: string; manifest: SampleManifest }
 beforeAll(async () => {
   if (!gpuAvailable()) return
   rc = await createRunContext(1)
   fullInput = await mediumInput(FULL_RECORDS)
-  subsetInput = await mediumInput(SUBSET_RECORDS)
+  projectionFull = await mediumInput(PROJECTION_FULL_RECORDS)
+  projectionSubset = await workSubset(projectionFull, PROJECTION_SUBSET_RECORDS)
 })
 
 const clean = () => faultConfig(rc.configs.base([0]), scenario('clean'))
 
 /**
- * Runs of each size for the projection check, no warm-up (as the e2e suite measures), compared median run to median
- * run. Start-up varies by seconds between processes (the first GPU process on a fresh machine also loads CUDA kernels
- * from a cold disk cache), so one run of each size tested luck as much as the method: on 2 x H200 one such pair was off
- * by -8.6%, its neighbours by -3.8% and +3.2%.
+ * The projection check's runs: one warm-up of each size, then PROJECTION_RUNS of each, subset and full in turn, and
+ * median run against median run. Start-up (interpreter, imports, CUDA context) varies by seconds between processes
+ * (2.8-5.0 s over 60 H200 runs) and drifts: measured one size after the other, three 500-record runs started 0.5-0.9 s
+ * slower than the three 5,000-record runs after them, which alone put the projection 3-4% high. In turn, both sizes
+ * see the same drift; the warm-ups take the first process's cold caches.
  */
 const PROJECTION_RUNS = 3
-const threeRuns = (input: string) => ({
-  ...once(rc, input),
-  policy: { ...ONCE, minRuns: PROJECTION_RUNS, maxRuns: PROJECTION_RUNS },
-})
+const projectionPolicy = { ...ONCE, warmupRuns: 1, minRuns: PROJECTION_RUNS, maxRuns: PROJECTION_RUNS }
+
+/** Each run's time before its first stage (start-up), seconds, in run order: the annotation keeps them. */
+const startUps = (runs: readonly RunObservation[]) =>
+  runs.map((o) => ((o.measured.run.stages[0]?.startMs ?? Number.NaN) / 1000).toFixed(2)).join('/')
 
 describe('validation, 1 GPU: clean run and accuracy', () => {
   test('clean run: no fault flags, PERF-02 per its numbers, leak checks pass', async ({ skip, annotate }) => {
@@ -72,33 +85,40 @@ describe('validation, 1 GPU: clean run and accuracy', () => {
 
   test('projection: the 10% subset predicts the full run within 5%', async ({ skip, annotate }) => {
     if (rc.unavailable) skip(rc.unavailable)
-    // The e2e suite on the subset (its runs are the ones checked below, through the cache): its record carries the
-    // suite's own projection, made from the same median run with the same code.
-    await runE2eSuite(rc.ctx, threeRuns(subsetInput), PROJECTION_RUNS, {
-      typical: { config: clean(), input: subsetInput },
-      large: null,
-      matrix: null,
-    })
-    const fullRuns = completedRuns(await measured(rc, clean(), threeRuns(fullInput)))
-    const subsetRuns = completedRuns(await measured(rc, clean(), threeRuns(subsetInput)))
+    const subsetConfig = {
+      ...clean(),
+      label: `${clean().label}, ${PROJECTION_SUBSET_RECORDS} of ${PROJECTION_FULL_RECORDS}`,
+    }
+    const [subsetM, fullM] = await measuredInterleaved(
+      rc,
+      [
+        { config: subsetConfig, input: projectionSubset.file },
+        { config: clean(), input: projectionFull },
+      ],
+      { ...once(rc, projectionFull), policy: projectionPolicy },
+    )
+    const subsetRuns = completedRuns(subsetM!)
+    const fullRuns = completedRuns(fullM!)
     const full = medianRun(fullRuns)
     const subset = medianRun(subsetRuns)
-    expect(full && subset, 'both the full and the subset runs completed').toBeTruthy()
+    expect(full && subset, subsetM!.failure?.reason ?? fullM!.failure?.reason ?? 'both sizes completed').toBeTruthy()
     const check = checkProjection(subset!, full!, 'validation')
     expect(check.state, check.state === 'not-projected' ? check.reason : '').toBe('checked')
     if (check.state !== 'checked') return
     const { accuracy, ci } = check
-    const spread = (runs: typeof fullRuns) => {
+    const spread = (runs: readonly RunObservation[]) => {
       const walls = runs.map((o) => o.measured.run.wallMs)
       return `${(Math.min(...walls) / 1000).toFixed(2)}-${(Math.max(...walls) / 1000).toFixed(2)} s`
     }
-    // The e2e suite's record projects the same subset run with the same code; its PERF-01 figures are in its verdicts.
+    // The e2e suite projects with the same code: its PERF-01 projection of this run to the full size is this one.
     const t = rc.ctx.thresholds
-    const suite = projectRun(subset!, { ...t, perf01: { ...t.perf01, typicalSequences: FULL_RECORDS } }, 'validation')
+    const perf01 = { ...t.perf01, typicalSequences: PROJECTION_FULL_RECORDS }
+    const suite = projectRun(subset!, { ...t, perf01 }, 'validation')
     const suiteMs = suite.state === 'projected' ? suite.projection.projections[0]!.projectedMs.estimate : null
     expect(suiteMs).toBeCloseTo(accuracy.projectedMs, 6)
+    const work = projectionSubset.manifest.workPerRecord
     await annotate(
-      `validation projection: ${SUBSET_RECORDS} -> ${FULL_RECORDS} seqs predicted ${(accuracy.projectedMs / 1000).toFixed(2)} s [${(ci.low / 1000).toFixed(2)}, ${(ci.high / 1000).toFixed(2)}] (CI: within-run variation only), measured ${(accuracy.measuredMs / 1000).toFixed(2)} s (process wall, median of ${PROJECTION_RUNS}: ${spread(fullRuns)}; subset runs ${spread(subsetRuns)}), error ${(accuracy.relativeError * 100).toFixed(1)}%`,
+      `validation projection: ${PROJECTION_SUBSET_RECORDS} -> ${PROJECTION_FULL_RECORDS} seqs (subset stratified by work: ${(work.relativeDifference * 100).toFixed(2)}% work per record vs the full input; ESM-2 rate from ${check.projection.esm2.eventsUsed} batch lines) predicted ${(accuracy.projectedMs / 1000).toFixed(2)} s [${(ci.low / 1000).toFixed(2)}, ${(ci.high / 1000).toFixed(2)}] (CI: within-run variation only), measured ${(accuracy.measuredMs / 1000).toFixed(2)} s (process wall, median of ${PROJECTION_RUNS} interleaved after 1 warm-up each: ${spread(fullRuns)}; subset ${spread(subsetRuns)}; start-ups full ${startUps(fullRuns)} s, subset ${startUps(subsetRuns)} s), error ${(accuracy.relativeError * 100).toFixed(1)}%`,
     )
     expect(accuracy.within, `error ${(accuracy.relativeError * 100).toFixed(1)}%`).toBe(true)
   })
