@@ -3,7 +3,7 @@
  * size by the e2e suite's own projection (src/suites/e2e-projection.ts, no second method) and compared with the full
  * run's measured wall time (the runner's spawn-to-exit time, RunRecord.wallMs).
  */
-import { type E2eProjection, projectObservation } from '../suites/e2e-projection.ts'
+import { type E2eProjection, projectObservation, wallParts } from '../suites/e2e-projection.ts'
 import type { RunObservation } from '../suites/observe-run.ts'
 
 export interface ProjectionAccuracy {
@@ -32,8 +32,46 @@ export type ProjectionCheck =
       /** The projection's CI for the full run's size (covers within-run variation only: E2eProjection.covers). */
       ci: { low: number; high: number; level: number }
       projection: E2eProjection
+      /** Each part of the wall time, projected against the full run's: where the error comes from. */
+      parts: PartError[]
     }
   | { state: 'not-projected'; reason: string }
+
+export interface PartError {
+  name: string
+  projectedMs: number
+  /** The full run's time in this part; 0 when the full run has no such part. */
+  measuredMs: number
+}
+
+/**
+ * The projection's parts at `sequences` against the same parts of the full run (stages by name, and the time outside
+ * them). The differences sum to the projection's error, since both sides' parts sum to their wall times (a stage only
+ * one run has counts 0 on the other side).
+ */
+export function partErrors(projection: E2eProjection, full: RunObservation, sequences: number): PartError[] {
+  const measured = new Map(wallParts(full, null, sequences).parts.map((p) => [p.name, p.durationMs]))
+  const errors = projection.parts.map((p) => ({
+    name: p.name,
+    projectedMs: p.fixedMs + p.msPerSequence * sequences,
+    measuredMs: measured.get(p.name) ?? 0,
+  }))
+  for (const [name, measuredMs] of measured)
+    if (!errors.some((e) => e.name === name)) errors.push({ name, projectedMs: 0, measuredMs })
+  return errors
+}
+
+/** The parts that moved the projection most, largest first: `ESM-2 Feature Extraction +0.86 s, ...`. */
+export function describePartErrors(parts: readonly PartError[], count = 4): string {
+  return [...parts]
+    .sort((a, b) => Math.abs(b.projectedMs - b.measuredMs) - Math.abs(a.projectedMs - a.measuredMs))
+    .slice(0, count)
+    .map((p) => {
+      const deltaS = (p.projectedMs - p.measuredMs) / 1000
+      return `${p.name} ${deltaS >= 0 ? '+' : ''}${deltaS.toFixed(2)} s`
+    })
+    .join(', ')
+}
 
 /**
  * Projects `subset` to the full run's input size and compares it with `full`'s wall time.
@@ -55,5 +93,6 @@ export function checkProjection(
     accuracy: projectionAccuracy(projected.estimate, full.measured.run.wallMs, tolerance),
     ci: projected.ci,
     projection: outcome.projection,
+    parts: partErrors(outcome.projection, full, sequences),
   }
 }

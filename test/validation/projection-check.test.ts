@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { projectObservation } from '../../src/suites/e2e-projection.ts'
-import { checkProjection, projectionAccuracy } from '../../src/validation/projection-check.ts'
+import {
+  checkProjection,
+  describePartErrors,
+  type PartError,
+  projectionAccuracy,
+} from '../../src/validation/projection-check.ts'
 import { loadH200Run } from '../suites/support/h200-runs.ts'
 
 describe('projectionAccuracy', () => {
@@ -42,5 +47,31 @@ describe('checkProjection', () => {
     expect(check.state === 'checked' && check.accuracy.projectedMs).toBe(
       suite.state === 'projected' && suite.projection.projections[0]!.projectedMs.estimate,
     )
+  })
+
+  test('its parts account for the whole error: projected minus measured, part by part, sums to it', () => {
+    for (const [subset, full] of [
+      ['500', '5000'],
+      ['2000-run-1', '2000-run-2'],
+    ] as const) {
+      const check = checkProjection(loadH200Run(subset), loadH200Run(full), 'validation')
+      expect(check.state).toBe('checked')
+      if (check.state !== 'checked') continue
+      const sum = check.parts.reduce((a, p) => a + p.projectedMs - p.measuredMs, 0)
+      expect(sum).toBeCloseTo(check.accuracy.projectedMs - check.accuracy.measuredMs, 6)
+      expect(check.parts.map((p) => p.name)).toContain('ESM-2 Feature Extraction')
+      expect(check.parts.at(-1)!.name).toBe('outside stages')
+    }
+  })
+})
+
+describe('describePartErrors', () => {
+  test('names the largest differences first, signed, in seconds', () => {
+    const parts: PartError[] = [
+      { name: 'a', projectedMs: 1_000, measuredMs: 1_100 },
+      { name: 'b', projectedMs: 5_000, measuredMs: 4_000 },
+      { name: 'c', projectedMs: 10, measuredMs: 10 },
+    ]
+    expect(describePartErrors(parts, 2)).toBe('b +1.00 s, a -0.10 s')
   })
 })

@@ -14,7 +14,7 @@ import type { RunObservation } from '../../../src/suites/observe-run.ts'
 import { runMemorySuite, runStageSuite } from '../../../src/suites/suites.ts'
 import { describeFlags, faultSignatureFlags } from '../../../src/validation/bottleneck-check.ts'
 import { checkEnergy } from '../../../src/validation/energy-check.ts'
-import { checkProjection } from '../../../src/validation/projection-check.ts'
+import { checkProjection, describePartErrors } from '../../../src/validation/projection-check.ts'
 import { runEnding } from '../../../src/validation/run-checks.ts'
 import {
   FULL_RECORDS,
@@ -118,7 +118,7 @@ describe('validation, 1 GPU: clean run and accuracy', () => {
     expect(suiteMs).toBeCloseTo(accuracy.projectedMs, 6)
     const work = projectionSubset.manifest.workPerRecord
     await annotate(
-      `validation projection: ${PROJECTION_SUBSET_RECORDS} -> ${PROJECTION_FULL_RECORDS} seqs (subset stratified by work: ${(work.relativeDifference * 100).toFixed(2)}% work per record vs the full input; ESM-2 rate from ${check.projection.esm2.eventsUsed} batch lines) predicted ${(accuracy.projectedMs / 1000).toFixed(2)} s [${(ci.low / 1000).toFixed(2)}, ${(ci.high / 1000).toFixed(2)}] (CI: within-run variation only), measured ${(accuracy.measuredMs / 1000).toFixed(2)} s (process wall, median of ${PROJECTION_RUNS} interleaved after 1 warm-up each: ${spread(fullRuns)}; subset ${spread(subsetRuns)}; start-ups full ${startUps(fullRuns)} s, subset ${startUps(subsetRuns)} s), error ${(accuracy.relativeError * 100).toFixed(1)}%`,
+      `validation projection: ${PROJECTION_SUBSET_RECORDS} -> ${PROJECTION_FULL_RECORDS} seqs (subset stratified by work: ${(work.relativeDifference * 100).toFixed(2)}% work per record vs the full input; ESM-2 rate from ${check.projection.esm2.eventsUsed} batch lines) predicted ${(accuracy.projectedMs / 1000).toFixed(2)} s [${(ci.low / 1000).toFixed(2)}, ${(ci.high / 1000).toFixed(2)}] (CI: within-run variation only), measured ${(accuracy.measuredMs / 1000).toFixed(2)} s (process wall, median of ${PROJECTION_RUNS} interleaved after 1 warm-up each: ${spread(fullRuns)}; subset ${spread(subsetRuns)}; start-ups full ${startUps(fullRuns)} s, subset ${startUps(subsetRuns)} s), error ${(accuracy.relativeError * 100).toFixed(1)}%; largest parts of it: ${describePartErrors(check.parts)}`,
     )
     expect(accuracy.within, `error ${(accuracy.relativeError * 100).toFixed(1)}%`).toBe(true)
   })
