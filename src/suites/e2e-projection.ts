@@ -13,8 +13,11 @@
  *   1,000 sequences, which this leaves out);
  * - every other stage: proportional (CPU passes over the data).
  * The CI covers within-run variation only (ESM-2 batch to batch, the monitor's 100 ms resolution of the onset); not
- * run-to-run variation of start-up (2.9-4.7 s across 16 H200 runs) or tail stalls, nor an input whose work per
- * sequence differs from the measured run's (e.g. another length distribution).
+ * run-to-run variation of start-up (2.8-5.2 s across 70 H200 runs) or tail stalls, nor an input whose work per
+ * sequence differs from the measured run's (another length distribution, or another share of stop-free frames: a
+ * subset to project from is best sampled by work, `fixtures sample --stratify work`). Known bias: a pipeline that
+ * sorts proteins by length into token-budget batches packs the short ones tighter in a larger input, which the
+ * measured run cannot show; 1,000 -> 10,000 records on an H200 over-projected ESM-2 by ~3% of its stage (VALIDATION.md).
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
