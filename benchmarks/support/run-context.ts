@@ -6,10 +6,11 @@
 import { beforeAll, inject } from 'vitest'
 import type { PresetName } from '../../src/fixtures/presets.ts'
 import { createSuiteContext, type SuiteContext } from '../../src/suites/context.ts'
+import { createInputResolver, type InputResolver } from '../../src/suites/input.ts'
 import { configsFor, type ProfileConfigs } from '../../src/suites/profile-configs.ts'
 import { type SuiteSettings, suiteSettings } from '../../src/suites/settings.ts'
 import type { SuiteMeasure } from '../../src/suites/suites.ts'
-import { cachedDataset } from './dataset.ts'
+import { cachedDataset, DATASET_CACHE_DIR } from './dataset.ts'
 import { gpuAvailability, gpuAvailable } from './gpu.ts'
 
 export interface RunContext {
@@ -17,6 +18,8 @@ export interface RunContext {
   settings: SuiteSettings
   configs: ProfileConfigs
   gpuCount: number
+  /** Every suite's input: VIRNUCPRO_BENCH_INPUT (validated at creation) or the generated presets. */
+  inputs: InputResolver
   /** Why the target cannot run here (with how to install it), or null when it can. */
   unavailable: string | null
   measure(input: string): SuiteMeasure
@@ -27,10 +30,17 @@ const INSTALL_HINT: Record<string, string> = {
   virnucpro: 'set VIRNUCPRO_DIR to a VirNucPro checkout and VIRNUCPRO_PYTHON to its interpreter',
 }
 
-/** Builds the context; call in beforeAll after checking gpuAvailable(). */
+/**
+ * Builds the context; call in beforeAll after checking gpuAvailable().
+ * @throws the input's one clear error (file and line) when VIRNUCPRO_BENCH_INPUT is bad, before any run starts.
+ */
 export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
-  const ctx = await createSuiteContext(inject('runId'), process.env, inject('resultsRoot'))
   const settings = suiteSettings()
+  const inputs = await createInputResolver({
+    userInput: process.env.VIRNUCPRO_BENCH_INPUT,
+    cacheDir: DATASET_CACHE_DIR,
+  })
+  const ctx = { ...(await createSuiteContext(inject('runId'), process.env, inject('resultsRoot'))), inputs }
   const availability = gpuAvailability()
   const preflight = await ctx.profile.preflight(process.env, gpusNeeded)
   const unavailable =
@@ -42,6 +52,7 @@ export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
     settings,
     configs: configsFor(ctx.profile.name, settings.modelScale),
     gpuCount: availability.ok ? availability.gpuCount : 0,
+    inputs,
     unavailable,
     measure: (input) => ({
       input,
@@ -52,7 +63,7 @@ export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
   }
 }
 
-/** The first FASTA file of a cached fixture (coding model). */
+/** The first FASTA file of a cached generated fixture (coding model): the validation campaign's known-answer inputs. */
 export async function fixtureInput(preset: PresetName, records = 0): Promise<string> {
   const dataset = await cachedDataset({ preset, overrides: { seed: 1, ...(records > 0 && { records }) } })
   return dataset.files[0]!
@@ -61,7 +72,7 @@ export async function fixtureInput(preset: PresetName, records = 0): Promise<str
 /** GPU indices 0..n-1. */
 export const firstGpus = (n: number) => Array.from({ length: n }, (_, i) => i)
 
-/** A GPU test file's run context and the suite preset's fixture, set up once for the file. */
+/** A GPU test file's run context and its input (the user's, or the suite preset's fixture), set up once for the file. */
 export interface GpuSuite {
   readonly rc: RunContext
   readonly input: string
@@ -76,7 +87,7 @@ export function useGpuSuite(gpusNeeded = 1): GpuSuite {
   beforeAll(async () => {
     if (!gpuAvailable()) return
     state.rc = await createRunContext(gpusNeeded)
-    state.input = await fixtureInput(state.rc.settings.preset, state.rc.settings.records)
+    state.input = (await state.rc.inputs.input(state.rc.settings.preset, state.rc.settings.records)).file
   })
   return {
     get rc() {

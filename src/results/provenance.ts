@@ -13,6 +13,8 @@ export interface ProvenanceOptions {
   /** The target's checkout (VirNucPro), when there is one; the reference pipeline lives in this suite's own tree. */
   targetDir?: string | null
   targetVersions?: Record<string, string>
+  /** The input the record's runs read, as the suites' input resolver describes it. */
+  input?: Provenance['input']
 }
 
 /** Collects the provenance every record carries. Never throws: a part that cannot be read is null or says why. */
@@ -37,6 +39,7 @@ export async function collectProvenance(options: ProvenanceOptions): Promise<Pro
       memBytes: os.totalmem(),
     },
     node: process.versions.node,
+    input: options.input ?? null,
     nvml: probe.available
       ? {
           available: true,

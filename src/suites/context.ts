@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { loadThresholds, type Thresholds } from '../config/thresholds.ts'
 import { runDirectory } from '../results/store.ts'
 import { REPO_ROOT, selectProfile, type TargetProfile } from '../target/profiles.ts'
+import type { InputResolver } from './input.ts'
 
 export interface SuiteContext {
   runId: string
@@ -21,6 +22,8 @@ export interface SuiteContext {
   profile: TargetProfile
   /** The target's checkout (VIRNUCPRO_DIR) for provenance; null for the bundled reference pipeline. */
   targetDir: string | null
+  /** The input resolver the suites took their inputs from, so records can name them; absent: records say null. */
+  inputs?: Pick<InputResolver, 'provenanceOf'>
 }
 
 /** `results/` at the repository root, or VIRNUCPRO_BENCH_RESULTS_DIR. */

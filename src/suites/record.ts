@@ -22,6 +22,13 @@ export interface RecordInput {
   reason?: string | null
 }
 
+/** The input file of a `predict` command line (UPSTREAM.md: `predict INPUT_FASTA ...`). */
+function inputOf(args: readonly string[] | undefined): string[] {
+  const at = args?.indexOf('predict') ?? -1
+  const input = at >= 0 ? args?.[at + 1] : undefined
+  return input ? [input] : []
+}
+
 /** Builds the record (provenance collected now, target versions from the runs' logs). */
 export async function buildRecord(ctx: SuiteContext, input: RecordInput): Promise<ResultRecord> {
   const observations = input.measurements.flatMap((m) => m.observations)
@@ -31,6 +38,7 @@ export async function buildRecord(ctx: SuiteContext, input: RecordInput): Promis
     profile: ctx.profile.name,
     targetDir: ctx.targetDir,
     targetVersions,
+    input: ctx.inputs?.provenanceOf(observations.flatMap((o) => inputOf(o.measured.run.command?.args))) ?? null,
   })
   return {
     schemaVersion: 1,

@@ -2,6 +2,29 @@ import { z } from 'zod'
 
 const GitStateSchema = z.object({ commit: z.string(), dirty: z.boolean() })
 
+/** The input a record's runs read (src/suites/input.ts): the source's identity and each file of it that was used. */
+const InputProvenanceSchema = z.object({
+  source: z.object({
+    source: z.enum(['user', 'generated']),
+    path: z.string(),
+    files: z.array(z.string()),
+    sha256: z.string(),
+    records: z.number().int(),
+    bases: z.number(),
+    workPerRecord: z.number(),
+    chunkLength: z.number().int(),
+    preset: z.string().nullable(),
+  }),
+  used: z.array(
+    z.object({
+      file: z.string(),
+      records: z.number().int(),
+      kind: z.enum(['full', 'subset']),
+      workRelativeDifference: z.number(),
+    }),
+  ),
+})
+
 /** Where a measurement came from: enough to tell two records apart and to rerun one. */
 export const ProvenanceSchema = z.object({
   runId: z.string().min(1),
@@ -21,6 +44,8 @@ export const ProvenanceSchema = z.object({
     memBytes: z.number(),
   }),
   node: z.string(),
+  /** Absent in records written before inputs were resolved; null when no resolver handed out the runs' input. */
+  input: InputProvenanceSchema.nullable().optional(),
   nvml: z.union([
     z.object({
       available: z.literal(true),

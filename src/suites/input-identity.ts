@@ -1,0 +1,128 @@
+/**
+ * What an input is: its files, a content hash, records, bases and GPU work per record. Every record's provenance names
+ * the input its runs read, so two results can be told apart by what they ran on, not only by a path. Reading a user's
+ * input is also its validation: the FASTA reader's one clear error (file and line) comes out of here, before any GPU
+ * time is spent. Identities are cached on disk by path, size and modification time: a multi-gigabyte sample is read
+ * once, not once per suite file.
+ */
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { readFasta } from '../fixtures/fasta-reader.ts'
+import { RecordWork } from '../fixtures/record-work.ts'
+import { writeFileAtomic } from '../results/atomic-write.ts'
+
+export interface InputIdentity {
+  /** `user`: VIRNUCPRO_BENCH_INPUT; `generated`: a seeded preset fixture. */
+  source: 'user' | 'generated'
+  /** As given (absolute): a FASTA file, a `.fa.gz`, or a directory of parts. */
+  path: string
+  /** The FASTA files read, in order. */
+  files: string[]
+  /** sha256 of the files' bytes as stored (gzip included), concatenated in order. */
+  sha256: string
+  records: number
+  bases: number
+  /** Mean GPU work per record: bases of the stop-free frames at `chunkLength` (record-work.ts). */
+  workPerRecord: number
+  chunkLength: number
+  /** The preset of a generated input; null for a user's. */
+  preset: string | null
+}
+
+export class InputError extends Error {
+  override name = 'InputError'
+}
+
+/** FASTA files a directory of parts holds: `*.fa|fasta|fna|fas` (optionally `.gz`), by name. */
+const FASTA_NAME = /\.(fa|fasta|fna|fas)(\.gz)?$/i
+
+/**
+ * The FASTA files `path` names: itself, or a directory's FASTA parts sorted by name.
+ * @throws InputError naming the path when it is missing or a directory without FASTA files.
+ */
+export async function inputFiles(path: string): Promise<string[]> {
+  const absolute = resolve(path)
+  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    throw new InputError(`input ${absolute}: ${error.code === 'ENOENT' ? 'no such file or directory' : error.message}`)
+  })
+  if (!info.isDirectory()) return [absolute]
+  const names = (await readdir(absolute)).filter((name) => FASTA_NAME.test(name)).sort()
+  if (names.length === 0)
+    throw new InputError(
+      `input ${absolute}: directory holds no FASTA files (*.fa, *.fasta, *.fna, *.fas, optionally .gz)`,
+    )
+  return names.map((name) => join(absolute, name))
+}
+
+async function hashFiles(files: readonly string[]): Promise<string> {
+  const hash = createHash('sha256')
+  for (const file of files) for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+/** One validating pass: records, bases and total work. @throws FastaFormatError / FastaReadError naming file and line. */
+async function countWork(files: readonly string[], chunkLength: number) {
+  const work = new RecordWork()
+  let records = 0
+  let bases = 0
+  let totalWork = 0
+  for (const file of files)
+    await readFasta(file, (record) => {
+      records++
+      bases += record.length
+      totalWork += work.bases(record.bases, 0, record.length, chunkLength)
+    })
+  return { records, bases, totalWork }
+}
+
+/** The cache key of an identity: what would change it without its path changing. */
+async function stamp(files: readonly string[], chunkLength: number): Promise<string> {
+  const parts = await Promise.all(files.map(async (f) => [f, (await stat(f)).size, (await stat(f)).mtimeMs]))
+  return createHash('sha256')
+    .update(JSON.stringify({ parts, chunkLength, version: 1 }))
+    .digest('hex')
+    .slice(0, 24)
+}
+
+export interface IdentityOptions {
+  source: InputIdentity['source']
+  chunkLength: number
+  preset?: string | null
+  /** Where identities are cached; omitted: none. */
+  cacheDir?: string
+}
+
+/**
+ * The identity of the input at `path` (read, hashed and validated; cached when `cacheDir` is given).
+ * @throws InputError for a missing path, an empty directory or an input with no records; FastaFormatError /
+ * FastaReadError from the reader, naming the file and line.
+ */
+export async function identifyInput(path: string, options: IdentityOptions): Promise<InputIdentity> {
+  const files = await inputFiles(path)
+  const key = await stamp(files, options.chunkLength)
+  const cached = options.cacheDir ? join(options.cacheDir, `input-identity-${key}.json`) : null
+  if (cached) {
+    const text = await readFile(cached, 'utf8').catch(() => null)
+    if (text) return { ...(JSON.parse(text) as InputIdentity), source: options.source, preset: options.preset ?? null }
+  }
+  const { records, bases, totalWork } = await countWork(files, options.chunkLength)
+  if (records === 0) throw new InputError(`input ${resolve(path)}: no FASTA records`)
+  const identity: InputIdentity = {
+    source: options.source,
+    path: resolve(path),
+    files,
+    sha256: await hashFiles(files),
+    records,
+    bases,
+    workPerRecord: totalWork / records,
+    chunkLength: options.chunkLength,
+    preset: options.preset ?? null,
+  }
+  if (cached && options.cacheDir) {
+    await mkdir(options.cacheDir, { recursive: true })
+    await writeFileAtomic(cached, JSON.stringify(identity))
+  }
+  return identity
+}

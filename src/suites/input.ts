@@ -1,0 +1,149 @@
+/**
+ * The one resolver every GPU suite asks for its input. With VIRNUCPRO_BENCH_INPUT set (a FASTA, a `.fa.gz`, or a
+ * directory of parts), the user's own sample replaces the generated presets: a suite that runs N records gets a nested,
+ * work-stratified subset of it (nested-order.ts: every smaller subset inside every larger one, each doing the input's
+ * GPU work per record), or the whole input when N reaches its size. Without it, suites get the seeded preset fixtures
+ * they always had. The pipeline always reads one plain FASTA: a gzip or a directory of parts is written out as one
+ * (once, cached). Every input handed out is remembered, so a record's provenance can name what its runs read.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { cachedDataset } from '../fixtures/dataset-cache.ts'
+import { MANIFEST_FILE, type SampleManifest } from '../fixtures/manifest.ts'
+import { readManifest } from '../fixtures/manifest-read.ts'
+import type { PresetName } from '../fixtures/presets.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH, sampleFasta } from '../fixtures/sample.ts'
+import { type InputIdentity, identifyInput } from './input-identity.ts'
+
+/** One FASTA a suite runs on. */
+export interface ResolvedInput {
+  /** The plain FASTA the pipeline reads. */
+  file: string
+  records: number
+  /** `full`: the whole source; `subset`: a nested work-stratified subset of it. */
+  kind: 'full' | 'subset'
+  /** The subset's GPU work per record against the source's ((sample - source) / source); 0 for the whole source. */
+  workRelativeDifference: number
+  source: InputIdentity
+}
+
+/** What a record's provenance says about its input: the source, and each file of it the record's runs read. */
+export interface InputProvenance {
+  source: InputIdentity
+  used: { file: string; records: number; kind: ResolvedInput['kind']; workRelativeDifference: number }[]
+}
+
+export interface InputResolver {
+  /** The user's input (validated), or null when suites use generated presets. */
+  readonly user: InputIdentity | null
+  /** `records` records of the suite's input; `records` 0: the preset's own count (or the whole user input). */
+  input(preset: PresetName, records: number): Promise<ResolvedInput>
+  /** Nested subsets at `sizes` (records, ascending) of one source: the user's input, else `preset` generated at the largest size. */
+  nested(preset: PresetName, sizes: readonly number[]): Promise<ResolvedInput[]>
+  /** Provenance of the inputs this resolver handed out whose files are among `files`; null when none is. */
+  provenanceOf(files: readonly string[]): InputProvenance | null
+}
+
+/** Seed of the nested order: fixed, so every suite and every invocation draws the same subsets of one input. */
+const SUBSET_SEED = 1
+
+export interface ResolverOptions {
+  /** VIRNUCPRO_BENCH_INPUT; empty or absent: generated presets. */
+  userInput?: string | null
+  /** Where generated fixtures, subsets, plain copies and identities are cached. */
+  cacheDir: string
+  chunkLength?: number
+}
+
+/**
+ * Builds the resolver, reading and validating the user's input first (before any GPU time is spent).
+ * @throws InputError / FastaFormatError / FastaReadError naming the input, file and line.
+ */
+export async function createInputResolver(options: ResolverOptions): Promise<InputResolver> {
+  const chunkLength = options.chunkLength ?? DEFAULT_WORK_CHUNK_LENGTH
+  const cacheDir = options.cacheDir
+  const userPath = options.userInput?.trim() || null
+  const user = userPath ? await identifyInput(userPath, { source: 'user', chunkLength, cacheDir }) : null
+  const handedOut = new Map<string, ResolvedInput>()
+  const remember = (r: ResolvedInput) => {
+    handedOut.set(r.file, r)
+    return r
+  }
+
+  /** `records` of `source` (all of it when records >= its size). */
+  async function of(source: InputIdentity, records: number): Promise<ResolvedInput> {
+    const whole = records <= 0 || records >= source.records
+    const plain = source.files.length === 1 && !source.files[0]!.endsWith('.gz')
+    if (whole && plain)
+      return remember({
+        file: source.files[0]!,
+        records: source.records,
+        kind: 'full',
+        workRelativeDifference: 0,
+        source,
+      })
+    const count = whole ? source.records : records
+    const dir = join(
+      cacheDir,
+      `input-${source.sha256.slice(0, 16)}-${whole ? 'all' : `nested-${count}`}-L${chunkLength}`,
+    )
+    const manifest = existsSync(join(dir, MANIFEST_FILE))
+      ? ((await readManifest(dir)) as SampleManifest)
+      : await sampleFasta(
+          {
+            from: source.files,
+            records: count,
+            seed: SUBSET_SEED,
+            stratifyBy: 'work',
+            selection: 'nested',
+            chunkLength,
+          },
+          dir,
+        )
+    return remember({
+      file: join(dir, manifest.files[0]!.name),
+      records: manifest.totals.records,
+      kind: whole ? 'full' : 'subset',
+      workRelativeDifference: manifest.workPerRecord.relativeDifference,
+      source,
+    })
+  }
+
+  async function generated(preset: PresetName, records: number): Promise<InputIdentity> {
+    const dataset = await cachedDataset({ preset, overrides: { seed: 1, ...(records > 0 && { records }) } }, cacheDir)
+    return identifyInput(dataset.dir, { source: 'generated', chunkLength, cacheDir, preset })
+  }
+
+  return {
+    user,
+    async input(preset, records) {
+      if (user) return of(user, records)
+      const source = await generated(preset, records)
+      return of(source, 0)
+    },
+    async nested(preset, sizes) {
+      const sorted = [...sizes].sort((a, b) => a - b)
+      const source = user ?? (await generated(preset, sorted.at(-1) ?? 0))
+      const out: ResolvedInput[] = []
+      for (const size of sorted) out.push(await of(source, size))
+      return out
+    },
+    provenanceOf(files) {
+      const used = files.flatMap((f) => {
+        const r = handedOut.get(f)
+        return r ? [r] : []
+      })
+      if (used.length === 0) return null
+      const unique = [...new Map(used.map((r) => [r.file, r])).values()].sort((a, b) => a.records - b.records)
+      return {
+        source: unique[0]!.source,
+        used: unique.map(({ file, records, kind, workRelativeDifference }) => ({
+          file,
+          records,
+          kind,
+          workRelativeDifference,
+        })),
+      }
+    },
+  }
+}
