@@ -1,45 +1,80 @@
 /**
- * Scaling over 1, 2, 4, 8 GPUs (beyond the host's count: skipped with the reason). MEDIUM coding fixture; 1 warm-up +
- * 3 measured runs per configuration (VIRNUCPRO_BENCH_WARMUP / _RUNS). The 1-GPU runs are shared (run cache) with the
- * stage and memory suites. GPU machine: npx vitest run --project gpu benchmarks/scaling.gpu.test.ts
+ * Scaling over 1, 2, 4, 8 GPUs (beyond the host's count: skipped with the reason), size-aware: every configuration the
+ * host allows is measured at the nested sizes VIRNUCPRO_BENCH_SIZES (default 1,000 and 8,000 records of the suite's
+ * input: VIRNUCPRO_BENCH_INPUT, else the MEDIUM-parameter fixture), all arms interleaved, 1 warm-up each +
+ * VIRNUCPRO_BENCH_RUNS (3). From those runs:
+ * - per k GPUs a `scaling` record at the largest measured size: speedup bands, PERF-03, balance, placement (as measured);
+ * - one `capacity` record: each configuration's size model, wall time and PERF-01/02 at the measured size and projected
+ *   to 45,000 and 6,000,000 sequences, and against 1 GPU the speedup there, break-even size and asymptotic speedup.
+ * GPU machine: npx vitest run --project gpu benchmarks/scaling.gpu.test.ts
  */
-import { describe, expect, test } from 'vitest'
-import { measureConfiguration } from '../src/suites/measure-configuration.ts'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { type ConfigMeasurements, sequenceEquivalents } from '../src/suites/capacity.ts'
+import { largestArms, measureCapacity, runCapacitySuite } from '../src/suites/capacity-suite.ts'
+import type { ResolvedInput } from '../src/suites/input.ts'
 import { placementEntries, placementVerdict } from '../src/suites/placement.ts'
-import { runScalingSuite } from '../src/suites/suites.ts'
+import { writeScalingRecord } from '../src/suites/suites.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
-import { firstGpus, useGpuSuite } from './support/run-context.ts'
+import { gpuAvailable } from './support/gpu.ts'
+import { createRunContext, firstGpus, type RunContext } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
 
-const suite = useGpuSuite(1)
+const GPU_COUNTS = [1, 2, 4, 8]
+let rc: RunContext
+let inputs: ResolvedInput[] = []
+beforeAll(async () => {
+  if (!gpuAvailable()) return
+  rc = await createRunContext(1)
+  inputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)
+})
+
+/** Every configuration this host can run: 1 GPU first, the baseline of the others. */
+const hostConfigs = () =>
+  GPU_COUNTS.filter((n) => n <= rc.gpuCount).map((n) => ({ config: rc.configs.base(firstGpus(n)), gpuCount: n }))
+
+/** Measurement options for arms that each bring their own input. */
+function armMeasure() {
+  const { input: _input, ...m } = rc.measure(inputs[0]!.file)
+  return m
+}
+
+/** Every configuration at every size (measured once, then read from the run cache). */
+const measured = (): Promise<ConfigMeasurements[]> => measureCapacity(rc.ctx, armMeasure(), hostConfigs(), inputs)
 
 describe('scaling', () => {
-  test('1 GPU baseline: every run completes on exactly GPU 0', async (context) => {
-    if (suite.rc.unavailable) context.skip(suite.rc.unavailable)
-    const m = suite.rc.measure(suite.input)
-    const base = await measureConfiguration(suite.rc.configs.base([0]), {
-      ...m,
-      profile: suite.rc.ctx.profile,
-      workDir: suite.rc.ctx.workDir,
-      cacheDir: suite.rc.ctx.cacheDir,
-    })
-    expect(base.failure).toBeNull()
-    expect(placementVerdict(placementEntries([base])).verdict).toBe('pass')
+  test('1 GPU baseline: every run at every size completes on exactly GPU 0', async (context) => {
+    if (rc.unavailable) context.skip(rc.unavailable)
+    const [base] = await measured()
+    for (const m of base!.bySize) expect(m.failure?.reason ?? null).toBeNull()
+    expect(placementVerdict(placementEntries(base!.bySize)).verdict).toBe('pass')
   })
 
-  test.for([2, 4, 8])('%i GPUs against 1: speedup bands, PERF-03, balance, placement', async (n, context) => {
-    if (suite.rc.unavailable) context.skip(suite.rc.unavailable)
-    if (n > suite.rc.gpuCount) context.skip(`needs ${n} GPUs, this host has ${suite.rc.gpuCount}`)
-    const { record } = await runScalingSuite(
-      suite.rc.ctx,
-      suite.rc.measure(suite.input),
-      suite.rc.configs.base([0]),
-      suite.rc.configs.base(firstGpus(n)),
-      n,
-    )
+  test.for([2, 4, 8])(
+    '%i GPUs against 1 at the largest size: speedup bands, PERF-03, balance, placement',
+    async (n, context) => {
+      if (rc.unavailable) context.skip(rc.unavailable)
+      if (n > rc.gpuCount) context.skip(`needs ${n} GPUs, this host has ${rc.gpuCount}`)
+      const all = await measured()
+      const [single, multi] = largestArms([all[0]!, all.find((c) => c.gpuCount === n)!])
+      const { record } = await writeScalingRecord(rc.ctx, single!, multi!, n)
+      await annotateVerdicts(record, context.annotate)
+      expectJudged(record)
+      expect(record.verdicts.find((v) => v.id === 'placement')?.verdict).toBe('pass')
+      expectNoFail(record, /^(scaling\/\d+\/total|perf03)$/)
+    },
+  )
+
+  test('capacity: size model per configuration, verdicts at the measured size and at 45,000 / 6,000,000 sequences', async (context) => {
+    if (rc.unavailable) context.skip(rc.unavailable)
+    const configs = hostConfigs()
+    const { record } = await runCapacitySuite(rc.ctx, armMeasure(), configs, inputs)
     await annotateVerdicts(record, context.annotate)
-    expectJudged(record)
-    expect(record.verdicts.find((v) => v.id === 'placement')?.verdict).toBe('pass')
-    expectNoFail(record, /^(scaling\/\d+\/total|perf03)$/)
+    expect(record.state, record.reason ?? '').toBe('completed')
+    expect(record.verdicts.filter((v) => v.verdict === 'error')).toEqual([])
+    const t = rc.ctx.thresholds
+    for (const n of configs.map((c) => c.gpuCount))
+      for (const size of [t.perf01.typicalSequences, t.perf01.productionSequences])
+        expect(record.verdicts.some((v) => v.id === `capacity/${n}/perf01/${size}`)).toBe(true)
+    expect(sequenceEquivalents(inputs.at(-1)!)).toBeGreaterThan(sequenceEquivalents(inputs[0]!))
   })
 })

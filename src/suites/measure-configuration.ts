@@ -1,8 +1,8 @@
 /**
  * Repeated runs of one or more configurations, as src/measure's repetition policy decides: warm-ups (kept, never
  * counted), at least `minRuns` measured runs, an adaptive stop on precision or budget, and several arms interleaved
- * (A B A B ...) so slow drift falls on every arm. A run that does not complete ends that measurement: repeating a
- * crash or an OOM measures nothing new. Results can be shared between suites of one vitest invocation through an
+ * (A B A B ...) so slow drift falls on every arm. A run that does not complete ends that arm's measurement (repeating
+ * a crash or an OOM measures nothing new); the other arms go on. Results can be shared between suites of one vitest invocation through an
  * on-disk cache keyed by configuration, input and policy (honest sharing: the same runs, not re-labelled ones).
  */
 import { existsSync } from 'node:fs'
@@ -153,14 +153,24 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
   const cached = await readCache(path)
   if (cached) return cached
   const results = new Map(
-    arms.map((arm) => [arm.config.label, { config: arm.config, observations: [] as RunObservation[] }]),
+    arms.map((arm) => [
+      arm.config.label,
+      { config: arm.config, observations: [] as RunObservation[], failure: null as MeasuredConfiguration['failure'] },
+    ]),
   )
+  // Arms still measured: an arm whose run did not complete stops (repeating a crash or an OOM measures nothing new),
+  // the others go on, so one configuration that cannot start does not take the rest of an interleaved campaign with it.
+  let live = [...byLabel.keys()]
   const recorded: RecordedRun[] = []
   const startedMs = performance.now()
-  let stop: MeasurementStop
-  let failure: MeasuredConfiguration['failure'] = null
-  for (;;) {
-    const step = nextStep(recorded, performance.now() - startedMs, [...byLabel.keys()], policy)
+  let stop: StopReason | null = null
+  while (live.length > 0) {
+    const step = nextStep(
+      recorded.filter((r) => live.includes(r.arm)),
+      performance.now() - startedMs,
+      live,
+      policy,
+    )
     if (step.action === 'stop') {
       stop = step.reason
       break
@@ -185,12 +195,15 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
     const run = observation.measured.run
     recorded.push({ arm: step.arm, phase: step.phase, durationMs: run.wallMs })
     if (run.exitClass !== 'completed') {
-      failure = { label, exitClass: run.exitClass, reason: run.reason ?? run.exitClass }
-      stop = 'run-failed'
-      break
+      entry.failure = { label, exitClass: run.exitClass, reason: run.reason ?? run.exitClass }
+      live = live.filter((arm) => arm !== step.arm)
     }
   }
-  const measured = [...results.values()].map((r) => ({ ...r, stop, failure, fromCache: false }))
+  const measured = [...results.values()].map((r) => ({
+    ...r,
+    stop: r.failure ? ('run-failed' as const) : (stop ?? 'run-failed'),
+    fromCache: false,
+  }))
   if (path) {
     await mkdir(options.cacheDir!, { recursive: true })
     await writeFileAtomic(path, JSON.stringify(measured))

@@ -28,7 +28,19 @@ export interface SuiteSettings {
   monitorIntervalMs: number
   /** VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: one target run ends (as timeout) after this. Default 540,000 (9 min). */
   runTimeoutMs: number
+  /**
+   * VIRNUCPRO_BENCH_SIZES: records of the nested subsets the scaling suite fits its size model from, e.g.
+   * `1000,8000` (at least two, ascending after parsing). Default DEFAULT_SIZES.
+   */
+  sizes: number[]
 }
+
+/**
+ * The scaling suite's default sizes: 1,000 and 8,000 records. Sized (docs/VALIDATION.md) so that 1 and 2 GPUs, one
+ * warm-up and 3 runs per arm, take under 15 GPU-minutes on a 2 x H200 host at full scale, while the 8-fold spread
+ * keeps the 6 M-sequence projection's CI narrow.
+ */
+export const DEFAULT_SIZES = [1_000, 8_000]
 
 export class SuiteSettingsError extends Error {
   override name = 'SuiteSettingsError'
@@ -64,5 +76,19 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     matrix: env.VIRNUCPRO_BENCH_MATRIX?.trim() !== '0',
     monitorIntervalMs: integer(env, 'VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS', 100, 1),
     runTimeoutMs: integer(env, 'VIRNUCPRO_BENCH_RUN_TIMEOUT_MS', 540_000, 1_000),
+    sizes: sizeList(env),
   }
+}
+
+/** VIRNUCPRO_BENCH_SIZES: distinct integers >= 2, at least two of them. */
+function sizeList(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.VIRNUCPRO_BENCH_SIZES?.trim()
+  if (!raw) return DEFAULT_SIZES
+  const sizes = raw.split(',').map((part) => Number(part.trim()))
+  const bad = sizes.some((n) => !Number.isSafeInteger(n) || n < 2)
+  if (bad || new Set(sizes).size !== sizes.length || sizes.length < 2)
+    throw new SuiteSettingsError(
+      `VIRNUCPRO_BENCH_SIZES must be two or more distinct record counts >= 2, comma-separated (e.g. 1000,8000), got '${raw}'`,
+    )
+  return sizes.sort((a, b) => a - b)
 }

@@ -60,12 +60,22 @@ export async function runScalingSuite(
 ): Promise<SuiteOutcome> {
   const a = await measureConfiguration(single, options(ctx, m))
   const b = await measureConfiguration(multi, options(ctx, m))
+  return writeScalingRecord(ctx, a, b, gpuCount)
+}
+
+/** Analyses measured single- and multi-GPU runs (e.g. the capacity suite's largest size) and writes the scaling record. */
+export function writeScalingRecord(
+  ctx: SuiteContext,
+  a: MeasuredConfiguration,
+  b: MeasuredConfiguration,
+  gpuCount: number,
+): Promise<SuiteOutcome> {
   const { stats, verdicts } = analyzeScaling(a, b, gpuCount, ctx.thresholds)
-  const name = `scaling, ${multi.label} vs ${single.label}`
+  const name = `scaling, ${b.config.label} vs ${a.config.label}`
   return writeSuiteRecord(ctx, {
     kind: 'scaling',
     // The setups in the id: two scaling measurements of one run (a clean pair and a fault scenario) must not share a file.
-    id: `scaling-${multi.label}-vs-${single.label}`,
+    id: `scaling-${b.config.label}-vs-${a.config.label}`,
     name,
     measurements: [a, b],
     stats: { ...stats },

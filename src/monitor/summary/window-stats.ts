@@ -2,7 +2,7 @@
 import type { DriverUtilRecord, SampleRecord } from '../records.ts'
 import type { StageWindow } from '../stage-timeline.ts'
 import { counterEnergyJ, powerEnergyJ, type TimedValue } from './energy.ts'
-import { countThrottle, type IdleRun, idleProfile, type ThrottleCount } from './idle-throttle.ts'
+import { countThrottle, IDLE_UTIL_PCT, type IdleRun, idleProfile, type ThrottleCount } from './idle-throttle.ts'
 import { allMetricStats, type MetricName, type MetricStats } from './metric-stats.ts'
 
 export interface GpuWindowStats {
@@ -20,6 +20,11 @@ export interface GpuWindowStats {
   longestInnerIdle: IdleRun | null
   /** Time before the first busy sample (start-up); null without utilization readings. */
   leadingIdleMs: number | null
+  /**
+   * Mean utilization from each window's first busy sample on: the stage's steady state, start-up left out (PERF-02
+   * splits the two: a stage can start slowly and then keep the GPU busy, or the reverse). Null without a busy sample.
+   */
+  steadyUtilPct: number | null
   throttle: ThrottleCount
 }
 
@@ -52,6 +57,24 @@ export function gpuWindowStats(series: GpuSeries, windows: readonly StageWindow[
     longestIdle: idle.longest,
     longestInnerIdle: idle.longestInner,
     leadingIdleMs: idle.leadingMs,
+    steadyUtilPct: steadyUtil(samples, windows),
     throttle: countThrottle(samples),
   }
+}
+
+/** Mean utilization of the samples at or after each window's first busy one (samples sorted by time). */
+export function steadyUtil(samples: readonly SampleRecord[], windows: readonly StageWindow[]): number | null {
+  let sum = 0
+  let count = 0
+  for (const w of windows) {
+    let started = false
+    for (const s of samples) {
+      if (s.tMs < w.startMs || s.tMs >= w.endMs || s.utilPct === null) continue
+      started ||= s.utilPct >= IDLE_UTIL_PCT
+      if (!started) continue
+      sum += s.utilPct
+      count++
+    }
+  }
+  return count === 0 ? null : sum / count
 }

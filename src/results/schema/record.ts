@@ -6,7 +6,7 @@ import { RunRecordSchema } from './run-record.ts'
 import { VerdictSchema } from './verdict.ts'
 
 export const RESULT_SCHEMA_VERSION = 1
-export const RESULT_KINDS = ['scaling', 'stage', 'memory', 'e2e', 'equivalence', 'sweep', 'ab'] as const
+export const RESULT_KINDS = ['scaling', 'stage', 'memory', 'e2e', 'equivalence', 'sweep', 'ab', 'capacity'] as const
 export type ResultKind = (typeof RESULT_KINDS)[number]
 
 const configValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.number())])

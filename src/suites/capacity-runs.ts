@@ -1,0 +1,98 @@
+/**
+ * One completed run as the size model reads it (src/measure/size-model.ts): its input size in GPU work, and its wall
+ * time split into parts (each logged stage, and the time outside every stage: interpreter start-up, imports, exit),
+ * plus, for the GPU stages that PERF-02 judges, the GPU-busy time (stage time x mean utilization of the GPUs the run
+ * asked for), the start-up before the GPU's first work, and the utilization after it.
+ *
+ * Why GPU work and not sequences as the size: nested subsets of one input carry its work per record only to a fraction
+ * of a percent (nested-order.ts), and a GPU stage's time follows the tokens it embeds, not the record count. A target
+ * size in sequences is turned into work with the input's own work per record.
+ */
+import type { RunObservation } from './observe-run.ts'
+import { stageDurationMs } from './stage-metrics.ts'
+
+export const WALL = 'wall'
+export const OUTSIDE_STAGES = 'outside stages'
+/** The GPU-busy series of a stage: stage time x mean utilization / 100, ms. */
+export const busySeries = (stage: string) => `busy: ${stage}`
+
+export interface StageStartup {
+  /** ms from the stage's start to the GPU's first work, on the slowest GPU to start (the stage waits for it). */
+  startupMs: number
+  /** Mean utilization from the first busy sample on, over the GPUs the run asked for. */
+  steadyUtilPct: number
+}
+
+export interface CapacityRun {
+  label: string
+  size: number
+  values: Record<string, number>
+  /** Per GPU stage (PERF-02's), where the monitor saw one. */
+  startup: Record<string, StageStartup>
+}
+
+type StageGpus = NonNullable<RunObservation['measured']['gpu']>['stages'][number]['gpus']
+
+/** GPUs the run asked for (all sampled GPUs when it asked for none). */
+function askedFor(o: RunObservation, gpus: StageGpus): StageGpus {
+  const requested = o.measured.run.gpusRequested
+  return requested ? gpus.filter((g) => requested.includes(g.gpu)) : gpus
+}
+
+/** Steady utilization of one GPU's stage window; records written before the monitor kept it are estimated from the
+ *  mean over the stage and the idle lead (the leading samples read under 10%, counted as idle). */
+function steadyOf(g: StageGpus[number], durationMs: number): number | null {
+  const steady = (g as { steadyUtilPct?: number | null }).steadyUtilPct
+  if (typeof steady === 'number') return steady
+  const mean = g.metrics.utilPct?.mean
+  const lead = g.leadingIdleMs
+  if (mean === undefined || lead === null || lead >= durationMs) return null
+  return (mean * durationMs) / (durationMs - lead)
+}
+
+function gpuStageFigures(o: RunObservation, stage: string, durationMs: number) {
+  const window = o.measured.gpu?.stages.find((s) => s.stage === stage)
+  const gpus = window ? askedFor(o, window.gpus) : []
+  const utils = gpus.map((g) => g.metrics.utilPct?.mean).filter((u): u is number => u !== undefined)
+  if (gpus.length === 0 || utils.length !== gpus.length) return null
+  const busyMs = (durationMs * utils.reduce((a, u) => a + u, 0)) / utils.length / 100
+  const leads = gpus.map((g) => g.leadingIdleMs)
+  const steady = gpus.map((g) => steadyOf(g, durationMs))
+  const startup =
+    leads.every((l): l is number => l !== null) && steady.every((s): s is number => s !== null)
+      ? { startupMs: Math.max(...leads), steadyUtilPct: steady.reduce((a, s) => a + s, 0) / steady.length }
+      : null
+  return { busyMs, startup }
+}
+
+/**
+ * The run's figures, or null when it did not complete. `size`: the GPU work of the input it ran on.
+ * @param gpuStages the stages whose GPU-busy time and start-up are read (thresholds.perf02.stages).
+ */
+export function capacityRun(o: RunObservation, size: number, gpuStages: readonly string[]): CapacityRun | null {
+  const run = o.measured.run
+  if (run.exitClass !== 'completed') return null
+  const values: Record<string, number> = { [WALL]: run.wallMs }
+  const startup: Record<string, StageStartup> = {}
+  let insideMs = 0
+  for (const span of run.stages) {
+    const durationMs = stageDurationMs(run, span.name)
+    if (durationMs === null) continue
+    values[span.name] = durationMs
+    insideMs += durationMs
+    if (!gpuStages.includes(span.name)) continue
+    const figures = gpuStageFigures(o, span.name, durationMs)
+    if (!figures) continue
+    values[busySeries(span.name)] = figures.busyMs
+    if (figures.startup) startup[span.name] = figures.startup
+  }
+  values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
+  return { label: o.measured.label, size, values, startup }
+}
+
+/** The series every run has: a stage skipped in one run cannot be fitted over all of them. */
+export function commonSeries(runs: readonly CapacityRun[]): string[] {
+  const [first, ...rest] = runs
+  if (!first) return []
+  return Object.keys(first.values).filter((name) => rest.every((r) => name in r.values))
+}

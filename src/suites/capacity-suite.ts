@@ -1,0 +1,80 @@
+/**
+ * Runs the capacity suite: every (configuration, size) arm measured in one interleaved measurement (A1 B1 C1 D1 A2 ...:
+ * one warm-up of each arm first, then the measured runs in turn, so drift and a cold first process fall on every arm
+ * alike), through the shared-run cache (the scaling suite's per-k records read the same runs), then analysed and
+ * written at once. The measured-size scaling records come from the largest size's arms (capacityArms' `largest`).
+ */
+import { analyzeCapacity, type ConfigMeasurements } from './capacity.ts'
+import type { Configuration } from './configuration.ts'
+import type { SuiteContext } from './context.ts'
+import type { ResolvedInput } from './input.ts'
+import { type MeasuredConfiguration, measureInterleaved } from './measure-configuration.ts'
+import { failureReason, writeSuiteRecord } from './record.ts'
+import type { SuiteMeasure, SuiteOutcome } from './suites.ts'
+
+/** A configuration and its GPU count (1 GPU first: the baseline every other one is compared with). */
+export interface SizedConfiguration {
+  config: Configuration
+  gpuCount: number
+}
+
+const sizeLabel = (config: Configuration, input: ResolvedInput) =>
+  `${config.label}, ${input.records.toLocaleString('en-US')} seqs`
+
+/**
+ * Every configuration at every size, interleaved; shared through the run cache (one call measures, later calls with
+ * the same arms read it back).
+ * @throws RangeError when there are fewer than 2 sizes or no configuration.
+ */
+export async function measureCapacity(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  configs: readonly SizedConfiguration[],
+  inputs: readonly ResolvedInput[],
+): Promise<ConfigMeasurements[]> {
+  if (inputs.length < 2) throw new RangeError(`capacity needs >= 2 input sizes, got ${inputs.length}`)
+  if (configs.length === 0) throw new RangeError('capacity needs at least one configuration')
+  const arms = configs.flatMap(({ config }) =>
+    inputs.map((input) => ({ config: { ...config, label: sizeLabel(config, input) }, input: input.file })),
+  )
+  const measured = await measureInterleaved(arms, {
+    ...m,
+    profile: ctx.profile,
+    workDir: ctx.workDir,
+    cacheDir: ctx.cacheDir,
+  })
+  return configs.map(({ config, gpuCount }, c) => ({
+    config,
+    gpuCount,
+    bySize: measured.slice(c * inputs.length, (c + 1) * inputs.length),
+  }))
+}
+
+/** The largest size's measurement of each configuration: what the measured-size scaling verdicts read. */
+export function largestArms(measured: readonly ConfigMeasurements[]): MeasuredConfiguration[] {
+  return measured.map((c) => c.bySize.at(-1)!)
+}
+
+/** Measures (or reads from the cache), analyses and writes the capacity record. */
+export async function runCapacitySuite(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  configs: readonly SizedConfiguration[],
+  inputs: readonly ResolvedInput[],
+): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
+  const measured = await measureCapacity(ctx, m, configs, inputs)
+  const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds)
+  const all = measured.flatMap((c) => c.bySize)
+  const reason = failureReason(all)
+  const labels = configs.map((c) => c.config.label).join(' + ')
+  const outcome = await writeSuiteRecord(ctx, {
+    kind: 'capacity',
+    id: `capacity-${labels}`,
+    name: `capacity, ${labels} at ${inputs.map((i) => i.records.toLocaleString('en-US')).join(' / ')} seqs`,
+    measurements: all,
+    stats: { ...stats },
+    verdicts,
+    ...(reason ? { state: 'failed' as const, reason } : {}),
+  })
+  return { ...outcome, measured }
+}

@@ -1,0 +1,159 @@
+/**
+ * Verdicts of the capacity record, beside (never instead of) the measured-size ones of the scaling and stage suites:
+ * per configuration PERF-01 and PERF-02 (steady state and projected) at the measured size and the target sizes; per
+ * k GPUs against 1 the speedup against its band, PERF-03, the break-even size and the asymptotic speedup. Every
+ * projected verdict is judged on its whole CI, which covers run-to-run variation (size-model.ts).
+ */
+import type { Thresholds } from '../config/thresholds.ts'
+import type { SizeEstimate } from '../measure/index.ts'
+import type { Verdict, VerdictValue } from '../results/schema/index.ts'
+import type { ComparisonCapacity } from './capacity-compare.ts'
+import type { ConfigCapacity } from './capacity-model.ts'
+import { judgeAtLeast, judgeAtMost, verdict } from './verdict.ts'
+
+const HOUR_MS = 3_600_000
+const count = (n: number) => Math.round(n).toLocaleString('en-US')
+const ciText = (e: SizeEstimate, digits: number, by = 1) =>
+  e.ci ? ` [${(e.ci.low * by).toFixed(digits)}, ${(e.ci.high * by).toFixed(digits)}]` : ' (no CI)'
+const ciOf = (e: SizeEstimate, by = 1) => (e.ci ? { ...e.ci, low: e.ci.low * by, high: e.ci.high * by } : null)
+
+/** Judged on the CI where there is one; without a CI the point estimate alone cannot pass or fail a projection. */
+function judged(e: SizeEstimate, rule: (value: number, ci: { low: number; high: number } | null) => VerdictValue) {
+  return e.ci ? rule(e.estimate, e.ci) : 'inconclusive'
+}
+
+function perf01Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Verdict[] {
+  return c.at.map(({ sequences, wallMs }) =>
+    verdict({
+      id: `capacity/${c.gpuCount}/perf01/${sequences === measured ? 'measured' : sequences}`,
+      title: `PERF-01 on ${c.label} at ${count(sequences)} sequences${sequences === measured ? ' (measured size)' : ''}`,
+      verdict: judged(wallMs, (v, ci) => judgeAtMost(v, ci, t.perf01.targetMs)),
+      value: wallMs.estimate / HOUR_MS,
+      unit: 'h',
+      ci: ciOf(wallMs, 1 / HOUR_MS),
+      threshold: `<= ${t.perf01.targetMs / HOUR_MS} h`,
+      detail: `wall time ${(wallMs.estimate / HOUR_MS).toFixed(3)} h${ciText(wallMs, 3, 1 / HOUR_MS)} from fixed ${(c.wall.fixedMs.estimate / 1000).toFixed(1)} s + ${c.wall.msPerSequence.estimate.toFixed(3)} ms/sequence${c.ciProblem ? `; ${c.ciProblem}` : ''}`,
+    }),
+  )
+}
+
+function perf02Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Verdict[] {
+  const min = t.perf02.minUtilPct
+  return c.stages.flatMap((s) => {
+    const startup = s.startupMs
+      ? `start-up ${(s.startupMs.median / 1000).toFixed(1)} s before the GPU's first work`
+      : 'start-up unknown'
+    const steady = s.steadyUtilPct
+    const steadyVerdict = verdict({
+      id: `capacity/${c.gpuCount}/perf02/${s.stage}/steady`,
+      title: `PERF-02 steady state, ${s.stage}, ${c.label}`,
+      verdict: steady ? judgeAtLeast(steady.median, steady.ci, min) : 'inconclusive',
+      value: steady?.median ?? null,
+      unit: '%',
+      ci: steady?.ci ? { low: steady.ci.low, high: steady.ci.high, level: steady.ci.level } : null,
+      threshold: `>= ${min}%`,
+      detail: `utilization after the GPU's first work, median of ${steady?.n ?? 0} runs at the largest size; ${startup}`,
+      stage: s.stage,
+    })
+    const projected = s.utilAt.map(({ sequences, utilPct }) =>
+      verdict({
+        id: `capacity/${c.gpuCount}/perf02/${s.stage}/${sequences === measured ? 'measured' : sequences}`,
+        title: `PERF-02 ${s.stage}, ${c.label}, at ${count(sequences)} sequences`,
+        verdict: judged(utilPct, (v, ci) => judgeAtLeast(v, ci, min)),
+        value: utilPct.estimate,
+        unit: '%',
+        ci: ciOf(utilPct),
+        threshold: `>= ${min}%`,
+        detail: `GPU-busy time over stage time from the size model (fixed ${(s.fixedMs.estimate / 1000).toFixed(1)} s, then ${s.msPerSequence.estimate.toFixed(3)} ms/sequence); tends to ${s.asymptoticUtilPct?.estimate.toFixed(1) ?? '?'}% as the input grows; ${startup}`,
+        stage: s.stage,
+      }),
+    )
+    return [steadyVerdict, ...projected]
+  })
+}
+
+function breakEvenVerdict(cmp: ComparisonCapacity, t: Thresholds): Verdict {
+  const be = cmp.breakEvenSequences
+  const typical = t.perf01.typicalSequences
+  const production = t.perf01.productionSequences
+  const high = be.ci?.high ?? be.estimate
+  const low = be.ci?.low ?? be.estimate
+  const text = (n: number) => (Number.isFinite(n) ? `${count(n)} sequences` : 'never')
+  let v: VerdictValue
+  let why: string
+  if (!be.ci) [v, why] = ['inconclusive', 'no CI (one run at a size)']
+  else if (high <= typical) [v, why] = ['pass', `pays off below the typical sample (${count(typical)})`]
+  else if (low > production) [v, why] = ['fail', `does not pay off even at the production size (${count(production)})`]
+  else if (low > typical && high <= production)
+    [v, why] = ['flag', `pays off only for samples above ${text(be.estimate)}`]
+  else [v, why] = ['inconclusive', 'the CI spans the typical or the production size']
+  return verdict({
+    id: `capacity/${cmp.gpuCount}/break-even`,
+    title: `break-even size, ${cmp.candidate} vs ${cmp.baseline}`,
+    verdict: v,
+    value: Number.isFinite(be.estimate) ? be.estimate : null,
+    unit: 'sequences',
+    ci: be.ci && Number.isFinite(be.ci.high) ? be.ci : null,
+    threshold: `<= ${count(typical)} (pass), <= ${count(production)} (flag)`,
+    detail: `${cmp.candidate} beats ${cmp.baseline} from ${text(be.estimate)} on (CI ${text(low)} to ${text(high)}): ${why}`,
+  })
+}
+
+function speedupVerdicts(cmp: ComparisonCapacity, t: Thresholds, measured: number): Verdict[] {
+  const band = t.scalingBands[String(cmp.gpuCount)]
+  const low = band?.[0] ?? 1
+  const where = (n: number) => (n === measured ? 'measured' : String(n))
+  const rows = cmp.at.map(({ sequences, speedup, efficiency }) =>
+    verdict({
+      id: `capacity/${cmp.gpuCount}/speedup/${where(sequences)}`,
+      title: `speedup, ${cmp.candidate} vs ${cmp.baseline}, at ${count(sequences)} sequences`,
+      verdict: judged(speedup, (v, ci) => judgeAtLeast(v, ci, low)),
+      value: speedup.estimate,
+      unit: 'x',
+      ci: ciOf(speedup),
+      threshold: band ? `${band[0]}x-${band[1]}x` : `>= ${low}x`,
+      detail: `efficiency ${(efficiency.estimate * 100).toFixed(1)}%${ciText(efficiency, 1, 100)}`,
+    }),
+  )
+  const asym = cmp.asymptoticSpeedup
+  rows.push(
+    verdict({
+      id: `capacity/${cmp.gpuCount}/speedup/asymptotic`,
+      title: `asymptotic speedup (input size to infinity), ${cmp.candidate} vs ${cmp.baseline}`,
+      verdict: judged(asym, (v, ci) => judgeAtLeast(v, ci, low)),
+      value: asym.estimate,
+      unit: 'x',
+      ci: ciOf(asym),
+      threshold: band ? `${band[0]}x-${band[1]}x` : `>= ${low}x`,
+      detail: 'ratio of the per-sequence parts of the wall time: what more GPUs give once start-up no longer counts',
+    }),
+  )
+  for (const { sequences, speedup } of cmp.perf03)
+    rows.push(
+      verdict({
+        id: `capacity/${cmp.gpuCount}/perf03/${where(sequences)}`,
+        title: `PERF-03 ${t.perf03.stage} on ${cmp.gpuCount} GPUs at ${count(sequences)} sequences`,
+        verdict: judged(speedup, (v, ci) => judgeAtLeast(v, ci, t.perf03.minSpeedup)),
+        value: speedup.estimate,
+        unit: 'x',
+        ci: ciOf(speedup),
+        threshold: `>= ${t.perf03.minSpeedup}x`,
+        detail: 'stage time ratio from the two size models',
+        stage: t.perf03.stage,
+      }),
+    )
+  return rows
+}
+
+/** Every capacity verdict. `measured`: the largest measured size (sequences), named `measured` in verdict ids. */
+export function capacityVerdicts(
+  configs: readonly ConfigCapacity[],
+  comparisons: readonly ComparisonCapacity[],
+  t: Thresholds,
+  measured: number,
+): Verdict[] {
+  return [
+    ...configs.flatMap((c) => [...perf01Verdicts(c, t, measured), ...perf02Verdicts(c, t, measured)]),
+    ...comparisons.flatMap((cmp) => [...speedupVerdicts(cmp, t, measured), breakEvenVerdict(cmp, t)]),
+  ]
+}

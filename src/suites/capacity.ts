@@ -1,0 +1,144 @@
+/**
+ * Capacity suite (kind `capacity`): every configuration (1, 2, 4, 8 GPUs as the host allows) measured at two or more
+ * nested sizes of one input, all arms interleaved after a warm-up each, so slow drift falls on every arm alike; one
+ * size model per configuration (src/measure/size-model.ts) and, against 1 GPU, speedup, break-even and asymptotic
+ * speedup. Answers "will my sample finish in time on k GPUs, and is the k-th GPU worth it" at the measured size and
+ * at the target sizes (thresholds.perf01: typical and production), each with a CI that covers run-to-run variation.
+ * `stats` has the shape CapacityStats.
+ */
+import type { Thresholds } from '../config/thresholds.ts'
+import type { SizeModel } from '../measure/index.ts'
+import type { Verdict } from '../results/schema/index.ts'
+import { type ComparisonCapacity, compareCapacity } from './capacity-compare.ts'
+import { type ConfigCapacity, configCapacity } from './capacity-model.ts'
+import { type CapacityRun, capacityRun } from './capacity-runs.ts'
+import { capacityVerdicts } from './capacity-verdicts.ts'
+import type { Configuration } from './configuration.ts'
+import type { ResolvedInput } from './input.ts'
+import type { InputIdentity } from './input-identity.ts'
+import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
+import { type Analysis, verdict } from './verdict.ts'
+
+/** What the projections' CIs cover, for reports. */
+export const CAPACITY_COVERS =
+  'run-to-run variation of every part (start-up included) at the measured sizes; not a different input mix, nor effects that appear only above the largest measured size (memory pressure, thermal limits)'
+
+export interface CapacityStats {
+  input: Pick<InputIdentity, 'source' | 'path' | 'sha256' | 'records' | 'workPerRecord' | 'chunkLength' | 'preset'>
+  /** Records of each nested subset, ascending. */
+  sizes: number[]
+  /** Sequence-equivalents of the largest measured size: where `measured` verdicts are judged. */
+  measuredSequences: number
+  targets: number[]
+  covers: string
+  configurations: ConfigCapacity[]
+  comparisons: ComparisonCapacity[]
+  /** Configurations that could not be fitted, with why. */
+  notFitted: { label: string; reason: string }[]
+}
+
+/** One configuration's measurements, one per size (same order as the sizes). */
+export interface ConfigMeasurements {
+  config: Configuration
+  gpuCount: number
+  bySize: MeasuredConfiguration[]
+}
+
+/** A subset's size in sequences of the source's average work: its records times its work per record over the source's. */
+export const sequenceEquivalents = (input: ResolvedInput) => input.records * (1 + input.workRelativeDifference)
+
+function runsOf(c: ConfigMeasurements, inputs: readonly ResolvedInput[], gpuStages: readonly string[]): CapacityRun[] {
+  return c.bySize.flatMap((m, i) =>
+    completedRuns(m).flatMap((o) => {
+      const run = capacityRun(o, sequenceEquivalents(inputs[i]!), gpuStages)
+      return run ? [run] : []
+    }),
+  )
+}
+
+function failureOf(c: ConfigMeasurements): string | null {
+  const failed = c.bySize.find((m) => m.failure)
+  return failed?.failure
+    ? `${failed.failure.label} ended as ${failed.failure.exitClass}: ${failed.failure.reason}`
+    : null
+}
+
+/**
+ * Fits and compares the configurations (the first is the baseline, normally 1 GPU).
+ * @param inputs the nested subsets the measurements ran on, ascending, parallel to each `bySize`.
+ */
+export function analyzeCapacity(
+  configs: readonly ConfigMeasurements[],
+  inputs: readonly ResolvedInput[],
+  t: Thresholds,
+): Analysis<CapacityStats> {
+  const targets = [t.perf01.typicalSequences, t.perf01.productionSequences]
+  const measured = sequenceEquivalents(inputs.at(-1)!)
+  const fitted: { figures: ConfigCapacity; model: SizeModel }[] = []
+  const notFitted: CapacityStats['notFitted'] = []
+  const verdicts: Verdict[] = []
+  for (const c of configs) {
+    const failure = failureOf(c)
+    const recordsBySize = new Map(inputs.map((input) => [sequenceEquivalents(input), input.records]))
+    const runs = runsOf(c, inputs, t.perf02.stages)
+    const result = failure
+      ? null
+      : configCapacity(
+          { label: c.config.label, gpuCount: c.gpuCount, runs, recordsBySize },
+          t.perf02.stages,
+          targets,
+          `capacity/${c.config.label}`,
+        )
+    if (result) {
+      fitted.push(result)
+      continue
+    }
+    const reason = failure ?? 'completed runs do not span two sizes'
+    notFitted.push({ label: c.config.label, reason })
+    verdicts.push(
+      verdict({
+        id: `capacity/${c.gpuCount}/fit`,
+        title: `size model, ${c.config.label}`,
+        verdict: 'error',
+        detail: `no size model, so no projected verdict for this configuration: ${reason}`,
+      }),
+    )
+  }
+  const base = fitted.find((f) => f.figures.gpuCount === 1) ?? null
+  const comparisons = base
+    ? fitted
+        .filter((f) => f !== base)
+        .map((f) =>
+          compareCapacity(
+            { label: base.figures.label, model: base.model },
+            { label: f.figures.label, model: f.model, gpuCount: f.figures.gpuCount },
+            [measured, ...targets],
+            t,
+          ),
+        )
+    : []
+  const configurations = fitted.map((f) => f.figures)
+  verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
+  const source = inputs[0]!.source
+  return {
+    stats: {
+      input: {
+        source: source.source,
+        path: source.path,
+        sha256: source.sha256,
+        records: source.records,
+        workPerRecord: source.workPerRecord,
+        chunkLength: source.chunkLength,
+        preset: source.preset,
+      },
+      sizes: inputs.map((i) => i.records),
+      measuredSequences: measured,
+      targets,
+      covers: CAPACITY_COVERS,
+      configurations,
+      comparisons,
+      notFitted,
+    },
+    verdicts,
+  }
+}

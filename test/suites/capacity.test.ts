@@ -1,0 +1,76 @@
+// Capacity suite end to end on the CPU: the reference pipeline's worker processes (--cpu-workers) stand in for GPUs,
+// two nested sizes of one generated input, real runs; the fake NVML is scripted (CPU runs use no GPU), so the
+// utilization figures are the script's while times, sizes and fits come from the runs.
+import { describe, expect, test } from 'vitest'
+import type { CapacityStats } from '../../src/suites/capacity.ts'
+import { runCapacitySuite } from '../../src/suites/capacity-suite.ts'
+import { createInputResolver } from '../../src/suites/input.ts'
+import { referenceProfile } from '../../src/target/profiles.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+import { cpuConfig, cpuContext, fakeGpu, scripted } from './support/cpu-suite.ts'
+
+const ready = await referenceProfile.preflight(process.env, 0)
+
+describe.skipIf(ready.state !== 'ready')('capacity suite on the CPU', () => {
+  test('1 and 2 workers at two nested sizes: a size model each, projections to 45,000 and 6,000,000, break-even', async () => {
+    const ctx = await cpuContext()
+    const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('capacity-inputs-') })
+    const inputs = await resolver.nested('SMALL', [8, 40])
+    const { input: _input, ...m } = scripted([fakeGpu(90), fakeGpu(90)], 2, 0)
+    const configs = [
+      { config: cpuConfig('1 worker', ['--cpu-workers', '1']), gpuCount: 1 },
+      { config: cpuConfig('2 workers', ['--cpu-workers', '2']), gpuCount: 2 },
+    ]
+    const { record } = await runCapacitySuite({ ...ctx, inputs: resolver }, m, configs, inputs)
+    expect(record.kind).toBe('capacity')
+    expect(record.state, record.reason ?? '').toBe('completed')
+    expect(record.runs).toHaveLength(8)
+    const stats = record.stats as unknown as CapacityStats
+    expect(stats.sizes).toEqual([8, 40])
+    expect(stats.configurations.map((c) => c.gpuCount)).toEqual([1, 2])
+    for (const c of stats.configurations) {
+      expect(c.sizes.map((s) => s.runs)).toEqual([2, 2])
+      expect(c.wall.msPerSequence.estimate).toBeGreaterThan(0)
+      // Every projection is the wall line at its size, and the parts add up to it.
+      for (const at of c.at)
+        expect(at.wallMs.estimate).toBeCloseTo(c.wall.fixedMs.estimate + c.wall.msPerSequence.estimate * at.sequences, 3)
+      const partsPerSequence = c.parts.reduce((a, p) => a + p.msPerSequence.estimate, 0)
+      expect(partsPerSequence).toBeCloseTo(c.wall.msPerSequence.estimate, 6)
+      expect(c.at[2]!.wallMs.ci!.low).toBeLessThan(c.at[2]!.wallMs.estimate)
+    }
+    expect(stats.comparisons).toHaveLength(1)
+    const ids = record.verdicts.map((v) => v.id)
+    for (const id of [
+      'capacity/1/perf01/measured',
+      'capacity/1/perf01/45000',
+      'capacity/2/perf01/6000000',
+      'capacity/2/speedup/45000',
+      'capacity/2/speedup/asymptotic',
+      'capacity/2/break-even',
+      'capacity/2/perf03/6000000',
+    ])
+      expect(ids).toContain(id)
+    expect(record.provenance.input?.used.map((u) => u.records)).toEqual([8, 40])
+  }, 180_000)
+
+  test('a configuration whose runs fail has no size model: its verdict is error with the failure, the others stand', async () => {
+    const ctx = await cpuContext()
+    const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('capacity-inputs-') })
+    const inputs = await resolver.nested('SMALL', [8, 16])
+    const { input: _input, ...m } = scripted([fakeGpu(90), fakeGpu(90)], 2, 0)
+    const configs = [
+      { config: cpuConfig('1 worker', ['--cpu-workers', '1']), gpuCount: 1 },
+      { config: cpuConfig('2 workers', ['--cpu-workers', '2', '--inject', 'crash-at=Sequence Chunking']), gpuCount: 2 },
+    ]
+    const { record } = await runCapacitySuite({ ...ctx, inputs: resolver }, m, configs, inputs)
+    expect(record.state).toBe('failed')
+    const fit = record.verdicts.find((v) => v.id === 'capacity/2/fit')!
+    expect(fit.verdict).toBe('error')
+    expect(fit.detail).toMatch(/2 workers, 8 seqs run 1 ended as failed/)
+    expect(record.verdicts.some((v) => v.id.startsWith('capacity/2/speedup'))).toBe(false)
+    // The interleaved measurement went on without the failed arm: 1 worker has its model and projections.
+    const stats = record.stats as unknown as CapacityStats
+    expect(stats.configurations.map((c) => c.label)).toEqual(['1 worker'])
+    expect(record.verdicts.find((v) => v.id === 'capacity/1/perf01/6000000')?.verdict).not.toBe('error')
+  }, 180_000)
+})
