@@ -9,7 +9,7 @@ import time
 import numpy as np
 import torch
 
-from refpipe.cli import non_negative_int, positive_int
+from refpipe.arg_types import non_negative_int, positive_int
 from refpipe.devices import plan_devices
 from refpipe.extract import build_encoder
 from refpipe.fasta import write_fasta

@@ -3,7 +3,7 @@
 
 import argparse
 
-from refpipe.cli import non_negative_int, positive_int
+from refpipe.arg_types import non_negative_int, positive_int
 from refpipe.inject import parse_injections
 from refpipe.run_state import Options
 

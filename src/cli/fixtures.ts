@@ -9,29 +9,36 @@ import type { LengthDistribution } from '../fixtures/lengths.ts'
 import { MANIFEST_FILE } from '../fixtures/manifest.ts'
 import { readManifest } from '../fixtures/manifest-read.ts'
 import { type FixtureOverrides, PRESET_NAMES, type PresetName, resolveParams } from '../fixtures/presets.ts'
-import { STRATIFY_BY, type StratifyBy, sampleFasta } from '../fixtures/sample.ts'
-import { parseCommandArgs, parseIntegerOption, parseNumberOption, UsageError } from './usage-error.ts'
+import {
+  SAMPLE_SELECTIONS,
+  type SampleSelection,
+  STRATIFY_BY,
+  type StratifyBy,
+  sampleFasta,
+} from '../fixtures/sample.ts'
+import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
+import { fixturesGenerateSpec, fixturesInspectSpec, fixturesSampleSpec, fixturesSpec } from './specs.ts'
+import { parseIntegerOption, parseNumberOption, UsageError } from './usage-error.ts'
+
+const RUNNERS = new Map<CommandSpec, (args: string[]) => Promise<number>>([
+  [fixturesGenerateSpec, generate],
+  [fixturesSampleSpec, sample],
+  [fixturesInspectSpec, inspect],
+])
 
 /**
  * `virnucpro-bench fixtures generate|sample|inspect`: bad arguments are a UsageError (exit 2); a bad input file or an
  * output directory we may not replace is one line on stderr naming it, exit 1.
  */
 export async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args
+  const selected = selectSubcommand(fixturesSpec, args)
+  // fixtures takes no option of its own but --help, which selectSubcommand has answered.
+  if (!('spec' in selected)) throw new UsageError(`${fixturesSpec.name}: expected a subcommand before options`)
   try {
-    switch (sub) {
-      case 'generate':
-        return await generate(rest)
-      case 'sample':
-        return await sample(rest)
-      case 'inspect':
-        return await inspect(rest)
-      default:
-        throw new UsageError(`fixtures: expected a subcommand generate, sample or inspect, got '${sub ?? ''}'`)
-    }
+    return await RUNNERS.get(selected.spec)!(selected.args)
   } catch (error) {
     if (error instanceof FastaFormatError || error instanceof FastaReadError || error instanceof OutputDirError) {
-      console.error(`virnucpro-bench fixtures ${sub}: ${error.message}`)
+      console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
       return 1
     }
     throw error
@@ -39,21 +46,8 @@ export async function run(args: string[]): Promise<number> {
 }
 
 async function generate(args: string[]): Promise<number> {
-  const command = 'fixtures generate'
-  const { values } = parseCommandArgs(command, args, {
-    preset: { type: 'string' },
-    seed: { type: 'string' },
-    records: { type: 'string' },
-    'min-length': { type: 'string' },
-    'max-length': { type: 'string' },
-    gc: { type: 'string' },
-    model: { type: 'string' },
-    'coding-fraction': { type: 'string' },
-    'length-from': { type: 'string' },
-    files: { type: 'string' },
-    'line-width': { type: 'string' },
-    out: { type: 'string' },
-  })
+  const command = fixturesGenerateSpec.name
+  const { values } = parseCommand(fixturesGenerateSpec, args)
   const preset = values.preset?.toUpperCase()
   if (!preset || !(PRESET_NAMES as readonly string[]).includes(preset))
     throw new UsageError(`${command}: --preset must be one of ${PRESET_NAMES.join(', ')}, got '${values.preset ?? ''}'`)
@@ -97,21 +91,15 @@ async function empiricalLengths(from: string): Promise<LengthDistribution> {
 }
 
 async function sample(args: string[]): Promise<number> {
-  const command = 'fixtures sample'
-  const { values } = parseCommandArgs(command, args, {
-    from: { type: 'string' },
-    records: { type: 'string' },
-    seed: { type: 'string' },
-    files: { type: 'string' },
-    stratify: { type: 'string' },
-    strata: { type: 'string' },
-    'chunk-length': { type: 'string' },
-    out: { type: 'string' },
-  })
+  const command = fixturesSampleSpec.name
+  const { values } = parseCommand(fixturesSampleSpec, args)
   if (!values.from) throw new UsageError(`${command}: --from FILE is required`)
   const stratifyBy = values.stratify ?? 'length'
   if (!(STRATIFY_BY as readonly string[]).includes(stratifyBy))
     throw new UsageError(`${command}: --stratify must be one of ${STRATIFY_BY.join(', ')}, got '${stratifyBy}'`)
+  const selection = values.selection ?? 'stratified'
+  if (!(SAMPLE_SELECTIONS as readonly string[]).includes(selection))
+    throw new UsageError(`${command}: --selection must be one of ${SAMPLE_SELECTIONS.join(', ')}, got '${selection}'`)
   if (!values.out) throw new UsageError(`${command}: --out DIR is required`)
   const records = parseIntegerOption(command, 'records', values.records, 1)
   if (records === undefined) throw new UsageError(`${command}: --records N is required`)
@@ -122,6 +110,7 @@ async function sample(args: string[]): Promise<number> {
     files: parseIntegerOption(command, 'files', values.files, 1),
     stratifyBy: stratifyBy as StratifyBy,
     strata: parseIntegerOption(command, 'strata', values.strata, 1),
+    selection: selection as SampleSelection,
     chunkLength: parseIntegerOption(command, 'chunk-length', values['chunk-length'], 1),
   }
   try {
@@ -135,7 +124,7 @@ async function sample(args: string[]): Promise<number> {
 }
 
 async function inspect(args: string[]): Promise<number> {
-  const { positionals } = parseCommandArgs('fixtures inspect', args, {}, true)
+  const { positionals } = parseCommand(fixturesInspectSpec, args)
   if (positionals.length !== 1) throw new UsageError(`fixtures inspect: expected one FILE, got ${positionals.length}`)
   console.log(formatInspection(await inspectFasta(positionals[0]!)))
   return 0

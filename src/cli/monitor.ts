@@ -12,9 +12,11 @@ import { createStageTagger } from '../monitor/stage-events.ts'
 import { registerLiveRun } from '../target/live-runs.ts'
 import { createLogParser } from '../target/log-parser.ts'
 import { spawnTracked } from '../target/tracked-process.ts'
-import { parseCommandArgs, parseIntegerOption, UsageError } from './usage-error.ts'
+import { parseCommand } from './command-spec.ts'
+import { monitorSpec } from './specs.ts'
+import { parseIntegerOption, UsageError } from './usage-error.ts'
 
-const NAME = 'monitor'
+const NAME = monitorSpec.name
 const GRACE_MS = 5_000
 
 interface MonitorArgs {
@@ -34,18 +36,13 @@ export function parseGpuList(value: string): number[] {
   })
 }
 
-/** @throws UsageError for unknown options or bad values. */
+/** @throws HelpRequested for `--help` before `--`; UsageError for unknown options or bad values. */
 export function parseMonitorArgs(args: string[]): MonitorArgs {
   const split = args.indexOf('--')
   const own = split < 0 ? args : args.slice(0, split)
   const command = split < 0 ? [] : args.slice(split + 1)
   if (split >= 0 && command.length === 0) throw new UsageError(`${NAME}: '--' must be followed by a command`)
-  const { values } = parseCommandArgs(NAME, own, {
-    'interval-ms': { type: 'string' },
-    gpus: { type: 'string' },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-  })
+  const { values } = parseCommand(monitorSpec, own)
   return {
     intervalMs: parseIntegerOption(NAME, 'interval-ms', values['interval-ms'], 1),
     gpus: values.gpus === undefined ? null : parseGpuList(values.gpus),

@@ -3,9 +3,11 @@ import { loadReportInput } from '../report/load.ts'
 import { terminalSummary } from '../report/render/terminal.ts'
 import { reportsDir } from '../report/run-dir.ts'
 import { writeReports } from '../report/write.ts'
-import { parseCommandArgs, UsageError } from './usage-error.ts'
+import { parseCommand } from './command-spec.ts'
+import { reportSpec } from './specs.ts'
+import { UsageError } from './usage-error.ts'
 
-const USAGE = 'report [RESULTS_DIR] [--baseline DIR] [--out DIR] [--fail-on-regression]'
+const USAGE = `${reportSpec.name} ${reportSpec.operands} [options]; --help lists them`
 
 async function requireDir(path: string, what: string): Promise<void> {
   const info = await stat(path).catch(() => null)
@@ -18,12 +20,7 @@ async function requireDir(path: string, what: string): Promise<void> {
  * regression; 2 for a usage error. Invalid record files are listed on stderr and in the reports, never fatal.
  */
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    'report',
-    args,
-    { baseline: { type: 'string' }, out: { type: 'string' }, 'fail-on-regression': { type: 'boolean' } },
-    true,
-  )
+  const { values, positionals } = parseCommand(reportSpec, args)
   if (positionals.length > 1)
     throw new UsageError(`report: expected at most one RESULTS_DIR, got ${positionals.length} (usage: ${USAGE})`)
   const resultsDir = positionals[0] ?? '.'

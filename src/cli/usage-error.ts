@@ -1,27 +1,6 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util'
-
 /** A bad command line: the CLI prints its message on one line and exits 2. */
 export class UsageError extends Error {
   override name = 'UsageError'
-}
-
-type Options = NonNullable<ParseArgsConfig['options']>
-
-/**
- * `util.parseArgs` with its errors turned into a UsageError that names the command, so every subcommand reports bad
- * options the same way.
- */
-export function parseCommandArgs<T extends Options>(
-  command: string,
-  args: string[],
-  options: T,
-  allowPositionals = false,
-) {
-  try {
-    return parseArgs({ args, options, allowPositionals, strict: true })
-  } catch (error) {
-    throw new UsageError(`${command}: ${(error as Error).message}`, { cause: error })
-  }
 }
 
 /** Parses a non-negative integer option, naming the option and the bad value when it is not one. */

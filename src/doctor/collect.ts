@@ -4,7 +4,7 @@ import { checkPython, checkVirnucpro } from './python-check.ts'
 import type { DoctorReport } from './report.ts'
 
 /** Gathers every finding; never throws for a missing part (each says why it is missing instead). */
-export function collectDoctorReport(env: NodeJS.ProcessEnv = process.env): DoctorReport {
+export async function collectDoctorReport(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
   const probe = probeNvml()
   const nvml: DoctorReport['nvml'] = probe.available
     ? {
@@ -20,7 +20,7 @@ export function collectDoctorReport(env: NodeJS.ProcessEnv = process.env): Docto
     node: checkNode(),
     nvml,
     python,
-    virnucpro: checkVirnucpro(python, env),
+    virnucpro: await checkVirnucpro(env),
     target: env.VIRNUCPRO_BENCH_TARGET?.trim() || 'reference',
   }
 }

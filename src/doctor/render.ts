@@ -27,7 +27,7 @@ export function renderDoctorReport(report: DoctorReport): string {
   } else {
     lines.push(`python     no python with torch: ${python.reason}`)
   }
-  lines.push(`virnucpro  ${virnucpro.importable ? 'importable' : 'not importable'}: ${virnucpro.detail}`)
+  lines.push(`virnucpro  ${virnucpro.importable ? 'ready' : 'cannot start'}: ${virnucpro.detail}`)
   lines.push(`target     ${report.target} (set VIRNUCPRO_BENCH_TARGET=reference|virnucpro)`)
   const can = capabilities(report)
   lines.push('', 'can run here:')

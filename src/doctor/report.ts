@@ -13,6 +13,7 @@ export interface DoctorReport {
       }
     | { found: false; reason: string }
   python: PythonFinding
+  /** Whether the `virnucpro` target's CLI module imports as that profile runs it (python-check.ts), and why not. */
   virnucpro: { importable: boolean; detail: string; dir: string | null; python: string | null }
   target: string
 }

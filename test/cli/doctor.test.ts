@@ -1,6 +1,11 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
+import { findTorchPython } from '../../src/platform/python.ts'
+import { makeFakeCheckout } from '../doctor/support/fake-virnucpro.ts'
 import { createFakeNvml } from '../support/fake-nvml.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 // The real CLI as a real process: what a newcomer runs first on a machine.
 const doctor = (env: Record<string, string>, ...args: string[]) =>
@@ -47,6 +52,57 @@ describe('virnucpro-bench doctor', () => {
     expect(result.stderr).toContain("'--bogus'")
   })
 })
+
+describe('doctor on a VirNucPro checkout (VIRNUCPRO_DIR, VIRNUCPRO_PYTHON) with one GPU', () => {
+  const oneGpu = { driverVersion: '580.159.04', devices: [{ name: 'NVIDIA H200', memTotalBytes: 150_754_820_096 }] }
+  const virnucpro = (dir: string) => ({ VIRNUCPRO_DIR: dir, VIRNUCPRO_PYTHON: 'python3' })
+
+  test('whose CLI fails at import: says the ImportError, and that real VirNucPro cannot run', async () => {
+    using fake = createFakeNvml(oneGpu)
+    const result = await doctor({ ...fake.env, ...virnucpro(makeFakeCheckout('biopython-mismatch')) })
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toMatch(
+      /^virnucpro\s+cannot start: python3: import virnucpro\.cli\.main failed: ImportError: cannot import name '_aligncore' from 'Bio\.Align'/m,
+    )
+    expect(result.stdout).toMatch(/^\s+real VirNucPro on GPU\s+no$/m)
+  })
+
+  test('whose CLI imports: ready, and real VirNucPro can run', async () => {
+    using fake = createFakeNvml(oneGpu)
+    const dir = makeFakeCheckout('clean')
+    const result = await doctor({ ...fake.env, ...virnucpro(dir) })
+    expect(result.stdout).toContain(`virnucpro  ready: python3: virnucpro.cli.main imports from ${dir}/virnucpro`)
+    expect(result.stdout).toMatch(/^\s+real VirNucPro on GPU\s+yes$/m)
+  })
+})
+
+// A python whose torch imports (so it is the one found) but cannot report on CUDA, and which, as real ones do, prints
+// more on stderr after the traceback while it shuts down: the reason must be the exception line.
+const torchPython = findTorchPython()
+test.skipIf(torchPython.state !== 'found')(
+  'a torch that fails its probe: the reason is the exception line, not what stderr ended with',
+  async () => {
+    const dir = tempDirUntilFileEnd('fake-torch-')
+    mkdirSync(join(dir, 'torch'))
+    writeFileSync(
+      join(dir, 'torch/__init__.py'),
+      "import atexit, sys\n__version__ = '0.0.0+fake'\natexit.register(lambda: sys.stderr.write('[W] shutting down\\n'))\n",
+    )
+    const python = join(dir, 'python')
+    const real = torchPython.state === 'found' ? torchPython.executable : ''
+    writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${dir} exec ${real} "$@"\n`)
+    chmodSync(python, 0o755)
+    const result = await doctor(
+      { REFPIPE_PYTHON: python, VIRNUCPRO_BENCH_NVML_LIB: '/nonexistent/libnvidia-ml.so.1' },
+      '--json',
+    )
+    const report = JSON.parse(result.stdout)
+    expect(report.python.found).toBe(false)
+    expect(report.python.reason).toBe(
+      `${python} imports torch but could not report on it: AttributeError: module 'torch' has no attribute 'cuda'`,
+    )
+  },
+)
 
 test('an unknown command is a usage error naming it, exit 2', async () => {
   const result = await execa('node', ['src/cli.ts', 'frobnicate'], { reject: false })

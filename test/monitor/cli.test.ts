@@ -122,7 +122,7 @@ describe('arguments', () => {
     [['--interval-ms', '0'], /--interval-ms must be an integer >= 1, got '0'/],
     [['--gpus', '0,a'], /--gpus must be GPU indices like 0,1, got '0,a'/],
     [['--'], /'--' must be followed by a command/],
-    [['--every', '5'], /monitor: Unknown option '--every'/],
+    [['--every', '5'], /monitor: unknown option '--every'/],
   ])('%j is a usage error naming the option', (args, message) => {
     expect(() => parseMonitorArgs(args)).toThrow(UsageError)
     expect(() => parseMonitorArgs(args)).toThrow(message)
