@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { TestBenchmark } from 'vitest'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import { regressionGateFails } from '../src/report/analyses/regression.ts'
 import type { BenchmarkTaskResult, RunOutcome } from '../src/report/input.ts'
 import { loadReportInput } from '../src/report/load.ts'
 import { terminalSummary } from '../src/report/render/terminal.ts'
@@ -16,7 +17,10 @@ export interface GpuReportOptions {
   runId?: string
   /** A stored run directory to compare with (regression gate); default VIRNUCPRO_BENCH_BASELINE. */
   baselineDir?: string
-  /** A significant regression beyond the threshold against `baselineDir` fails the run (exit code 1). */
+  /**
+   * A significant regression beyond the threshold against `baselineDir`, or a baseline group this run could not compare
+   * because its record failed, fails the run (exit code 1).
+   */
   failOnRegression?: boolean
   /**
    * Reporters whose onTestRunEnd runs after the reports are printed. Vitest runs every reporter's onTestRunEnd at
@@ -110,7 +114,7 @@ export default class GpuReportReporter implements Reporter {
       if (input.records.length === 0 && input.invalid.length === 0 && this.#benchmarks.length === 0) return
       const written = await writeReports(input, reportsDir(this.#options.outDir))
       write(`${terminalSummary(written.report, written.outDir, written.files).join('\n')}\n`)
-      if (this.#options.failOnRegression && (written.report.regression?.regressed ?? 0) > 0) process.exitCode = 1
+      if (this.#options.failOnRegression && regressionGateFails(written.report.regression)) process.exitCode = 1
     } catch (error) {
       // A report failure must never hide the test results or the closing summary line.
       write(`gpu-report: reports not written: ${(error as Error).message}\n`)

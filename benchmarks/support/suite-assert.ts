@@ -6,7 +6,7 @@ export function expectJudged(record: ResultRecord): void {
   const judged = record.verdicts.filter((v) => v.verdict === 'pass' || v.verdict === 'fail')
   expect(
     judged.length,
-    `record ${record.id} judged nothing: ${JSON.stringify(record.verdicts.map((v) => [v.id, v.verdict]))}`,
+    `record ${record.id} judged nothing${record.reason ? ` (${record.reason})` : ''}: ${JSON.stringify(record.verdicts.map((v) => [v.id, v.verdict]))}`,
   ).toBeGreaterThan(0)
 }
 

@@ -40,8 +40,12 @@ export interface SizeGroup {
   sd: Record<string, number>
 }
 
+/** How a series grows: a line over sizes, or a constant (its slope held at 0: start-up by construction). */
+export type SeriesShape = 'line' | 'constant'
+
 export interface SizeModel {
   series: string[]
+  shapes: Record<string, SeriesShape>
   groups: SizeGroup[]
   /** The point fit of each series. */
   fits: Record<string, Line>
@@ -59,6 +63,8 @@ export interface SizeModelOptions {
   random?: RandomSource
   /** The series whose spread sets the draws' degrees of freedom (the one the headline figures come from); default the first. */
   referenceSeries?: string
+  /** Series fitted as constants (the mean of all runs); every other series is a line. */
+  constant?: readonly string[]
 }
 
 export const SIZE_MODEL_DRAWS = 4_000
@@ -103,6 +109,17 @@ export function fitWeightedLine(x: ArrayLike<number>, y: ArrayLike<number>, w: A
   }
   const perUnit = sxy / sxx
   return { fixed: my - perUnit * mx, perUnit }
+}
+
+/** The weighted mean of points y with weights w, as a line of slope 0. */
+function fitConstant(y: ArrayLike<number>, w: ArrayLike<number>): Line {
+  let sw = 0
+  let sy = 0
+  for (let i = 0; i < y.length; i++) {
+    sw += w[i]!
+    sy += w[i]! * y[i]!
+  }
+  return { fixed: sy / sw, perUnit: 0 }
 }
 
 /** A standard normal draw (Box-Muller; 1 - u keeps the logarithm finite). */
@@ -170,20 +187,32 @@ export function fitSizeModel(runs: readonly SizedRun[], options: SizeModelOption
       }),
     ),
   }))
+  const shapes: Record<string, SeriesShape> = Object.fromEntries(
+    series.map((s) => [s, options.constant?.includes(s) ? 'constant' : 'line']),
+  )
+  const fitSeries = (s: string, y: ArrayLike<number>) =>
+    shapes[s] === 'constant' ? fitConstant(y, weights) : fitWeightedLine(sizes, y, weights)
   const fits = Object.fromEntries(
     series.map((s, k) => [
       s,
-      fitWeightedLine(
-        sizes,
+      fitSeries(
+        s,
         means.map((m) => m[k]!),
-        weights,
       ),
     ]),
   )
   const single = groups.find((g) => g.runs < 2)
   const drawCount = options.draws ?? SIZE_MODEL_DRAWS
   if (single)
-    return { series, groups, fits, draws: null, drawCount: 0, ciProblem: `one run at size ${single.size}: no spread` }
+    return {
+      series,
+      shapes,
+      groups,
+      fits,
+      draws: null,
+      drawCount: 0,
+      ciProblem: `one run at size ${single.size}: no spread`,
+    }
   const random = options.random ?? createRandomSource('size-model')
   const draws = Object.fromEntries(
     series.map((s) => [s, { fixed: new Float64Array(drawCount), perUnit: new Float64Array(drawCount) }]),
@@ -206,12 +235,12 @@ export function fitSizeModel(runs: readonly SizedRun[], options: SizeModelOption
       for (let k = 0; k < series.length; k++) drawnMeans[k]![j] = means[j]![k]! + perRun * shift[k]!
     })
     series.forEach((s, k) => {
-      const line = fitWeightedLine(sizes, drawnMeans[k]!, weights)
+      const line = fitSeries(s, drawnMeans[k]!)
       draws[s]!.fixed[b] = line.fixed
       draws[s]!.perUnit[b] = line.perUnit
     })
   }
-  return { series, groups, fits, draws, drawCount, ciProblem: null }
+  return { series, shapes, groups, fits, draws, drawCount, ciProblem: null }
 }
 
 /** A series' line, read from a point fit or one draw. */

@@ -7,6 +7,7 @@ import type { Thresholds } from '../config/thresholds.ts'
 import { compareRuns, type RegressionResult } from '../measure/index.ts'
 import type { VerdictValue } from '../results/schema/index.ts'
 import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
+import { failureReason } from './record.ts'
 import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
 import { type Analysis, verdict } from './verdict.ts'
 
@@ -43,13 +44,12 @@ export function analyzeAb(a: MeasuredConfiguration, b: MeasuredConfiguration, t:
     unit: 'B/A',
     threshold: `regression beyond +${t.regression.timeThreshold * 100}%`,
   }
-  if (!comparison)
-    return {
-      stats,
-      verdicts: [
-        verdict({ ...base, verdict: 'fail', detail: `completed runs: A ${timesA.length}, B ${timesB.length}` }),
-      ],
-    }
+  if (!comparison) {
+    // A side with no completed run is no comparison: `error`, with the failure that left it empty.
+    const why = failureReason([a, b])
+    const detail = `completed runs: A ${timesA.length}, B ${timesB.length}${why ? `; ${why}` : ''}`
+    return { stats, verdicts: [verdict({ ...base, verdict: 'error', detail })] }
+  }
   return {
     stats,
     verdicts: [

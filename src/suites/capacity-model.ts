@@ -1,29 +1,57 @@
 /**
- * One configuration's size model and what it says (kind `capacity`, per configuration): each part of the wall time
- * as fixed + per-sequence, the wall time at the measured size and projected to the target sizes, and each GPU stage's
- * start-up (before the GPU's first work), steady-state utilization (after it) and utilization projected to the targets.
- * Sizes are in sequences of the input's average GPU work (capacity-runs.ts says why), so a projection to M sequences
- * of the same input is a projection to M x its work per record.
+ * One configuration's size model and what it says: each part of the wall time as fixed + per-sequence, the wall time
+ * at the measured size and projected to the target sizes, and each GPU stage's start-up (before the GPU's first work),
+ * steady-state utilization (after it) and utilization projected to the targets. Sizes are in sequences of the input's
+ * average GPU work (capacity-runs.ts says why).
+ *
+ * The wall time is the sum of its parts, and the parts that are start-up by construction (the time outside every
+ * stage: interpreter, imports, exit; and each GPU stage's time before its GPU's first work: worker start, CUDA
+ * context, model build) are held constant over sizes. Why: on an H200 their run-to-run spread (0.3 s for process
+ * start-up) was larger than that of all the work together at 4,000 sequences, and a line fitted through it turns noise
+ * into a slope that 6,000,000 sequences multiply (+-12% on the 6 M projection from 1,000 and 4,000 records, against
+ * +-2% with start-up held constant). Held constant only while the data agree: each such part is also fitted as a line,
+ * and where that slope's CI excludes 0 and would move the production-size projection by more than
+ * CONSTANT_PART_TOLERANCE, the part is fitted as a line after all (`constantParts` says which and why).
  */
 import {
-  asymptoticRatio,
   createRandomSource,
+  estimateFrom,
   fitSizeModel,
+  type LineOf,
   median,
-  percentileInterval,
   projectSeries,
-  ratioAt,
   type SizeEstimate,
   type SizeModel,
   toSorted,
+  valueAt,
 } from '../measure/index.ts'
-import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './capacity-runs.ts'
+import {
+  busySeries,
+  type CapacityRun,
+  commonSeries,
+  OUTSIDE_STAGES,
+  startupSeries,
+  WALL,
+  workSeries,
+} from './capacity-runs.ts'
 import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
+
+/** A start-up part whose slope would move the production projection by more than this is fitted as a line. */
+export const CONSTANT_PART_TOLERANCE = 0.01
 
 export interface PartFigures {
   name: string
+  shape: 'line' | 'constant'
   fixedMs: SizeEstimate
   msPerSequence: SizeEstimate
+}
+
+export interface ConstantPartCheck {
+  name: string
+  /** Its slope when fitted as a line (ms per sequence), with CI. */
+  slopeMsPerSequence: SizeEstimate
+  heldConstant: boolean
+  why: string
 }
 
 export interface SizeFigures {
@@ -36,11 +64,11 @@ export interface StageCapacity {
   /** From the runs at the largest size: start-up before the GPU's first work, and utilization after it. */
   startupMs: EstimateStat | null
   steadyUtilPct: EstimateStat | null
-  /** GPU-busy time over stage time, from the model, at each size of `at`. */
+  /** GPU-busy time over stage time, from the model, at each size of `at` (CI clipped to 0-100%). */
   utilAt: { sequences: number; utilPct: SizeEstimate }[]
   /** Utilization as the input grows without bound (busy per sequence over stage time per sequence). */
   asymptoticUtilPct: SizeEstimate | null
-  /** The stage's fixed part and its share of the stage at the production size: what is start-up, what is steady. */
+  /** The stage as fixed + per-sequence: what is start-up and what is steady state. */
   fixedMs: SizeEstimate
   msPerSequence: SizeEstimate
 }
@@ -51,10 +79,14 @@ export interface ConfigCapacity {
   /** Runs per measured size (records of the nested subset, sequence-equivalents of its work, completed runs). */
   sizes: { records: number; sequences: number; runs: number; medianWallMs: number }[]
   ciProblem: string | null
+  /** The parts the wall time is the sum of. */
   parts: PartFigures[]
+  constantParts: ConstantPartCheck[]
   wall: PartFigures
-  /** The largest measured size, then each target. */
+  /** The largest measured size, then each projected size. */
   at: SizeFigures[]
+  /** The same sizes from a plain line through the wall times (no parts, nothing held constant): for comparison. */
+  unconstrainedAt: SizeFigures[]
   stages: StageCapacity[]
   /** The wall time over a log-spaced range of sizes, for the capacity chart. */
   curve: { sequences: number; wallMs: number; low: number | null; high: number | null }[]
@@ -67,27 +99,77 @@ export function curveSizes(largestTarget: number): number[] {
   return out
 }
 
-const pct = (e: SizeEstimate): SizeEstimate => ({
-  estimate: e.estimate * 100,
-  ci: e.ci ? { ...e.ci, low: e.ci.low * 100, high: e.ci.high * 100 } : null,
+const pct = (e: SizeEstimate, clip = false): SizeEstimate => {
+  const bound = (x: number) => (clip ? Math.min(100, Math.max(0, x * 100)) : x * 100)
+  return { estimate: e.estimate * 100, ci: e.ci ? { ...e.ci, low: bound(e.ci.low), high: bound(e.ci.high) } : null }
+}
+
+/** The parts the wall time is the sum of: every stage (a GPU stage split into start-up and work where the monitor
+ *  saw its onset), and the time outside them. */
+function partsOf(series: readonly string[]): string[] {
+  return series.filter((s) => {
+    if (s === WALL || s.startsWith('busy: ')) return false
+    if (s.startsWith('startup: ') || s.startsWith('work: ')) return true
+    return !(series.includes(startupSeries(s)) && series.includes(workSeries(s)))
+  })
+}
+
+/**
+ * A stage's time as its parts say (start-up and work where it is split, with start-up held constant where it is), so
+ * the stage agrees with the wall time's projection.
+ */
+export function stageOf(model: SizeModel, stage: string) {
+  const split = model.series.includes(startupSeries(stage)) && model.series.includes(workSeries(stage))
+  return (line: LineOf) =>
+    split
+      ? wallOf([startupSeries(stage), workSeries(stage)])(line)
+      : { fixed: line(stage).fixed, perUnit: line(stage).perUnit }
+}
+
+const isStartUp = (part: string) => part === OUTSIDE_STAGES || part.startsWith('startup: ')
+
+/** The wall time as the sum of `parts`, read from a point fit or one draw. */
+export const wallOf = (parts: readonly string[]) => (line: LineOf) => ({
+  fixed: parts.reduce((a, p) => a + line(p).fixed, 0),
+  perUnit: parts.reduce((a, p) => a + line(p).perUnit, 0),
 })
 
-function partFigures(model: SizeModel, name: string): PartFigures {
-  const f = model.fits[name]!
-  const d = model.draws?.[name]
-  const interval = (values: Float64Array | undefined) =>
-    values ? { ...percentileInterval(Float64Array.from(values).sort(), 0.95), level: 0.95 } : null
+function lineFigures(model: SizeModel, read: (line: LineOf) => { fixed: number; perUnit: number }) {
   return {
-    name,
-    fixedMs: { estimate: f.fixed, ci: interval(d?.fixed) },
-    msPerSequence: { estimate: f.perUnit, ci: interval(d?.perUnit) },
+    fixedMs: estimateFrom([model], (line) => read(line).fixed),
+    msPerSequence: estimateFrom([model], (line) => read(line).perUnit),
   }
+}
+
+function partFigures(model: SizeModel, name: string): PartFigures {
+  return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => line(name)) }
+}
+
+/** Which start-up parts stay constant: those whose own slope is nil or too small to matter at `production`. */
+function checkConstants(lines: SizeModel, held: SizeModel, parts: readonly string[], production: number) {
+  const wallAtProduction = valueAt(
+    wallOf(parts)((s) => held.fits[s]!),
+    production,
+  )
+  return parts.filter(isStartUp).map((name): ConstantPartCheck => {
+    const slope = estimateFrom([lines], (line) => line(name).perUnit)
+    const excludesZero = slope.ci !== null && (slope.ci.low > 0 || slope.ci.high < 0)
+    const effect = Math.abs(slope.estimate * production) / wallAtProduction
+    const heldConstant = !(excludesZero && effect > CONSTANT_PART_TOLERANCE)
+    const why = heldConstant
+      ? excludesZero
+        ? `its slope would move the ${production.toLocaleString('en-US')}-sequence projection by ${(effect * 100).toFixed(2)}% only`
+        : 'its slope CI includes 0'
+      : `its slope (CI excludes 0) would move the ${production.toLocaleString('en-US')}-sequence projection by ${(effect * 100).toFixed(1)}%: fitted as a line`
+    return { name, slopeMsPerSequence: slope, heldConstant, why }
+  })
 }
 
 function stageCapacity(model: SizeModel, stage: string, largest: CapacityRun[], sizes: number[]): StageCapacity {
   const busy = busySeries(stage)
   const hasBusy = model.series.includes(busy)
-  const part = partFigures(model, stage)
+  const stageLine = stageOf(model, stage)
+  const at = (line: LineOf, size: number) => valueAt(line(busy), size) / valueAt(stageLine(line), size)
   return {
     stage,
     startupMs: toStat(
@@ -103,11 +185,21 @@ function stageCapacity(model: SizeModel, stage: string, largest: CapacityRun[], 
       ),
     ),
     utilAt: hasBusy
-      ? sizes.map((sequences) => ({ sequences, utilPct: pct(ratioAt(model, busy, stage, sequences)) }))
+      ? sizes.map((sequences) => ({
+          sequences,
+          utilPct: pct(
+            estimateFrom([model], (line) => at(line, sequences)),
+            true,
+          ),
+        }))
       : [],
-    asymptoticUtilPct: hasBusy ? pct(asymptoticRatio(model, busy, stage)) : null,
-    fixedMs: part.fixedMs,
-    msPerSequence: part.msPerSequence,
+    asymptoticUtilPct: hasBusy
+      ? pct(
+          estimateFrom([model], (line) => line(busy).perUnit / stageLine(line).perUnit),
+          true,
+        )
+      : null,
+    ...lineFigures(model, stageLine),
   }
 }
 
@@ -119,50 +211,79 @@ export interface ConfigInput {
   recordsBySize: ReadonlyMap<number, number>
 }
 
+const wallEstimates = (model: SizeModel, parts: readonly string[], sizes: readonly number[]) =>
+  sizes.map((sequences) => ({
+    sequences,
+    wallMs: estimateFrom([model], (line) => valueAt(wallOf(parts)(line), sequences)),
+  }))
+
+function sizeRows(model: SizeModel, input: ConfigInput) {
+  return model.groups.map((g) => ({
+    records: input.recordsBySize.get(g.size) ?? Math.round(g.size),
+    sequences: g.size,
+    runs: g.runs,
+    medianWallMs: median(
+      toSorted(
+        input.runs.filter((r) => r.size === g.size).map((r) => r.values[WALL]!),
+        'capacity wall',
+      ),
+    ),
+  }))
+}
+
 /**
  * Fits one configuration. Null when its completed runs do not span two sizes (the reason is the caller's: which
  * measurement failed).
- * @param targets target sizes in sequences (thresholds.perf01: typical, production).
+ * @param projected sizes to project to after the largest measured one (sequences; the last is the production size)
  */
 export function configCapacity(
   input: ConfigInput,
   gpuStages: readonly string[],
-  targets: readonly number[],
+  projected: readonly number[],
   seed: string,
-): { figures: ConfigCapacity; model: SizeModel } | null {
+): { figures: ConfigCapacity; model: SizeModel; parts: string[] } | null {
   const sizes = [...new Set(input.runs.map((r) => r.size))].sort((a, b) => a - b)
   if (sizes.length < 2) return null
   const series = commonSeries(input.runs)
-  const model = fitSizeModel(input.runs, { series, referenceSeries: WALL, random: createRandomSource(seed) })
+  const parts = partsOf(series)
+  const fitModel = (constant: string[]) =>
+    fitSizeModel(input.runs, { series, constant, referenceSeries: WALL, random: createRandomSource(seed) })
+  const lines = fitModel([])
+  const production = Math.max(...projected)
+  const constantParts = checkConstants(lines, fitModel(parts.filter(isStartUp)), parts, production)
+  const model = fitModel(constantParts.filter((c) => c.heldConstant).map((c) => c.name))
   const largestSize = sizes.at(-1)!
-  const largest = input.runs.filter((r) => r.size === largestSize)
-  const atSizes = [largestSize, ...targets]
-  const stages = gpuStages.filter((s) => series.includes(s))
+  const atSizes = [largestSize, ...projected]
+  const wallParts = lineFigures(model, wallOf(parts))
   return {
     model,
+    parts,
     figures: {
       label: input.label,
       gpuCount: input.gpuCount,
-      sizes: model.groups.map((g) => ({
-        records: input.recordsBySize.get(g.size) ?? Math.round(g.size),
-        sequences: g.size,
-        runs: g.runs,
-        medianWallMs: median(
-          toSorted(
-            input.runs.filter((r) => r.size === g.size).map((r) => r.values[WALL]!),
-            'capacity wall',
+      sizes: sizeRows(model, input),
+      ciProblem: model.ciProblem,
+      parts: parts.map((p) => partFigures(model, p)),
+      constantParts,
+      wall: { name: WALL, shape: 'line', ...wallParts },
+      at: wallEstimates(model, parts, atSizes),
+      unconstrainedAt: atSizes.map((sequences) => ({ sequences, wallMs: projectSeries(lines, WALL, sequences) })),
+      stages: gpuStages
+        .filter((s) => series.includes(s))
+        .map((stage) =>
+          stageCapacity(
+            model,
+            stage,
+            input.runs.filter((r) => r.size === largestSize),
+            atSizes,
           ),
         ),
+      curve: wallEstimates(model, parts, curveSizes(production)).map(({ sequences, wallMs }) => ({
+        sequences,
+        wallMs: wallMs.estimate,
+        low: wallMs.ci?.low ?? null,
+        high: wallMs.ci?.high ?? null,
       })),
-      ciProblem: model.ciProblem,
-      parts: series.filter((s) => s !== WALL && !s.startsWith('busy: ')).map((s) => partFigures(model, s)),
-      wall: partFigures(model, WALL),
-      at: atSizes.map((sequences) => ({ sequences, wallMs: projectSeries(model, WALL, sequences) })),
-      stages: stages.map((stage) => stageCapacity(model, stage, largest, atSizes)),
-      curve: curveSizes(Math.max(...targets)).map((sequences) => {
-        const e = projectSeries(model, WALL, sequences)
-        return { sequences, wallMs: e.estimate, low: e.ci?.low ?? null, high: e.ci?.high ?? null }
-      }),
     },
   }
 }

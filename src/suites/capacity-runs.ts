@@ -15,6 +15,10 @@ export const WALL = 'wall'
 export const OUTSIDE_STAGES = 'outside stages'
 /** The GPU-busy series of a stage: stage time x mean utilization / 100, ms. */
 export const busySeries = (stage: string) => `busy: ${stage}`
+/** A GPU stage's time before the GPU's first work (start-up: process, CUDA context, model build), ms. */
+export const startupSeries = (stage: string) => `startup: ${stage}`
+/** A GPU stage's time from the GPU's first work to the stage's end, ms. */
+export const workSeries = (stage: string) => `work: ${stage}`
 
 export interface StageStartup {
   /** ms from the stage's start to the GPU's first work, on the slowest GPU to start (the stage waits for it). */
@@ -84,7 +88,11 @@ export function capacityRun(o: RunObservation, size: number, gpuStages: readonly
     const figures = gpuStageFigures(o, span.name, durationMs)
     if (!figures) continue
     values[busySeries(span.name)] = figures.busyMs
-    if (figures.startup) startup[span.name] = figures.startup
+    if (!figures.startup) continue
+    startup[span.name] = figures.startup
+    const startupMs = Math.min(figures.startup.startupMs, durationMs)
+    values[startupSeries(span.name)] = startupMs
+    values[workSeries(span.name)] = durationMs - startupMs
   }
   values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
   return { label: o.measured.label, size, values, startup }

@@ -63,18 +63,31 @@ export async function runCapacitySuite(
   inputs: readonly ResolvedInput[],
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
   const measured = await measureCapacity(ctx, m, configs, inputs)
-  const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds)
+  return { ...(await writeCapacityRecord(ctx, measured, inputs)), measured }
+}
+
+/**
+ * Analyses measurements (one per size, parallel to `inputs`) and writes the capacity record; `idSuffix` tells two
+ * capacity records of one run apart (a fault scenario beside the clean one).
+ */
+export function writeCapacityRecord(
+  ctx: SuiteContext,
+  measured: readonly ConfigMeasurements[],
+  inputs: readonly ResolvedInput[],
+  idSuffix = '',
+  extraSizes: readonly number[] = [],
+): Promise<SuiteOutcome> {
+  const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes)
   const all = measured.flatMap((c) => c.bySize)
   const reason = failureReason(all)
-  const labels = configs.map((c) => c.config.label).join(' + ')
-  const outcome = await writeSuiteRecord(ctx, {
+  const labels = measured.map((c) => c.config.label).join(' + ')
+  return writeSuiteRecord(ctx, {
     kind: 'capacity',
-    id: `capacity-${labels}`,
+    id: `capacity-${labels}${idSuffix}`,
     name: `capacity, ${labels} at ${inputs.map((i) => i.records.toLocaleString('en-US')).join(' / ')} seqs`,
     measurements: all,
     stats: { ...stats },
     verdicts,
     ...(reason ? { state: 'failed' as const, reason } : {}),
   })
-  return { ...outcome, measured }
 }

@@ -71,10 +71,13 @@ export function analyzeCapacity(
   configs: readonly ConfigMeasurements[],
   inputs: readonly ResolvedInput[],
   t: Thresholds,
+  /** Further sizes (sequences) to project to, before the targets: e.g. a size measured directly to check against. */
+  extraSizes: readonly number[] = [],
 ): Analysis<CapacityStats> {
   const targets = [t.perf01.typicalSequences, t.perf01.productionSequences]
+  const projected = [...extraSizes, ...targets]
   const measured = sequenceEquivalents(inputs.at(-1)!)
-  const fitted: { figures: ConfigCapacity; model: SizeModel }[] = []
+  const fitted: { figures: ConfigCapacity; model: SizeModel; parts: string[] }[] = []
   const notFitted: CapacityStats['notFitted'] = []
   const verdicts: Verdict[] = []
   for (const c of configs) {
@@ -86,7 +89,7 @@ export function analyzeCapacity(
       : configCapacity(
           { label: c.config.label, gpuCount: c.gpuCount, runs, recordsBySize },
           t.perf02.stages,
-          targets,
+          projected,
           `capacity/${c.config.label}`,
         )
     if (result) {
@@ -110,9 +113,9 @@ export function analyzeCapacity(
         .filter((f) => f !== base)
         .map((f) =>
           compareCapacity(
-            { label: base.figures.label, model: base.model },
-            { label: f.figures.label, model: f.model, gpuCount: f.figures.gpuCount },
-            [measured, ...targets],
+            { label: base.figures.label, model: base.model, parts: base.parts },
+            { label: f.figures.label, model: f.model, parts: f.parts, gpuCount: f.figures.gpuCount },
+            [measured, ...projected],
             t,
           ),
         )

@@ -5,16 +5,21 @@ import { type E2eInput, type E2eStats, e2eStats } from './e2e.ts'
 import { type Analysis, judgeAtLeast, verdict } from './verdict.ts'
 
 const hours = (ms: number) => `${(ms / 3.6e6).toFixed(2)} h`
+/** `: <failure>` to end a detail with, or nothing. */
+const because = (failure: string | null) => (failure ? `: ${failure}` : '')
 
 function projectionVerdicts(stats: E2eStats): Verdict[] {
   const p = stats.typical.projection
+  // No completed run: nothing was measured to project (`error`); a completed run that cannot be projected is data
+  // that cannot decide (`inconclusive`).
+  const failed = stats.typical.measuredRuns === 0
   if (p.state !== 'projected')
     return [
       verdict({
         id: 'perf01',
         title: 'PERF-01 projected time',
-        verdict: 'inconclusive',
-        detail: `not projected: ${p.reason}`,
+        verdict: failed ? 'error' : 'inconclusive',
+        detail: `not projected: ${p.reason}${failed ? because(stats.typical.failure) : ''}`,
       }),
     ]
   return p.projection.projections.map((x) =>
@@ -33,6 +38,8 @@ function projectionVerdicts(stats: E2eStats): Verdict[] {
 
 function floorVerdicts(stats: E2eStats, t: Thresholds): Verdict[] {
   const out: Verdict[] = []
+  const failed = stats.typical.measuredRuns === 0
+  const noRun = `no completed run${because(stats.typical.failure)}`
   const rate = stats.typical.sequencesPerHour
   const rateBase = {
     id: 'e2e/throughput',
@@ -49,7 +56,9 @@ function floorVerdicts(stats: E2eStats, t: Thresholds): Verdict[] {
           ci: rate.ci,
           detail: `median over ${rate.n} run(s)`,
         })
-      : verdict({ ...rateBase, verdict: 'fail', detail: 'no completed run' }),
+      : failed
+        ? verdict({ ...rateBase, verdict: 'error', detail: noRun })
+        : verdict({ ...rateBase, verdict: 'inconclusive', detail: 'no sequence count in the completed runs' }),
   )
   const util = stats.typical.utilPct
   const utilBase = {
@@ -67,7 +76,9 @@ function floorVerdicts(stats: E2eStats, t: Thresholds): Verdict[] {
           ci: util.ci,
           detail: `mean over requested GPUs, median over ${util.n} run(s)`,
         })
-      : verdict({ ...utilBase, verdict: 'skipped', detail: 'no GPU monitor samples' }),
+      : failed
+        ? verdict({ ...utilBase, verdict: 'error', detail: noRun })
+        : verdict({ ...utilBase, verdict: 'skipped', detail: 'no GPU monitor samples' }),
   )
   return out
 }
@@ -78,39 +89,44 @@ function stabilityVerdicts(stats: E2eStats): Verdict[] {
   if (!l) return [verdict({ ...base, id: 'e2e/large', verdict: 'skipped', detail: 'no large sample run' })]
   const ratio = l.esm2RatioToTypical
   const within = ratio !== null && Math.abs(ratio - 1) <= 0.2
+  // A large run that failed (other than by OOM) measured neither throttling nor throughput: no verdict on either.
+  const noneCompleted = l.completedRuns === 0
+  const failedDetail = `no completed large run${because(l.failure)}`
   const wholeRun = l.ratioToTypical === null ? 'n/a' : `${l.ratioToTypical.toFixed(2)}x`
   return [
     verdict({
       ...base,
       id: 'e2e/large/oom',
       title: 'large sample: no OOM',
-      verdict: l.oomRuns === 0 ? 'pass' : 'fail',
+      verdict: l.oomRuns > 0 ? 'fail' : noneCompleted ? 'error' : 'pass',
       value: l.oomRuns,
       unit: 'runs',
       threshold: '0',
-      detail: `${l.runs} run(s) on ${l.sequences ?? '?'} sequences`,
+      detail: l.oomRuns === 0 && noneCompleted ? failedDetail : `${l.runs} run(s) on ${l.sequences ?? '?'} sequences`,
     }),
     verdict({
       ...base,
       id: 'e2e/large/throttling',
       title: 'large sample: no throttling',
-      verdict: l.throttledSamples === 0 ? 'pass' : 'fail',
+      verdict: noneCompleted ? 'error' : l.throttledSamples === 0 ? 'pass' : 'fail',
       value: l.throttledSamples,
       unit: 'samples',
       threshold: '0',
-      detail: 'HW/SW slowdown, thermal or power-brake samples',
+      detail: noneCompleted ? failedDetail : 'HW/SW slowdown, thermal or power-brake samples',
     }),
     verdict({
       ...base,
       id: 'e2e/large/throughput',
       title: 'large sample: ESM-2 throughput within 20% of the typical run',
-      verdict: ratio === null ? 'inconclusive' : within ? 'pass' : 'fail',
+      verdict: noneCompleted ? 'error' : ratio === null ? 'inconclusive' : within ? 'pass' : 'fail',
       value: ratio,
       unit: 'x typical',
       threshold: '0.8x-1.2x',
-      detail: l.esm2TokensPerS
-        ? `large ${Math.round(l.esm2TokensPerS.median)} ESM-2 tok/s; whole-run seq/s ${wholeRun} typical (start-up amortized and length mix, not judged)`
-        : 'no completed large run with an ESM-2 inference rate',
+      detail: noneCompleted
+        ? failedDetail
+        : l.esm2TokensPerS
+          ? `large ${Math.round(l.esm2TokensPerS.median)} ESM-2 tok/s; whole-run seq/s ${wholeRun} typical (start-up amortized and length mix, not judged)`
+          : 'no completed large run with an ESM-2 inference rate',
     }),
   ]
 }
@@ -126,7 +142,7 @@ function matrixVerdicts(stats: E2eStats): Verdict[] {
       threshold: '>= 1x (not slower)',
     }
     const s = arm.speedup
-    if (!s) return verdict({ ...base, verdict: 'fail', detail: 'no completed run on one side' })
+    if (!s) return verdict({ ...base, verdict: 'error', detail: `no completed run on one side${because(arm.failure)}` })
     return verdict({
       ...base,
       verdict: s.verdict === 'flag' ? 'pass' : s.verdict,

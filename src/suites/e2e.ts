@@ -9,6 +9,7 @@ import { type SpeedupResult, speedup } from '../measure/index.ts'
 import { type ProjectionOutcome, projectRun } from './e2e-projection.ts'
 import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
 import type { RunObservation } from './observe-run.ts'
+import { failureReason } from './record.ts'
 import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
 
 export interface E2eStats {
@@ -21,11 +22,15 @@ export interface E2eStats {
     /** Whole-run mean utilization over the requested GPUs, %. */
     utilPct: EstimateStat | null
     projection: ProjectionOutcome
+    /** The first run that did not complete (record.ts failureReason); null when none failed. */
+    failure: string | null
   }
   large: {
     configuration: string
     sequences: number | null
     runs: number
+    /** Measured runs that completed. */
+    completedRuns: number
     oomRuns: number
     throttledSamples: number
     /** Whole-run seq/s (start-up included, so a larger sample is faster per sequence by construction). */
@@ -36,10 +41,12 @@ export interface E2eStats {
     esm2TokensPerS: EstimateStat | null
     /** Large-sample ESM-2 tokens/s over the typical sample's: what the stability verdict judges. */
     esm2RatioToTypical: number | null
+    failure: string | null
   } | null
   matrix: {
     baseline: string
-    arms: { label: string; wallMs: EstimateStat | null; speedup: SpeedupResult | null }[]
+    /** `failure`: why the arm or the baseline has no completed run, when one of them failed. */
+    arms: { label: string; wallMs: EstimateStat | null; speedup: SpeedupResult | null; failure: string | null }[]
   } | null
 }
 
@@ -105,6 +112,7 @@ function typicalStats(m: MeasuredConfiguration, t: Thresholds): E2eStats['typica
     projection: chosen
       ? projectRun(chosen, t, `e2e/${m.config.label}`)
       : { state: 'not-projected', reason: 'no completed run' },
+    failure: failureReason([m]),
   }
 }
 
@@ -122,6 +130,7 @@ function largeStats(m: MeasuredConfiguration | null | undefined, typical: Typica
     configuration: m.config.label,
     sequences: measured[0] ? sequencesOf(measured[0]) : null,
     runs: measured.length,
+    completedRuns: completedRuns(m).length,
     oomRuns: measured.filter((o) => o.measured.run.exitClass === 'oom' || o.measured.run.sawOom).length,
     throttledSamples: measured.reduce(
       (sum, o) => sum + (o.measured.gpu?.flags.throttled.reduce((s, f) => s + f.samples, 0) ?? 0),
@@ -131,6 +140,7 @@ function largeStats(m: MeasuredConfiguration | null | undefined, typical: Typica
     ratioToTypical: rate && typical.wholeRunSeqPerS ? rate.median / typical.wholeRunSeqPerS : null,
     esm2TokensPerS: toStat(tokens),
     esm2RatioToTypical: tokens && typical.esm2TokensPerS ? tokens.median / typical.esm2TokensPerS : null,
+    failure: failureReason([m]),
   }
 }
 
@@ -146,7 +156,12 @@ function matrixStats(arms: readonly MeasuredConfiguration[] | null | undefined):
         base.length > 0 && times.length > 0
           ? speedup(base, times, 1, { band: { low: 1, high: Number.MAX_VALUE } })
           : null
-      return { label: arm.config.label, wallMs: toStat(estimate(times, `${arm.config.label} wallMs`)), speedup: result }
+      return {
+        label: arm.config.label,
+        wallMs: toStat(estimate(times, `${arm.config.label} wallMs`)),
+        speedup: result,
+        failure: failureReason([arms[0]!, arm]),
+      }
     }),
   }
 }

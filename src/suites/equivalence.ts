@@ -7,6 +7,7 @@ import type { Thresholds } from '../config/thresholds.ts'
 import { comparePredictions, type EquivalenceResult } from '../measure/index.ts'
 import { type PredictionRow, readPredictionResults } from '../target/output-readers.ts'
 import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
+import { failureReason } from './record.ts'
 import { type Analysis, verdict } from './verdict.ts'
 
 export interface EquivalenceStats {
@@ -53,11 +54,11 @@ export async function analyzeEquivalence(
     threshold: `same IDs, labels agree >= ${minLabelAgreement * 100}%, scores allclose (rtol ${rtol}, atol ${atol})`,
   }
   if (!result) {
+    // Nothing to compare on a side is no verdict on equivalence: `error`, with the failure that left it empty.
     const missing = [!ref && reference.config.label, !cand && candidate.config.label].filter(Boolean).join(', ')
-    return {
-      stats,
-      verdicts: [verdict({ ...base, verdict: 'fail', detail: `no completed run with outputs: ${missing}` })],
-    }
+    const why = failureReason([reference, candidate])
+    const detail = `no completed run with outputs: ${missing}${why ? `; ${why}` : ''}`
+    return { stats, verdicts: [verdict({ ...base, verdict: 'error', detail })] }
   }
   const detail = `${result.commonCount} common IDs; max |diff| ${result.maxAbsDiff.toExponential(2)}, mean ${result.meanAbsDiff.toExponential(2)}; ${result.disagreements.count} disagreement(s)${result.reasons.length ? `: ${result.reasons.join('; ')}` : ''}`
   const agreement = result.labelAgreement === null ? null : result.labelAgreement * 100

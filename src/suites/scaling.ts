@@ -16,6 +16,7 @@ import type { Verdict } from '../results/schema/index.ts'
 import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
 import type { RunObservation } from './observe-run.ts'
 import { type PlacementEntry, placementEntries, placementVerdict } from './placement.ts'
+import { failureReason } from './record.ts'
 import { stageDurationMs } from './stage-metrics.ts'
 import { type Analysis, verdict } from './verdict.ts'
 
@@ -118,10 +119,23 @@ export function analyzeScaling(
   }
   const verdicts: Verdict[] = []
   if (a.length === 0 || b.length === 0) {
-    const detail = `completed measured runs: ${single.config.label} ${a.length}, ${multi.config.label} ${b.length}`
+    // Nothing measured on a side is no speedup at all, not a slow one: `error`, with the failure that caused it.
+    const counts = `completed measured runs: ${single.config.label} ${a.length}, ${multi.config.label} ${b.length}`
+    const why = failureReason([single, multi])
+    const detail = why ? `${counts}; ${why}` : counts
     verdicts.push(
-      verdict({ id: `scaling/${gpuCount}/total`, title: `speedup, ${gpuCount} GPUs`, verdict: 'fail', detail }),
+      verdict({ id: `scaling/${gpuCount}/total`, title: `speedup, ${gpuCount} GPUs`, verdict: 'error', detail }),
     )
+    if (gpuCount === t.perf03.gpus)
+      verdicts.push(
+        verdict({
+          id: 'perf03',
+          title: `PERF-03 ${t.perf03.stage} on ${gpuCount} GPUs`,
+          verdict: 'error',
+          detail,
+          stage: t.perf03.stage,
+        }),
+      )
     return { stats, verdicts: [...verdicts, placementVerdict(placement)] }
   }
   const stages: Record<string, { singleGpuMs: number[]; multiGpuMs: number[] }> = {}

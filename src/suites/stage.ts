@@ -7,6 +7,7 @@ import type { Thresholds } from '../config/thresholds.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import { PIPELINE_STAGES } from '../target/stages.ts'
 import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
+import { failureReason } from './record.ts'
 import { type StageGpuStats, stageGpuStats, stageJoulesPerItem } from './stage-gpu.ts'
 import { type EstimateStat, estimate, stageRunFigures, toStat } from './stage-metrics.ts'
 import { type Analysis, judgeAtLeast, verdict } from './verdict.ts'
@@ -149,12 +150,10 @@ function bottleneckVerdict(entry: StageThroughputEntry, t: Thresholds): Verdict 
 /** Stats and verdicts (PERF-02 per stage and GPU, a bottleneck check per stage). */
 export function analyzeStageThroughput(m: MeasuredConfiguration, t: Thresholds): Analysis<StageThroughputStats> {
   const stats = stageThroughputStats(m)
-  if (stats.measuredRuns === 0)
-    return {
-      stats,
-      verdicts: [
-        verdict({ id: 'stage/runs', title: 'stage throughput', verdict: 'fail', detail: 'no measured run completed' }),
-      ],
-    }
+  if (stats.measuredRuns === 0) {
+    const why = failureReason([m])
+    const detail = `no measured run completed${why ? `: ${why}` : ''}`
+    return { stats, verdicts: [verdict({ id: 'stage/runs', title: 'stage throughput', verdict: 'error', detail })] }
+  }
   return { stats, verdicts: [...perf02Verdicts(stats, t), ...stats.stages.map((e) => bottleneckVerdict(e, t))] }
 }

@@ -46,8 +46,11 @@ export function analyzeSweep(settings: readonly MeasuredConfiguration[]): Analys
   const [best, second] = ranked
   const stats: SweepStats = { settings: rows, best: best?.label ?? null, runnerUp: second?.label ?? null }
   const base = { id: 'sweep/best', title: 'best setting of the sweep', unit: 'ms' }
-  if (!best) return { stats, verdicts: [verdict({ ...base, verdict: 'fail', detail: 'no setting completed a run' })] }
   const failed = rows.filter((r) => r.failure).map((r) => `${r.label} (${r.failure})`)
+  if (!best) {
+    const detail = `no setting completed a run${failed.length ? `; failed: ${failed.join(', ')}` : ''}`
+    return { stats, verdicts: [verdict({ ...base, verdict: 'error', detail })] }
+  }
   const overlap =
     second && (best.wallMs!.ci?.high ?? best.wallMs!.median) >= (second.wallMs!.ci?.low ?? second.wallMs!.median)
   const detail = `${best.label}: median ${best.wallMs!.median.toFixed(0)} ms${second ? `; runner-up ${second.label} ${second.wallMs!.median.toFixed(0)} ms${overlap ? ' (CIs overlap)' : ''}` : ''}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`

@@ -22,7 +22,11 @@ export interface ErrorLineScan {
   readonly stderr: string | null
 }
 
-export const ERROR_SCAN_START: ErrorLineScan = { inTraceback: { stdout: false, stderr: false }, error: null, stderr: null }
+export const ERROR_SCAN_START: ErrorLineScan = {
+  inTraceback: { stdout: false, stderr: false },
+  error: null,
+  stderr: null,
+}
 
 /** A line this long is cut (an exception message can carry a whole tensor or file). */
 export const MAX_ERROR_LINE_CHARS = 500

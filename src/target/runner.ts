@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path'
 import { buildCommand, type Command, type PredictOptions } from './command.ts'
+import { ERROR_SCAN_START, errorLineOf, scanErrorLine } from './error-line.ts'
 import type { TargetEvent } from './events.ts'
 import { classifyExit } from './exit-class.ts'
 import { checkRunPaths } from './input-checks.ts'
@@ -113,7 +114,7 @@ async function finishRecord(
   profile: TargetProfile,
   options: RunTargetOptions,
   early: Early,
-  run: { command: Command; sink: LogSink; events: TargetEvent[]; exit: TrackedExit },
+  run: { command: Command; sink: LogSink; events: TargetEvent[]; exit: TrackedExit; errorLine: string | null },
 ): Promise<RunRecord> {
   const { exit, events } = run
   const sawOom = events.some((e) => e.type === 'oom')
@@ -123,6 +124,10 @@ async function finishRecord(
     timeoutMs: options.timeoutMs,
     exitCodes: profile.exitCodes,
   })
+  // The exit code says that the run failed, its own last error line says why. Not for a run the harness ended (its
+  // last line is wherever it was stopped) nor one that never started.
+  const endedByItself = !exit.timedOut && !exit.aborted && !exit.spawnError
+  if (exitClass !== 'completed' && endedByItself && run.errorLine) reason = `${reason}: ${run.errorLine}`
   if (exit.spawnError) ({ exitClass, reason } = { exitClass: 'failed', reason: exit.spawnError })
   const outputs = await readOutputs(options, exitClass)
   if (exitClass === 'completed' && outputs.state !== 'found')
@@ -176,6 +181,7 @@ export async function runTarget(profile: TargetProfile, options: RunTargetOption
   const { command, sink } = prepared
   const parser = createLogParser()
   const events: TargetEvent[] = []
+  let errorScan = ERROR_SCAN_START
   const exit = await spawnTracked(command, {
     baseEnv: options.baseEnv ?? process.env,
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
@@ -186,8 +192,10 @@ export async function runTarget(profile: TargetProfile, options: RunTargetOption
       options.onSpawn?.({ rootPid: tree.rootPid, pids: () => tree.pids() })
       return registerLiveRun(tree)
     },
-    onLine(line, complete, atMs) {
+    onLine(line, complete, atMs, stream) {
       sink.write(line)
+      // A cut line (the process died mid-write) may be the very error line: scanned, though never parsed.
+      errorScan = scanErrorLine(errorScan, { text: line, stream })
       if (!complete) return
       for (const event of parser.push(line, atMs)) {
         if (KEPT.has(event.type)) events.push(event)
@@ -195,5 +203,5 @@ export async function runTarget(profile: TargetProfile, options: RunTargetOption
       }
     },
   })
-  return finishRecord(profile, options, early, { command, sink, events, exit })
+  return finishRecord(profile, options, early, { command, sink, events, exit, errorLine: errorLineOf(errorScan) })
 }

@@ -1,5 +1,6 @@
 import { execa } from 'execa'
 import type { Command } from './command.ts'
+import type { OutputStream } from './error-line.ts'
 import { forEachLine } from './line-stream.ts'
 import { readProcStat } from './proc.ts'
 import { type ProcessTree, trackProcessTree } from './process-tree.ts'
@@ -14,8 +15,11 @@ export interface TrackedOptions {
   pollIntervalMs: number
   /** Registers the tree with the process-wide interrupt handlers; returns the unregister function. */
   register: (tree: ProcessTree) => () => void
-  /** Each output line (stdout and stderr, in arrival order); `atMs` since spawn; `complete: false` for a cut line. */
-  onLine: (line: string, complete: boolean, atMs: number) => void
+  /**
+   * Each output line (stdout and stderr, in arrival order); `atMs` since spawn; `complete: false` for a cut line;
+   * `stream` says which pipe it came from.
+   */
+  onLine: (line: string, complete: boolean, atMs: number, stream: OutputStream) => void
 }
 
 export interface TrackedExit {
@@ -70,9 +74,10 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
     subprocess.nodeChildProcess.once('error', () => resolve([null, null]))
   })
   const at = () => performance.now() - t0
-  const drained = Promise.all(
-    [subprocess.stdout, subprocess.stderr].map((s) => s && forEachLine(s, (l, c) => options.onLine(l, c, at()))),
-  )
+  const drained = Promise.all([
+    subprocess.stdout && forEachLine(subprocess.stdout, (l, c) => options.onLine(l, c, at(), 'stdout')),
+    subprocess.stderr && forEachLine(subprocess.stderr, (l, c) => options.onLine(l, c, at(), 'stderr')),
+  ])
   const pid = subprocess.pid
   if (pid === undefined) {
     const result = await subprocess

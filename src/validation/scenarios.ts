@@ -43,6 +43,23 @@ export const FULL_RECORDS = 5_000
  */
 export const PROJECTION_FULL_RECORDS = 10_000
 export const PROJECTION_SUBSET_RECORDS = 1_000
+/**
+ * The capacity (size model) known-answer check: fit at CAPACITY_FIT_SIZES, measure directly at CAPACITY_DIRECT_SIZE
+ * (5x the largest fitted size), all of them nested subsets of one MEDIUM-parameter input, interleaved. Then a fixed
+ * cost (CAPACITY_FIXED_COST_S in the ESM-2 stage) planted at CAPACITY_SHIFT_SIZES, compared with the clean runs at
+ * those sizes, interleaved with clean runs in one measurement: the 6 M projection must move by < 1%, so the fits must be
+ * far tighter than that (+-0.7% from 1,000 and 20,000 records on an H200, +-6% from 1,000 and 4,000), hence the wider
+ * sizes; 16,000 keeps four arms, 3 runs each, inside one 10-minute device call. And a per-batch stall
+ * (CAPACITY_STALL_MS before each ESM-2 batch) at the fit sizes, whose effect is large. Runs: 1 warm-up and
+ * CAPACITY_RUNS per arm.
+ */
+export const CAPACITY_FIT_SIZES = [1_000, 4_000] as const
+export const CAPACITY_DIRECT_SIZE = 20_000
+export const CAPACITY_SHIFT_SIZES = [1_000, 16_000] as const
+export const CAPACITY_FIXED_COST_S = 10
+export const CAPACITY_STALL_MS = 200
+export const CAPACITY_RUNS = 3
+
 /** Small input for fault scenarios where one short run decides. */
 export const FAULT_RECORDS = 300
 

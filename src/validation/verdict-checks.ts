@@ -78,7 +78,9 @@ export function parseBand(threshold: string | null): Band | null {
 
 /** Whether a speedup verdict says what its own estimate and CI call for (and its CI holds the estimate). */
 export function speedupConsistency(v: Verdict): { consistent: boolean; expected: VerdictValue; reason: string } {
-  if (v.value === null) return { consistent: v.verdict !== 'pass', expected: 'fail', reason: 'no speedup estimate' }
+  // No estimate: nothing was measured on a side, which is no verdict on the speedup (VERDICT_MEANINGS.error).
+  if (v.value === null)
+    return { consistent: v.verdict === 'error', expected: 'error', reason: `no speedup estimate: ${v.detail}` }
   const expected = expectedSpeedupVerdict(v.value, v.ci, parseBand(v.threshold))
   const ciHolds = v.ci === null || (v.ci.low <= v.value && v.value <= v.ci.high)
   const consistent = v.verdict === expected && ciHolds

@@ -46,3 +46,13 @@ test.each([
   await writeFile(file, text)
   expect(() => loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: file })).toThrow(message)
 })
+
+test('bottleneck.imbalanceMinUtilPct: 20% by default, a percentage, and defaulted for records written before it', () => {
+  expect(DEFAULT_THRESHOLDS.bottleneck.imbalanceMinUtilPct).toBe(20)
+  expect(mergeThresholds({ bottleneck: { imbalanceMinUtilPct: 35 } }).bottleneck.imbalanceMinUtilPct).toBe(35)
+  expect(() => mergeThresholds({ bottleneck: { imbalanceMinUtilPct: 120 } }, 'h.json')).toThrow(
+    /^h\.json: bottleneck\.imbalanceMinUtilPct: /,
+  )
+  const { imbalanceMinUtilPct: _, ...older } = DEFAULT_THRESHOLDS.bottleneck
+  expect(ThresholdsSchema.parse({ ...DEFAULT_THRESHOLDS, bottleneck: older }).bottleneck.imbalanceMinUtilPct).toBe(20)
+})

@@ -33,7 +33,10 @@ describe.skipIf(ready.state !== 'ready')('capacity suite on the CPU', () => {
       expect(c.wall.msPerSequence.estimate).toBeGreaterThan(0)
       // Every projection is the wall line at its size, and the parts add up to it.
       for (const at of c.at)
-        expect(at.wallMs.estimate).toBeCloseTo(c.wall.fixedMs.estimate + c.wall.msPerSequence.estimate * at.sequences, 3)
+        expect(at.wallMs.estimate).toBeCloseTo(
+          c.wall.fixedMs.estimate + c.wall.msPerSequence.estimate * at.sequences,
+          3,
+        )
       const partsPerSequence = c.parts.reduce((a, p) => a + p.msPerSequence.estimate, 0)
       expect(partsPerSequence).toBeCloseTo(c.wall.msPerSequence.estimate, 6)
       expect(c.at[2]!.wallMs.ci!.low).toBeLessThan(c.at[2]!.wallMs.estimate)

@@ -37,7 +37,7 @@ describe.skipIf(ready.state !== 'ready')('stage throughput suite on the CPU', ()
     expect(record.verdicts.find((v) => v.id === 'bottleneck/Sequence Chunking')?.verdict).toBe('pass')
   })
 
-  test('a crash injected at ESM-2 gives a failed record with the reason, and a failing verdict', async () => {
+  test('a crash injected at ESM-2 gives a failed record with the reason and its error line, and an error verdict', async () => {
     const ctx = await cpuContext()
     const m = scripted([fakeGpu(95)], 1, 0, await tinyInput())
     const { record } = await runStageSuite(
@@ -46,7 +46,9 @@ describe.skipIf(ready.state !== 'ready')('stage throughput suite on the CPU', ()
       cpuConfig('cpu crash', ['--inject', 'crash-at=ESM-2 Feature Extraction']),
     )
     expect(record.state).toBe('failed')
-    expect(record.reason).toMatch(/ended as failed/)
-    expect(record.verdicts.map((v) => v.verdict)).toContain('fail')
+    // The reference pipeline's own ERROR line, after the exit code.
+    expect(record.reason).toMatch(/ended as failed: exit code 1: injected crash at stage 'ESM-2 Feature Extraction'$/)
+    // No measured run completed: nothing was measured, which is no verdict on throughput (not a fail).
+    expect(record.verdicts.map((v) => v.verdict)).toEqual(['error'])
   })
 })

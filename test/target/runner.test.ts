@@ -72,9 +72,13 @@ describe('runTarget against a fake target (real processes)', () => {
     expect(record.gpusRequested).toEqual([2, 3])
   })
 
-  test('a crash is failed with exit code 1 and the traceback in the log tail', async () => {
+  test('a crash is failed with exit code 1, its exception line in the reason and the traceback in the log tail', async () => {
     const record = await run(['crash-at=3'])
-    expect(record).toMatchObject({ exitClass: 'failed', exitCode: 1, reason: 'exit code 1' })
+    expect(record).toMatchObject({
+      exitClass: 'failed',
+      exitCode: 1,
+      reason: 'exit code 1: RuntimeError: injected crash in stage 3',
+    })
     expect(record.logTail.join('\n')).toContain('RuntimeError: injected crash in stage 3')
     expect(record.outputs).toEqual({ state: 'not-read', reason: 'run ended as failed' })
     expect(record.stages.at(-1)).toMatchObject({ index: 3, endMs: null })

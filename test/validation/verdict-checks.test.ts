@@ -81,6 +81,24 @@ describe('parseBand and speedupConsistency', () => {
     expect(speedupConsistency(v)).toMatchObject({ consistent: false, expected: 'fail' })
     expect(speedupConsistency({ ...v, verdict: 'fail' }).consistent).toBe(true)
   })
+
+  test('no estimate (nothing measured on a side) calls for error: a fail or inconclusive there is inconsistent', () => {
+    const none = {
+      id: 'scaling/2/total',
+      title: 't',
+      verdict: 'fail' as const,
+      value: null,
+      unit: null,
+      ci: null,
+      threshold: null,
+      detail: 'completed measured runs: 1 GPU 0, 2 GPUs 0',
+      stage: null,
+      gpu: null,
+    }
+    expect(speedupConsistency(none)).toMatchObject({ consistent: false, expected: 'error' })
+    expect(speedupConsistency({ ...none, verdict: 'inconclusive' }).consistent).toBe(false)
+    expect(speedupConsistency({ ...none, verdict: 'error' }).consistent).toBe(true)
+  })
 })
 
 describe('expectedAtLeastVerdict', () => {

@@ -5,6 +5,7 @@
  * collection than the arithmetic.
  */
 import type { Thresholds } from '../../config/thresholds.ts'
+import { IDLE_UTIL_PCT } from '../../monitor/summary/idle-throttle.ts'
 import type { MeasuredRun, ResultRecord } from '../../results/schema/index.ts'
 import type { StageEvidence } from './bottleneck-rules.ts'
 import { type CountedRun, medianOf } from './runs.ts'
@@ -27,6 +28,8 @@ interface Readings {
   innerIdleMs: number[]
   leadingIdleMs: number[]
   gpuSpread: number[]
+  workingGpus: number[]
+  busiestUtilPct: number[]
   throttledSamples: number
 }
 
@@ -38,6 +41,9 @@ function addWindow(window: StageWindow, into: Readings): void {
   let utilMax = Number.NEGATIVE_INFINITY
   let smSum = 0
   let smN = 0
+  // A GPU worked in the stage when it had one busy sample (the monitor's idle line): its mean may be low, since a
+  // worker with less work idles once done, and that is the very imbalance to find.
+  let working = 0
   let idleMax: number | null = null
   let innerMax: number | null = null
   let leadingMax: number | null = null
@@ -48,6 +54,7 @@ function addWindow(window: StageWindow, into: Readings): void {
       utilN++
       utilMin = Math.min(utilMin, util)
       utilMax = Math.max(utilMax, util)
+      if ((g.metrics.utilPct?.max ?? 0) >= IDLE_UTIL_PCT) working++
     }
     const sm = g.metrics.gpmSmUtilPct?.mean
     if (sm !== undefined) {
@@ -62,7 +69,11 @@ function addWindow(window: StageWindow, into: Readings): void {
     if (typeof g.leadingIdleMs === 'number') leadingMax = Math.max(leadingMax ?? g.leadingIdleMs, g.leadingIdleMs)
   }
   const utilMean = utilN > 0 ? utilSum / utilN : null
-  if (utilMean !== null) into.utilPct.push(utilMean)
+  if (utilMean !== null) {
+    into.utilPct.push(utilMean)
+    into.workingGpus.push(working)
+    into.busiestUtilPct.push(utilMax)
+  }
   if (smN > 0) into.smUtilPct.push(smSum / smN)
   if (idleMax !== null) into.longestIdleMs.push(idleMax)
   if (innerMax !== null) into.innerIdleMs.push(innerMax)
@@ -94,6 +105,8 @@ export function evidenceFor(
     innerIdleMs: [],
     leadingIdleMs: [],
     gpuSpread: [],
+    workingGpus: [],
+    busiestUtilPct: [],
     throttledSamples: 0,
   }
   for (const r of runs) {
@@ -114,6 +127,8 @@ export function evidenceFor(
     leadingIdleMs: med(readings.leadingIdleMs),
     throttledSamples: readings.throttledSamples,
     gpuSpread: med(readings.gpuSpread),
+    workingGpus: med(readings.workingGpus),
+    busiestGpuUtilPct: med(readings.busiestUtilPct),
     packEfficiency: suiteEvidence(record, stage, 'packEfficiency'),
     loaderWaitGrowthMs: suiteEvidence(record, stage, 'loaderWaitGrowthMs'),
     unexpectedGpus: [],

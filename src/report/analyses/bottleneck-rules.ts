@@ -24,6 +24,14 @@ export interface StageEvidence {
   throttledSamples: number
   /** (max - min) / mean of the per-GPU mean utilizations; null with one GPU. */
   gpuSpread: number | null
+  /**
+   * Requested GPUs with at least one busy sample (>= the monitor's idle line, 10%) in the stage: more than one means the
+   * stage's work was sharded over GPUs. A busy sample rather than a mean above some floor, because the GPU given less
+   * work idles once it is done, so its mean sinks the more uneven the sharding. Null without monitor data.
+   */
+  workingGpus: number | null
+  /** The highest per-GPU mean utilization in the stage (%); null without monitor data. */
+  busiestGpuUtilPct: number | null
   /** Optional suite evidence (record `stats.stageEvidence[stage]`): real tokens / padded tokens of the batches. */
   packEfficiency: number | null
   /** Optional suite evidence: DataLoader wait per batch grew over the stage (ms per batch, last third vs first). */
@@ -37,6 +45,8 @@ export interface RuleLimits {
   maxStageShare: number
   minGpuUtilPct: number
   maxSpread: number
+  /** `gpu-imbalance` only where the busier GPU is at least this busy (%): below it a spread is noise. */
+  imbalanceMinUtilPct: number
 }
 
 export interface BottleneckRule {
@@ -123,10 +133,15 @@ export const BOTTLENECK_RULES: readonly BottleneckRule[] = [
     recommendation: 'Clocks were throttled: check cooling and power caps; timings of this stage are suspect.',
   },
   {
+    // Imbalance is a property of work sharded over GPUs: a single-process stage (work on one GPU, the others idle)
+    // spreads 200% by construction, and near-idle GPUs spread widely on noise.
     id: 'gpu-imbalance',
     applies: (e, l) =>
-      e.gpuSpread !== null && e.gpuSpread > l.maxSpread
-        ? `per-GPU utilization spread ${pct(e.gpuSpread * 100)} (rule: <= ${pct(l.maxSpread * 100)})`
+      e.gpuSpread !== null &&
+      e.gpuSpread > l.maxSpread &&
+      (e.workingGpus ?? 0) >= 2 &&
+      (e.busiestGpuUtilPct ?? 0) >= l.imbalanceMinUtilPct
+        ? `per-GPU utilization spread ${pct(e.gpuSpread * 100)} over ${e.workingGpus} working GPUs, busiest at ${pct(e.busiestGpuUtilPct ?? 0)} (rule: <= ${pct(l.maxSpread * 100)} where the work is sharded and the busiest GPU is at >= ${pct(l.imbalanceMinUtilPct)})`
         : null,
     recommendation:
       'Work is unevenly sharded: shard by tokens, not by sequence count (sort by length, deal round-robin).',

@@ -17,7 +17,10 @@ export interface StageShare {
 }
 
 export interface BottleneckGroup {
+  /** The first record holding these runs (CI figure names key on it). */
   recordId: string
+  /** Every record holding these same runs (runs.ts runGroups). */
+  recordIds: string[]
   group: string
   gpuCount: number
   runs: number
@@ -50,6 +53,8 @@ function runWideFlags(runs: CountedRun[], limits: RuleLimits, wallMs: number): B
     leadingIdleMs: null,
     throttledSamples: 0,
     gpuSpread: null,
+    workingGpus: null,
+    busiestGpuUtilPct: null,
     packEfficiency: null,
     loaderWaitGrowthMs: null,
     unexpectedGpus: [...unexpected].sort(),
@@ -67,7 +72,7 @@ function stageTotalsMs(runs: readonly CountedRun[]): Map<string, number> {
   return totals
 }
 
-function analyzeGroup(runs: CountedRun[], record: ResultRecord): BottleneckGroup {
+function analyzeGroup({ runs, record, recordIds }: RunGroup): BottleneckGroup {
   const thresholds = record.thresholds
   const limits: RuleLimits = { ...thresholds.bottleneck, maxSpread: thresholds.balance.maxSpread }
   // Means, not medians: a stage's mean over the runs divided by the mean wall time is its share of the total time
@@ -87,6 +92,7 @@ function analyzeGroup(runs: CountedRun[], record: ResultRecord): BottleneckGroup
   flags.push(...runWideFlags(runs, limits, wallMs))
   return {
     recordId: record.id,
+    recordIds,
     group: first.group,
     gpuCount: gpuCountOf(first.measured),
     runs: runs.length,
@@ -105,5 +111,5 @@ export function analyzeBottlenecks(
   records: readonly ResultRecord[],
   groups: readonly RunGroup[] = runGroups(records),
 ): BottleneckReport {
-  return { groups: groups.map((g) => analyzeGroup(g.runs, g.record)) }
+  return { groups: groups.map(analyzeGroup) }
 }

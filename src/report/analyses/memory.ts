@@ -3,7 +3,10 @@ import type { ResultRecord } from '../../results/schema/index.ts'
 import { type CountedRun, gpuCountOf, type RunGroup, runGroups } from './runs.ts'
 
 export interface MemoryRow {
+  /** The first record holding these runs. */
   recordId: string
+  /** Every record holding these same runs (runs.ts runGroups). */
+  recordIds: string[]
   group: string
   gpuCount: number
   gpu: number
@@ -20,7 +23,7 @@ export interface MemoryReport {
   rows: MemoryRow[]
 }
 
-function rowsOf(runs: CountedRun[], record: ResultRecord): MemoryRow[] {
+function rowsOf({ runs, record, recordIds }: RunGroup): MemoryRow[] {
   const first = runs[0] as CountedRun
   const peaks = new Map<number, { peak: number; total: number | null; runs: number }>()
   for (const { measured } of runs) {
@@ -37,6 +40,7 @@ function rowsOf(runs: CountedRun[], record: ResultRecord): MemoryRow[] {
       share === null ? ('inconclusive' as const) : share <= limitShare ? ('pass' as const) : ('fail' as const)
     return {
       recordId: record.id,
+      recordIds,
       group: first.group,
       gpuCount: gpuCountOf(first.measured),
       gpu,
@@ -58,5 +62,5 @@ export function analyzeMemory(
   records: readonly ResultRecord[],
   groups: readonly RunGroup[] = runGroups(records),
 ): MemoryReport {
-  return { rows: groups.flatMap((g) => rowsOf(g.runs, g.record)) }
+  return { rows: groups.flatMap(rowsOf) }
 }

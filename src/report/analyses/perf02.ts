@@ -11,7 +11,10 @@ import { type CountedRun, gpuCountOf, medianOf, type RunGroup, runGroups } from 
 import { pooledQuantile, type StageUtil, stageUtilCache } from './stage-util.ts'
 
 export interface Perf02Row {
+  /** The first record holding these runs (CI figure names key on it). */
   recordId: string
+  /** Every record holding these same runs (runs.ts runGroups). */
+  recordIds: string[]
   group: string
   gpuCount: number
   stage: string
@@ -88,7 +91,7 @@ function medianOfMetric(
   return medianOf(values)
 }
 
-function rowsOfGroup(runs: CountedRun[], record: ResultRecord, pooled: StageUtil[]): Perf02Row[] {
+function rowsOfGroup({ runs, record, recordIds }: RunGroup, pooled: StageUtil[]): Perf02Row[] {
   const first = runs[0] as CountedRun
   const rows: Perf02Row[] = []
   const min = record.thresholds.perf02.minUtilPct
@@ -97,6 +100,7 @@ function rowsOfGroup(runs: CountedRun[], record: ResultRecord, pooled: StageUtil
       const utilMeanPct = medianOfMetric(stats, (m) => m.utilPct?.mean)
       const row: Perf02Row = {
         recordId: record.id,
+        recordIds,
         group: first.group,
         gpuCount: gpuCountOf(first.measured),
         stage,
@@ -128,7 +132,7 @@ export function analyzePerf02(
   groups: readonly RunGroup[] = runGroups(records),
 ): Perf02Report {
   const utilOf = stageUtilCache()
-  const rows = groups.flatMap((g) => rowsOfGroup(g.runs, g.record, seriesOf(g.runs, series, utilOf)))
+  const rows = groups.flatMap((g) => rowsOfGroup(g, seriesOf(g.runs, series, utilOf)))
   return {
     rows,
     pass: rows.filter((r) => r.verdict === 'pass').length,

@@ -1,7 +1,9 @@
 /**
  * Regression against a stored baseline run: for every run group present in both (same record id, same setup label),
  * the total wall time and each stage's time are compared with src/measure compareMetrics (Mann-Whitney + bootstrap
- * ratio CI, threshold `regression.timeThreshold`). Groups or metrics on one side only are listed, never guessed.
+ * ratio CI, threshold `regression.timeThreshold`). Groups or metrics on one side only are listed, never guessed; a
+ * baseline group whose record this run has but failed (no completed run to compare) is an error, which fails the gate
+ * as a regression does: a pipeline that no longer runs has not passed it.
  */
 import { compareMetrics, type MetricComparison, type MetricRuns } from '../../measure/index.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
@@ -15,6 +17,13 @@ export interface RegressionReport {
   /** Groups found on one side only. */
   unmatched: { side: 'candidate' | 'baseline'; recordId: string; group: string }[]
   regressed: number
+  /** Baseline groups whose record this run has, not completed: nothing to compare (the record's reason says why). */
+  errors: { recordId: string; group: string; reason: string }[]
+}
+
+/** Whether --fail-on-regression fails the run: a significant regression, or a comparison the run's failures prevented. */
+export function regressionGateFails(report: RegressionReport | null): boolean {
+  return report !== null && (report.regressed > 0 || report.errors.length > 0)
 }
 
 function metricsOf(runs: CountedRun[]): Map<string, number[]> {
@@ -37,6 +46,8 @@ export function analyzeRegression(
   const theirs = groupBy(countedRuns(baseline), keyOf)
   const comparisons: RegressionReport['comparisons'] = []
   const unmatched: RegressionReport['unmatched'] = []
+  const errors: RegressionReport['errors'] = []
+  const notCompleted = new Map(candidate.filter((r) => r.state === 'failed').map((r) => [r.id, r]))
   for (const [key, runs] of mine) {
     const first = runs[0] as CountedRun
     const base = theirs.get(key)
@@ -58,13 +69,13 @@ export function analyzeRegression(
       comparisons.push({ ...c, recordId: first.recordId, group: first.group, metric: names[i] as string })
     })
   }
-  for (const [key, runs] of theirs)
-    if (!mine.has(key))
-      unmatched.push({
-        side: 'baseline',
-        recordId: (runs[0] as CountedRun).recordId,
-        group: (runs[0] as CountedRun).group,
-      })
+  for (const [key, runs] of theirs) {
+    if (mine.has(key)) continue
+    const { recordId, group } = runs[0] as CountedRun
+    const failed = notCompleted.get(recordId)
+    if (failed) errors.push({ recordId, group, reason: `record failed: ${failed.reason ?? 'no reason given'}` })
+    else unmatched.push({ side: 'baseline', recordId, group })
+  }
   return {
     baselineDir,
     baselineRunId: baseline[0]?.provenance.runId ?? null,
@@ -72,5 +83,6 @@ export function analyzeRegression(
     comparisons,
     unmatched,
     regressed: comparisons.filter((c) => c.verdict === 'regressed').length,
+    errors,
   }
 }

@@ -58,23 +58,61 @@ export function medianOf(values: readonly number[], what = 'values'): number | n
   return values.length === 0 ? null : median(toSorted(values, what))
 }
 
-/** The counted runs of one setup of one record. */
+/** The counted runs of one setup, and every record that holds exactly these runs. */
 export interface RunGroup {
+  /** The first record holding them (its thresholds judge them). */
   record: ResultRecord
   runs: CountedRun[]
+  /** Every record holding these same runs, first-seen order; `record.id` first. */
+  recordIds: string[]
+}
+
+/**
+ * What makes a run this run and no other: its pipeline log (one per run, in the run's own folder) and its start time
+ * (a log path reused by a later invocation is another run). Suites that share runs through the run cache hand out
+ * the very same records, log path included. null when the run has no log path (hand-made or older records): such
+ * runs are never taken for the same as any other.
+ */
+function runIdentity(run: CountedRun): string | null {
+  const { logPath, startedAt } = run.measured.run
+  return logPath ? `${logPath}\u0000${startedAt}` : null
+}
+
+/** The key of a group's run set: equal for two groups exactly when they hold the same runs; null when unknown. */
+function runSetKey(runs: readonly CountedRun[]): string | null {
+  const ids: string[] = []
+  for (const run of runs) {
+    const id = runIdentity(run)
+    if (id === null) return null
+    ids.push(id)
+  }
+  return ids.sort().join('\u0001')
 }
 
 /**
  * Counted runs grouped by record and setup, in first-seen order: what the per-setup analyses (bottleneck, PERF-02,
- * memory) read. buildReport makes it once and hands it to each of them.
+ * memory) read. Groups of different records that hold the same runs (the scaling suite's 1-GPU arm and the stage
+ * suite, sharing runs through the run cache) are one group naming every record, so no row is counted twice.
+ * buildReport makes it once and hands it to each of them.
  */
 export function runGroups(records: readonly ResultRecord[]): RunGroup[] {
   const byId = new Map(records.map((r) => [r.id, r]))
   const groups = groupBy(countedRuns(records), (r) => `${r.recordId}\u0000${r.group}`)
-  return [...groups.values()].map((runs) => ({
-    record: byId.get((runs[0] as CountedRun).recordId) as ResultRecord,
-    runs,
-  }))
+  const bySet = new Map<string, RunGroup>()
+  const out: RunGroup[] = []
+  for (const runs of groups.values()) {
+    const recordId = (runs[0] as CountedRun).recordId
+    const key = runSetKey(runs)
+    const same = key === null ? undefined : bySet.get(key)
+    if (same) {
+      if (!same.recordIds.includes(recordId)) same.recordIds.push(recordId)
+      continue
+    }
+    const group: RunGroup = { record: byId.get(recordId) as ResultRecord, runs, recordIds: [recordId] }
+    if (key !== null) bySet.set(key, group)
+    out.push(group)
+  }
+  return out
 }
 
 /** Groups items by a key, keeping first-seen order. */

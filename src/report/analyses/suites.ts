@@ -2,10 +2,16 @@
  * One line per record for the terminal and the summary: its overall verdict (the worst of its verdicts, or its state
  * when it did not complete) and its key figure (the figure of that worst verdict, else the median wall time).
  */
-import type { ResultRecord, Verdict, VerdictValue } from '../../results/schema/index.ts'
+import { type ResultRecord, VERDICTS, type Verdict, type VerdictValue } from '../../results/schema/index.ts'
 import { countedRuns, medianOf } from './runs.ts'
 
 export type SuiteVerdict = VerdictValue | 'failed' | 'no-verdict'
+
+/** What a suite line's verdict means where it is not a verdict state (those: VERDICT_MEANINGS). */
+export const SUITE_LINE_MEANINGS: Readonly<Record<Exclude<SuiteVerdict, VerdictValue>, string>> = {
+  failed: 'the record failed: a run it needed did not complete (the reason names the run and its error line)',
+  'no-verdict': 'the record completed but judged nothing',
+}
 
 export interface SuiteLine {
   recordId: string
@@ -19,8 +25,11 @@ export interface SuiteLine {
   counts: Record<VerdictValue, number>
 }
 
-/** Worst first: a failure outranks everything, a pass only beats skipped. */
-const SEVERITY: readonly VerdictValue[] = ['fail', 'inconclusive', 'flag', 'pass', 'skipped']
+/**
+ * Worst first: a failure outranks everything; then `error` (nothing measured: the runs failed), which must never hide
+ * behind a pass of the checks that did run; a pass only beats skipped.
+ */
+const SEVERITY: readonly VerdictValue[] = ['fail', 'error', 'inconclusive', 'flag', 'pass', 'skipped']
 
 export function worstVerdict(verdicts: readonly Verdict[]): Verdict | null {
   let worst: Verdict | null = null
@@ -37,13 +46,14 @@ export function formatFigure(value: number, unit: string | null, ci: { low: numb
 }
 
 function keyFigure(record: ResultRecord, worst: Verdict | null): string | null {
+  if (worst?.verdict === 'error') return null
   if (worst && worst.value !== null) return `${worst.title}: ${formatFigure(worst.value, worst.unit, worst.ci)}`
   const wall = medianOf(countedRuns([record]).map((r) => r.measured.run.wallMs))
   return wall === null ? null : `median wall ${formatFigure(wall / 1000, 's', null)}`
 }
 
 export function suiteLine(record: ResultRecord): SuiteLine {
-  const counts = { pass: 0, fail: 0, flag: 0, inconclusive: 0, skipped: 0 }
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<VerdictValue, number>
   for (const v of record.verdicts) counts[v.verdict]++
   const worst = worstVerdict(record.verdicts)
   const verdict: SuiteVerdict =
@@ -55,7 +65,8 @@ export function suiteLine(record: ResultRecord): SuiteLine {
     state: record.state,
     verdict,
     keyFigure: record.state === 'completed' ? keyFigure(record, worst) : null,
-    reason: record.reason,
+    // An `error` verdict has no figure: its detail (the failure) is what the line must show.
+    reason: record.reason ?? (worst?.verdict === 'error' ? worst.detail : null),
     counts,
   }
 }

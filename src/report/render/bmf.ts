@@ -45,9 +45,11 @@ export function bencherMetricsJson(report: Report, figures?: readonly Figure[]):
   if (figures) for (const f of figures) entries.push(latencyEntry(f))
   else eachCiFigure(report, (f) => entries.push(latencyEntry(f)))
   for (const r of report.perf02.rows)
-    if (r.utilMeanPct !== null) {
-      const name = JSON.stringify(`perf02/${r.recordId}/${r.group}/${r.stage}/gpu${r.gpu}`)
-      entries.push(`${name}:{"gpu-util-pct":{"value":${num(r.utilMeanPct)}}}`)
-    }
+    if (r.utilMeanPct !== null)
+      // Under each record's own name (one row may stand for several records sharing runs): names keep their history.
+      for (const recordId of r.recordIds) {
+        const name = JSON.stringify(`perf02/${recordId}/${r.group}/${r.stage}/gpu${r.gpu}`)
+        entries.push(`${name}:{"gpu-util-pct":{"value":${num(r.utilMeanPct)}}}`)
+      }
   return `{${entries.text()}}\n`
 }

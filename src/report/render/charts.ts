@@ -124,7 +124,11 @@ export function scalingSpec(curve: ScalingCurve): TopLevelSpec {
 
 export function breakdownSpec(groups: readonly BottleneckGroup[]): TopLevelSpec {
   const values = groups.flatMap((g) =>
-    g.stages.map((s) => ({ group: `${g.recordId} / ${g.group}`, stage: s.stage, seconds: s.durationMs / 1000 })),
+    g.stages.map((s) => ({
+      group: `${g.recordIds.join(', ')} / ${g.group}`,
+      stage: s.stage,
+      seconds: s.durationMs / 1000,
+    })),
   )
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

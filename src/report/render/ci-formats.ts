@@ -38,25 +38,27 @@ export function eachCiFigure(report: Report, visit: (figure: Figure) => void): v
         highMs: p.ci?.high ?? null,
         extra: `${p.runs} runs, median with 95% CI`,
       })
-  for (const g of report.bottleneck.groups) {
-    // A scaling record's groups are already in as curve points (median with CI), which beat a bare mean.
-    if (withCurves.has(g.recordId)) continue
-    visit({
-      name: `${g.recordId}/${g.group}/total`,
-      valueMs: g.wallMs,
-      lowMs: null,
-      highMs: null,
-      extra: `${g.runs} runs, mean`,
-    })
-    for (const s of g.stages)
+  // Under each record's own name, as when every record had its own group: a figure's history stays under its name.
+  for (const g of report.bottleneck.groups)
+    for (const recordId of g.recordIds) {
+      // A scaling record's groups are already in as curve points (median with CI), which beat a bare mean.
+      if (withCurves.has(recordId)) continue
       visit({
-        name: `${g.recordId}/${g.group}/${s.stage}`,
-        valueMs: s.durationMs,
+        name: `${recordId}/${g.group}/total`,
+        valueMs: g.wallMs,
         lowMs: null,
         highMs: null,
         extra: `${g.runs} runs, mean`,
       })
-  }
+      for (const s of g.stages)
+        visit({
+          name: `${recordId}/${g.group}/${s.stage}`,
+          valueMs: s.durationMs,
+          lowMs: null,
+          highMs: null,
+          extra: `${g.runs} runs, mean`,
+        })
+    }
   for (const b of report.benchmarks) {
     const half = (b.latencyMs.mean * b.latencyMs.rme) / 100
     visit({

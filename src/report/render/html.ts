@@ -12,6 +12,7 @@ import { breakdownSpec, renderSvg, scalingSpec, timelineSpec } from './charts.ts
 import { escapeHtml as h } from './escape.ts'
 import { fmtMs, fmtPct } from './format.ts'
 import { outcomeNote } from './markdown.ts'
+import { verdictLegendHtml } from './verdict-legend.ts'
 
 /** Timelines are drawn for at most this many runs (the first run of each setup first). */
 export const MAX_TIMELINES = 6
@@ -23,6 +24,7 @@ const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail,.failed{color:#cf222e;font-weight:600}
 .flag,.inconclusive{color:#9a6700;font-weight:600}.skipped,.no-verdict{color:#57606a}.note{background:#fff8c5;padding:8px 12px;border:1px solid #d4a72c}
+.error{color:#8250df;font-weight:600}dl.legend{display:grid;grid-template-columns:max-content auto;gap:2px 12px;font-size:13px}dl.legend dd{margin:0}
 .chart{margin:8px 0 24px}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}`
 
 const tr = (cells: string[]) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`
@@ -48,7 +50,7 @@ function suitesSection(report: Report): string {
     const s = suites[i] as Report['suites'][number]
     return [verdictCell(s.verdict), h(s.kind), h(s.name), h(s.keyFigure ?? s.reason ?? '')]
   }
-  return `<h2>Suites</h2>${suites.length ? table(['verdict', 'kind', 'suite', 'key figure / reason'], suites.length, row) : '<p>No result records.</p>'}`
+  return `<h2>Suites</h2>${suites.length ? table(['verdict', 'kind', 'suite', 'key figure / reason'], suites.length, row) : '<p>No result records.</p>'}${verdictLegendHtml()}`
 }
 
 function perf02Section(report: Report): string {
@@ -56,6 +58,7 @@ function perf02Section(report: Report): string {
   const row = (i: number) => {
     const r = rows[i] as Report['perf02']['rows'][number]
     return [
+      h(r.recordIds.join(', ')),
       h(r.group),
       h(r.stage),
       String(r.gpu),
@@ -68,7 +71,7 @@ function perf02Section(report: Report): string {
       h(r.note ?? ''),
     ]
   }
-  return `<h2>PERF-02: GPU utilization in the embedding stages</h2>${rows.length ? table(['setup', 'stage', 'GPU', 'util avg', 'p50', 'p5', 'SM util', 'tensor', 'verdict', 'note'], rows.length, row) : '<p>No GPU-stage monitor data.</p>'}`
+  return `<h2>PERF-02: GPU utilization in the embedding stages</h2>${rows.length ? table(['records', 'setup', 'stage', 'GPU', 'util avg', 'p50', 'p5', 'SM util', 'tensor', 'verdict', 'note'], rows.length, row) : '<p>No GPU-stage monitor data.</p>'}`
 }
 
 function bottleneckSection(report: Report): string {
@@ -81,7 +84,7 @@ function bottleneckSection(report: Report): string {
   }
   const row = (i: number) => {
     const { g, f } = shown[i] as (typeof shown)[number]
-    return [h(`${g.recordId} / ${g.group}`), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]
+    return [h(`${g.recordIds.join(', ')} / ${g.group}`), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]
   }
   return `<h2>Bottlenecks</h2>${total ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], total, row) : '<p>No flags.</p>'}`
 }

@@ -31,6 +31,7 @@ export const BottleneckJsonSchema = z.object({
   groups: z.array(
     z.looseObject({
       recordId: z.string(),
+      recordIds: z.array(z.string()).min(1),
       group: z.string(),
       gpuCount: z.number().int(),
       wallMs: z.number(),
@@ -43,6 +44,7 @@ export const BottleneckJsonSchema = z.object({
 export const Perf02JsonSchema = z.object({
   rows: z.array(
     z.looseObject({
+      recordIds: z.array(z.string()).min(1),
       stage: z.string(),
       gpu: z.number().int(),
       utilMeanPct: num,
@@ -92,7 +94,11 @@ export const ReportJsonSchema = z.looseObject({
       }),
     ),
   }),
-  memory: z.object({ rows: z.array(z.looseObject({ gpu: z.number(), peakMemUsedBytes: z.number() })) }),
+  memory: z.object({
+    rows: z.array(
+      z.looseObject({ recordIds: z.array(z.string()).min(1), gpu: z.number(), peakMemUsedBytes: z.number() }),
+    ),
+  }),
   e2e: z.object({
     rows: z.array(
       z.looseObject({

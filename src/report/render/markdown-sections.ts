@@ -41,7 +41,7 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
               ['stage', 'rule', 'evidence', 'recommendation'],
               g.flags.map((f) => [f.stage, f.rule, f.evidence, f.recommendation]),
             )
-      const head = `### ${esc(g.recordId)}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})`
+      const head = `### ${esc(g.recordIds.join(', '))}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})`
       return `${head}\n\n${stages}\n\nOutside every stage: ${fmtMs(g.outsideStagesMs)}.\n\n${flags}\n`
     })
     .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}`
@@ -52,7 +52,7 @@ export function perf02Markdown(report: Perf02Report): string {
   const rows = report.rows
     .slice(0, MAX_MD_ROWS)
     .map((r) => [
-      r.recordId,
+      r.recordIds.join(', '),
       r.group,
       r.stage,
       String(r.gpu),
@@ -111,7 +111,7 @@ export function memoryMarkdown(report: MemoryReport): string {
   const rows = report.rows
     .slice(0, MAX_MD_ROWS)
     .map((r) => [
-      r.recordId,
+      r.recordIds.join(', '),
       r.group,
       String(r.gpu),
       fmtGiB(r.peakMemUsedBytes),
@@ -176,7 +176,11 @@ export function regressionMarkdown(report: RegressionReport | null): string {
     c.verdict.toUpperCase(),
     c.reason,
   ])
-  const unmatched = report.unmatched.map((u) => `- only in ${u.side}: ${esc(u.recordId)} / ${esc(u.group)}`).join('\n')
-  const head = `Baseline ${esc(report.baselineRunId ?? report.baselineDir)}, threshold ${fmtPct(report.threshold * 100, 0)}: ${report.regressed} regressed.`
+  const unmatched = [
+    ...report.errors.map((e) => `- ERROR, not compared: ${esc(e.recordId)} / ${esc(e.group)}: ${esc(e.reason)}`),
+    ...report.unmatched.map((u) => `- only in ${u.side}: ${esc(u.recordId)} / ${esc(u.group)}`),
+  ].join('\n')
+  const errors = report.errors.length > 0 ? `, ${report.errors.length} not compared (error)` : ''
+  const head = `Baseline ${esc(report.baselineRunId ?? report.baselineDir)}, threshold ${fmtPct(report.threshold * 100, 0)}: ${report.regressed} regressed${errors}.`
   return `${head}\n\n${mdTable(['record', 'setup', 'metric', 'baseline', 'candidate', 'ratio [95% CI]', 'verdict', 'reason'], rows)}\n${unmatched ? `\n${unmatched}\n` : ''}`
 }

@@ -12,6 +12,7 @@ import {
   scalingMarkdown,
 } from './markdown-sections.ts'
 import { mdTable } from './markdown-table.ts'
+import { verdictLegendMarkdown } from './verdict-legend.ts'
 
 /** The line that says a report covers an incomplete run; null when the run passed. */
 export function outcomeNote(report: Report): string | null {
@@ -65,7 +66,7 @@ function notesList(report: Report): string {
 export function summaryMarkdown(report: Report): string {
   return [
     header(report, 'VirNucPro benchmark report'),
-    `## Suites\n\n${suitesTable(report)}`,
+    `## Suites\n\n${suitesTable(report)}\n${verdictLegendMarkdown()}`,
     `## PERF-02 (GPU utilization in the embedding stages)\n\n${perf02Markdown(report.perf02)}`,
     `## Scaling\n\n${scalingMarkdown({ curves: report.scaling.curves.filter((c) => c.scope === 'total') })}`,
     `## End to end\n\n${e2eMarkdown(report.e2e)}`,

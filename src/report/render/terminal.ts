@@ -23,6 +23,8 @@ export function terminalSummary(report: Report, outDir: string, files: readonly 
     )
   for (const c of report.regression?.comparisons.filter((c) => c.verdict === 'regressed') ?? [])
     lines.push(`gpu-report: REGRESSION ${c.recordId}/${c.group} ${c.metric}: ${c.reason}`)
+  for (const e of report.regression?.errors ?? [])
+    lines.push(`gpu-report: ERROR ${e.recordId}/${e.group}: not compared with the baseline, ${e.reason}`)
   lines.push(`gpu-report: ${files.length} reports in ${outDir} (open index.html; trace.json opens in ui.perfetto.dev)`)
   return lines
 }

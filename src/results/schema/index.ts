@@ -10,4 +10,4 @@ export {
   ResultRecordSchema,
 } from './record.ts'
 export { EXIT_CLASSES, RunRecordSchema } from './run-record.ts'
-export { VERDICTS, type Verdict, VerdictSchema, type VerdictValue } from './verdict.ts'
+export { VERDICT_MEANINGS, VERDICTS, type Verdict, VerdictSchema, type VerdictValue } from './verdict.ts'

@@ -2,11 +2,22 @@ import { z } from 'zod'
 
 /**
  * One judged figure: what reports list, CI gates read and the validation campaign compares with the fault it planted.
- * `pass`/`fail` against a threshold; `flag` for something worth a look that is not a failure (superlinear scaling, a
- * bottleneck); `inconclusive` when the data cannot decide (CI straddles the threshold, too few runs); `skipped` with why.
+ * What each state means is said once, here (VERDICT_MEANINGS); reports show it as their legend.
  */
-export const VERDICTS = ['pass', 'fail', 'flag', 'inconclusive', 'skipped'] as const
+export const VERDICTS = ['pass', 'fail', 'flag', 'inconclusive', 'error', 'skipped'] as const
 export type VerdictValue = (typeof VERDICTS)[number]
+
+/** The meaning of each verdict state, in the order of VERDICTS: the one definition reports' legends show. */
+export const VERDICT_MEANINGS: Readonly<Record<VerdictValue, string>> = {
+  pass: 'measured, and within the threshold (the whole CI, where there is one)',
+  fail: 'measured, and outside the threshold (the whole CI, where there is one)',
+  flag: 'measured; worth a look but not a failure (superlinear scaling, a bottleneck, a trade-off)',
+  inconclusive:
+    'measured, but the data cannot decide (the CI straddles the threshold, too few runs, a reading missing)',
+  error:
+    'not measured: the runs the check needs failed (the pipeline did not start or crashed), so there is no verdict on what it checks; the detail says why',
+  skipped: 'not run here, by design or for want of hardware; the detail says why',
+}
 
 export const VerdictSchema = z.object({
   /** Stable key, e.g. `perf02/ESM-2 Feature Extraction/gpu0`, so runs and baselines can be matched. */

@@ -48,20 +48,25 @@ function reference(shapes: ({ gpus: GpuReading[]; throttled: number } | null)[])
     const utils = r.gpus.flatMap((g) => (g.util === null ? [] : [g.util]))
     const idles = r.gpus.flatMap((g) => (g.idleMs === null ? [] : [g.idleMs]))
     const m = mean(utils)
+    // These windows' statistics have max = mean: a GPU worked when its mean reaches the idle line (10%).
     return {
+      working: utils.length > 0 ? utils.filter((u) => u >= 10).length : null,
+      busiest: utils.length > 0 ? Math.max(...utils) : null,
       util: m,
       sm: mean(r.gpus.flatMap((g) => (g.sm === null ? [] : [g.sm]))),
       idle: idles.length > 0 ? Math.max(...idles) : null,
       spread: utils.length > 1 && m ? (Math.max(...utils) - Math.min(...utils)) / m : null,
     }
   })
-  const pick = (k: 'util' | 'sm' | 'idle' | 'spread') =>
+  const pick = (k: 'util' | 'sm' | 'idle' | 'spread' | 'working' | 'busiest') =>
     med(per.flatMap((p) => (p[k] === null ? [] : [p[k] as number])))
   return {
     utilPct: pick('util'),
     smUtilPct: pick('sm'),
     longestIdleMs: pick('idle'),
     gpuSpread: pick('spread'),
+    workingGpus: pick('working'),
+    busiestGpuUtilPct: pick('busiest'),
     throttledSamples: runs.reduce((n, r) => n + r.throttled, 0),
   }
 }
@@ -85,6 +90,8 @@ describe('bottleneck evidence', () => {
         expect(e.innerIdleMs).toBe(expected.longestIdleMs)
         expect(e.leadingIdleMs).toBeNull()
         expectClose(e.gpuSpread, expected.gpuSpread)
+        expectClose(e.workingGpus, expected.workingGpus)
+        expectClose(e.busiestGpuUtilPct, expected.busiestGpuUtilPct)
         expect(e.throttledSamples).toBe(expected.throttledSamples)
       }),
     )

@@ -6,7 +6,7 @@ import {
   type StageEvidence,
 } from '../../../src/report/analyses/bottleneck-rules.ts'
 
-const LIMITS: RuleLimits = { maxStageShare: 0.3, minGpuUtilPct: 80, maxSpread: 0.1 }
+const LIMITS: RuleLimits = { maxStageShare: 0.3, minGpuUtilPct: 80, maxSpread: 0.1, imbalanceMinUtilPct: 20 }
 
 /** A healthy GPU stage: no rule applies. */
 const HEALTHY: StageEvidence = {
@@ -21,6 +21,8 @@ const HEALTHY: StageEvidence = {
   leadingIdleMs: 300,
   throttledSamples: 0,
   gpuSpread: 0.02,
+  workingGpus: 2,
+  busiestGpuUtilPct: 96,
   packEfficiency: 0.95,
   loaderWaitGrowthMs: null,
   unexpectedGpus: [],
@@ -71,6 +73,24 @@ describe('bottleneck rule table', () => {
     ).map((f) => f.rule)
     expect(rules).toContain('slow-start')
     expect(rules).not.toContain('low-util-idle-gaps')
+  })
+
+  test('gpu-imbalance needs work sharded over 2+ GPUs: a single-process stage spreading 200% is not imbalanced', () => {
+    // One GPU busy (even fully), the other idle: the spread is 200% by construction.
+    const single = { ...HEALTHY, gpuStage: false, utilPct: 50, gpuSpread: 2, workingGpus: 1, busiestGpuUtilPct: 100 }
+    expect(applyRules(single, LIMITS).map((f) => f.rule)).not.toContain('gpu-imbalance')
+    expect(applyRules({ ...single, workingGpus: 2 }, LIMITS).map((f) => f.rule)).toContain('gpu-imbalance')
+  })
+
+  test('gpu-imbalance needs the busier GPU at or above bottleneck.imbalanceMinUtilPct: below it a spread is noise', () => {
+    const nearIdle = { ...HEALTHY, utilPct: 3.6, gpuSpread: 0.46, workingGpus: 2, busiestGpuUtilPct: 19.9 }
+    expect(applyRules(nearIdle, LIMITS).map((f) => f.rule)).not.toContain('gpu-imbalance')
+    const flag = applyRules({ ...nearIdle, busiestGpuUtilPct: 20 }, LIMITS).find((f) => f.rule === 'gpu-imbalance')
+    expect(flag?.evidence).toBe(
+      'per-GPU utilization spread 46.0% over 2 working GPUs, busiest at 20.0% (rule: <= 10.0% where the work is sharded and the busiest GPU is at >= 20.0%)',
+    )
+    const lower = applyRules(nearIdle, { ...LIMITS, imbalanceMinUtilPct: 15 }).map((f) => f.rule)
+    expect(lower).toContain('gpu-imbalance')
   })
 
   test('a specific low-utilization rule replaces the catch-all', () => {
