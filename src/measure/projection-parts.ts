@@ -7,7 +7,10 @@
  * - `progress`: batch progress events inside the part give the steady slope (fitProjection: OLS after the warm-up
  *   events); the rest of the part (model build, warm-up excess, tail) is fixed: fixedMs = durationMs - slope x N;
  * - `onset`: the part is fixed until its work starts (e.g. the GPU gets busy, seen on a monitor series with
- *   `resolutionMs` between samples) and proportional after it.
+ *   `resolutionMs` between samples) and proportional after it;
+ * - `workers`: a stage sharded over k workers (k GPUs), each with its own progress events: the slowest worker bounds
+ *   the stage, so its slope times its share is the stage's (a k-GPU run projected with the summed rate would assume
+ *   perfect balance).
  * CI: percentile bootstrap. Each replicate takes one batch-bootstrap replicate of every `progress` part's slope
  * (fitProjection's, so the series keeps its cumulative shape) and an onset drawn uniformly inside its sampling
  * interval (the true onset lies between the last idle sample and the first busy one). It covers within-run
@@ -35,6 +38,12 @@ export type PartScaling =
   | { kind: 'progress'; events: readonly ProgressEvent[] }
   /** Work starts `onsetMs` after the part began; the true onset lies in (onsetMs - resolutionMs, onsetMs]. */
   | { kind: 'onset'; onsetMs: number; resolutionMs: number }
+  /**
+   * A stage sharded over workers (one per GPU): each worker's own progress events (`done` in input sequences of its
+   * shard) and its share of the input. The stage ends with its slowest worker, so its per-sequence part is the largest
+   * of share x slope over the workers, not the rate of all of them together.
+   */
+  | { kind: 'workers'; workers: readonly { events: readonly ProgressEvent[]; share: number }[] }
 
 export interface WallPart {
   name: string
@@ -46,8 +55,11 @@ export interface PartFit extends Fit {
   name: string
   method: PartScaling['kind']
   durationMs: number
-  /** The batch-event fit behind a `progress` part. */
+  /** The batch-event fit behind a `progress` part; for `workers`, the slowest worker's. */
   progress?: ProjectionModel
+  /** For `workers`: each worker's fit and share; the index of the one that bounds the stage. */
+  workers?: { model: ProjectionModel; share: number }[]
+  slowestWorker?: number
 }
 
 export interface PartsProjectionModel extends ProjectionModel {
@@ -65,6 +77,9 @@ function validateParts(parts: readonly WallPart[], inputSequences: number): void
     const s = part.scaling
     if (s.kind === 'onset' && !(Number.isFinite(s.onsetMs) && s.resolutionMs >= 0)) {
       throw new MeasureInputError(`part '${part.name}'`, `onset ${s.onsetMs} ms +- ${s.resolutionMs} ms is not valid`)
+    }
+    if (s.kind === 'workers' && (s.workers.length === 0 || s.workers.some((w) => !(w.share > 0 && w.share <= 1)))) {
+      throw new MeasureInputError(`part '${part.name}'`, 'workers need at least one, each with a share in (0, 1]')
     }
   }
 }
@@ -92,11 +107,33 @@ function fitPart(part: WallPart, n: number, options: ProjectionOptions): PartFit
       const slope = progress.fit.msPerSequence
       return { ...base, fixedMs: part.durationMs - slope * n, msPerSequence: slope, progress }
     }
+    case 'workers': {
+      const workers = s.workers.map((w) => ({ model: fitProjection(w.events, options), share: w.share }))
+      const perSequence = workers.map((w) => w.model.fit.msPerSequence * w.share)
+      const slowestWorker = perSequence.indexOf(Math.max(...perSequence))
+      const slope = perSequence[slowestWorker]!
+      return {
+        ...base,
+        fixedMs: part.durationMs - slope * n,
+        msPerSequence: slope,
+        progress: workers[slowestWorker]!.model,
+        workers,
+        slowestWorker,
+      }
+    }
   }
+}
+
+/** Replicate `b` of a sharded part: the slowest worker in that replicate bounds it. */
+function replicateWorkers(part: PartFit, n: number, b: number): Fit {
+  let slope = 0
+  for (const w of part.workers!) slope = Math.max(slope, (w.model.replicates[b] as Fit).msPerSequence * w.share)
+  return { fixedMs: part.durationMs - slope * n, msPerSequence: slope }
 }
 
 /** Replicate `b` of one part's fit. */
 function replicatePart(part: PartFit, scaling: PartScaling, n: number, b: number, random: RandomSource): Fit {
+  if (part.workers) return replicateWorkers(part, n, b)
   if (part.progress) {
     const slope = (part.progress.replicates[b] as Fit).msPerSequence
     return { fixedMs: part.durationMs - slope * n, msPerSequence: slope }

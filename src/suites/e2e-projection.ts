@@ -4,6 +4,7 @@
  * into parts, each fixed, proportional to the input, or both (src/measure/projection-parts.ts):
  * - outside every stage span (interpreter start-up and imports, ~3-4.5 s on an H200, and exit): fixed;
  * - ESM-2: its batch events give the steady rate; the rest of the stage (model build, first-batch warm-up) is fixed;
+ *   sharded over k GPUs, each worker's own rate is fitted and the slowest (rate over its share) bounds the stage;
  * - DNABERT-S (no batch lines upstream): fixed until the GPU gets work, i.e. the first monitor sample in the stage
  *   at >= ONSET_UTIL_PCT (50%) utilization (context, model build, first-batch warm-up), proportional after it (steady
  *   batches and the slow tail of short padded batches, whose count grows with the input). Without a monitor
@@ -60,10 +61,12 @@ export interface E2eProjection {
     /** The ESM-2 stage's fixed part: duration - N / rate. */
     fixedMs: number
     fixedCi: { low: number; high: number }
-    /** Steady rate, input sequences per second. */
+    /** Steady rate, input sequences per second (sharded over workers: what the slowest worker allows). */
     ratePerS: number
     rateCi: { low: number; high: number }
     eventsUsed: number
+    /** Workers whose own rates were fitted (1: the run's summed progress). */
+    workers: number
   }
   /** Per-sequence time of every part but ESM-2. */
   restMsPerSequence: number
@@ -104,9 +107,47 @@ export function monitorRecordsOf(o: RunObservation): MonitorRecord[] | null {
   return parseMonitorLog(readFileSync(path, 'utf8'), path).records
 }
 
-function stagePart(name: string, durationMs: number, esm2: ProgressEvent[], onset: GpuOnset | undefined): WallPart {
+/** Fewest batch events per worker to fit a worker's own rate (as the single-series projection asks of a run). */
+const MIN_WORKER_EVENTS = 4
+
+/**
+ * ESM-2 progress per worker, each in input sequences of its shard (its proteins x N / all proteins), and its share of
+ * all proteins; null unless at least two workers logged enough batch lines to fit each one's rate.
+ */
+export function workerProgress(o: RunObservation, inputSequences: number) {
+  const start = o.measured.run.stages.find((s) => s.name === ESM2)?.startMs ?? 0
+  const byWorker = new Map<number, typeof o.esm2Batches>()
+  for (const b of o.esm2Batches) {
+    if (b.worker === null) continue
+    byWorker.set(b.worker, [...(byWorker.get(b.worker) ?? []), b])
+  }
+  const totals = [...byWorker.values()].map((bs) => bs.at(-1)!.total)
+  const allProteins = totals.reduce((a, t) => a + t, 0)
+  if (byWorker.size < 2 || allProteins <= 0) return null
+  const workers = [...byWorker.values()].map((batches) => {
+    const events: ProgressEvent[] = []
+    for (const b of batches) {
+      const point = { tMs: b.atMs - start, done: (b.done * inputSequences) / allProteins }
+      const last = events.at(-1)
+      if (!last || (point.done > last.done && point.tMs >= last.tMs)) events.push(point)
+    }
+    return { events, share: batches.at(-1)!.total / allProteins }
+  })
+  return workers.every((w) => w.events.length >= MIN_WORKER_EVENTS) ? workers : null
+}
+
+function stagePart(
+  name: string,
+  durationMs: number,
+  esm2: ProgressEvent[],
+  onset: GpuOnset | undefined,
+  workers: ReturnType<typeof workerProgress>,
+): WallPart {
   const kind = STAGE_SCALING[name]
   if (kind === 'fixed') return { name, durationMs, scaling: { kind: 'fixed' } }
+  // Sharded over GPUs: the slowest worker bounds the stage; the summed rate would assume perfect balance.
+  if (kind === 'gpu-work' && name === ESM2 && workers)
+    return { name, durationMs, scaling: { kind: 'workers', workers } }
   if (kind === 'gpu-work' && name === ESM2) return { name, durationMs, scaling: { kind: 'progress', events: esm2 } }
   if (kind === 'gpu-work' && onset) return { name, durationMs, scaling: { kind: 'onset', ...onset } }
   return { name, durationMs, scaling: { kind: 'proportional' } }
@@ -117,10 +158,11 @@ export function wallParts(o: RunObservation, monitor: readonly MonitorRecord[] |
   const run = o.measured.run
   const onsets = monitor ? gpuOnsets(monitor, run.gpusUsed ?? run.gpusRequested) : new Map<string, GpuOnset>()
   const esm2 = progressEvents(o, inputSequences)
+  const workers = workerProgress(o, inputSequences)
   const parts: WallPart[] = []
   for (const span of run.stages) {
     const durationMs = stageDurationMs(run, span.name)
-    if (durationMs !== null) parts.push(stagePart(span.name, durationMs, esm2, onsets.get(span.name)))
+    if (durationMs !== null) parts.push(stagePart(span.name, durationMs, esm2, onsets.get(span.name), workers))
   }
   const insideMs = parts.reduce((a, p) => a + p.durationMs, 0)
   parts.push({ name: OUTSIDE_STAGES, durationMs: Math.max(0, run.wallMs - insideMs), scaling: { kind: 'fixed' } })
@@ -144,7 +186,10 @@ export function projectObservation(
   const model = fitPartsProjection(parts, inputSequences, { random: createRandomSource(seed) })
   const esm2Part = model.parts.find((p) => p.progress)!
   const esm2Model = esm2Part.progress!
-  const fixedAt = (ratePerS: number) => esm2Part.durationMs - (inputSequences * 1000) / ratePerS
+  // The stage's rate: its slowest worker's over that worker's share (the whole rate for one worker).
+  const share = esm2Part.workers?.[esm2Part.slowestWorker ?? 0]?.share ?? 1
+  const stageRate = (workerRate: number) => workerRate / share
+  const fixedAt = (ratePerS: number) => esm2Part.durationMs - (inputSequences * 1000) / stageRate(ratePerS)
   return {
     state: 'projected',
     projection: {
@@ -154,12 +199,13 @@ export function projectObservation(
       esm2: {
         fixedMs: esm2Part.fixedMs,
         fixedCi: { low: fixedAt(esm2Model.ratePerSecond.ci.low), high: fixedAt(esm2Model.ratePerSecond.ci.high) },
-        ratePerS: esm2Model.ratePerSecond.estimate,
-        rateCi: esm2Model.ratePerSecond.ci,
+        ratePerS: stageRate(esm2Model.ratePerSecond.estimate),
+        rateCi: { low: stageRate(esm2Model.ratePerSecond.ci.low), high: stageRate(esm2Model.ratePerSecond.ci.high) },
         eventsUsed: esm2Model.eventsUsed,
+        workers: esm2Part.workers?.length ?? 1,
       },
       restMsPerSequence: model.fit.msPerSequence - esm2Part.msPerSequence,
-      parts: model.parts.map(({ progress: _progress, ...part }) => part),
+      parts: model.parts.map(({ progress: _progress, workers: _workers, ...part }) => part),
       covers: PROJECTION_COVERS,
       projections: targets.map((target) => projectTo(model, target)),
     },

@@ -89,6 +89,46 @@ describe('fitPartsProjection', () => {
     expect(model.eventsUsed).toBe(18)
   })
 
+  test('a part sharded over workers is bounded by its slowest worker (share x slope), not the summed rate', () => {
+    // Two workers over 2,000 sequences: worker 0 has 60% of the work at 3 ms per sequence of its shard, worker 1 40%
+    // at 2 ms. Summed, 1,000 ms per 200 sequences done; the stage still waits for worker 0: 0.6 x 3 = 1.8 ms/sequence.
+    const worker = (share: number, msPerSequence: number) => ({
+      share,
+      events: Array.from({ length: 20 }, (_, i) => ({ tMs: 150 + (i + 1) * 100 * msPerSequence, done: (i + 1) * 100 })),
+    })
+    const ps: WallPart[] = [
+      { name: 'esm', durationMs: 4_000, scaling: { kind: 'workers', workers: [worker(0.6, 3), worker(0.4, 2)] } },
+    ]
+    const model = fitPartsProjection(ps, 2_000, options('workers'))
+    expect(model.parts[0]!.msPerSequence).toBeCloseTo(1.8, 9)
+    expect(model.parts[0]!.slowestWorker).toBe(0)
+    expect(model.parts[0]!.fixedMs).toBeCloseTo(4_000 - 1.8 * 2_000, 6)
+    // Every replicate is bounded by some worker's share x slope, and none is faster than the balanced ideal.
+    for (const r of model.replicates) expect(r.msPerSequence).toBeGreaterThanOrEqual(0.6 * 3 - 1e-9)
+  })
+
+  test('balanced workers project as one series of the summed progress would', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 4 }), fc.double({ min: 0.5, max: 5, noNaN: true }), (k, ms) => {
+        const events = Array.from({ length: 12 }, (_, i) => ({ tMs: (i + 1) * 100 * ms, done: (i + 1) * 100 }))
+        const workers = Array.from({ length: k }, () => ({ share: 1 / k, events }))
+        const model = fitPartsProjection(
+          [{ name: 'esm', durationMs: 10_000, scaling: { kind: 'workers', workers } }],
+          1_000,
+        )
+        expect(model.parts[0]!.msPerSequence).toBeCloseTo(ms / k, 9)
+      }),
+    )
+  })
+
+  test('refuses a sharded part without workers or with a share outside (0, 1]', () => {
+    const bad = (workers: { share: number; events: [] }[]): WallPart[] => [
+      { name: 'esm', durationMs: 1, scaling: { kind: 'workers', workers } },
+    ]
+    expect(() => fitPartsProjection(bad([]), 1)).toThrow(/part 'esm': workers need at least one/)
+    expect(() => fitPartsProjection(bad([{ share: 0, events: [] }]), 1)).toThrow(/share in \(0, 1\]/)
+  })
+
   test('refuses a negative duration naming the part', () => {
     const ps: WallPart[] = [{ name: 'cpu', durationMs: -1, scaling: { kind: 'fixed' } }]
     expect(() => fitPartsProjection(ps, 1)).toThrow(/part 'cpu': durationMs must be finite and >= 0, got -1/)

@@ -4,7 +4,10 @@
  */
 import { describe, expect, test } from 'vitest'
 import { projectObservation } from '../../src/suites/e2e-projection.ts'
+import { completedRuns, measureConfiguration } from '../../src/suites/measure-configuration.ts'
 import type { RunObservation } from '../../src/suites/observe-run.ts'
+import { referenceProfile } from '../../src/target/profiles.ts'
+import { cpuConfig, cpuContext, fakeGpu, scripted, tinyInput } from './support/cpu-suite.ts'
 import { type H200Run, loadH200Run } from './support/h200-runs.ts'
 
 const sequencesOf = (o: RunObservation) => o.measured.run.summary!.sequencesProcessed!
@@ -64,4 +67,30 @@ describe('e2e projection on real H200 runs', () => {
     const run = loadH200Run('5000')
     expect(project('5000', '5000').projected.estimate).toBeCloseTo(run.measured.run.wallMs, 6)
   })
+})
+
+const ready = await referenceProfile.preflight(process.env, 0)
+
+describe.skipIf(ready.state !== 'ready')('e2e projection of a run sharded over workers (real CPU runs)', () => {
+  test('fits each worker its own rate; a planted imbalance makes the slowest worker bound the projection', async () => {
+    const ctx = await cpuContext()
+    const input = await tinyInput(60)
+    const small = ['--cpu-workers', '2', '--esm-batch-size', '512']
+    const m = { ...scripted([fakeGpu(90), fakeGpu(90)], 1, 0, input), profile: ctx.profile, workDir: ctx.workDir }
+    const balanced = completedRuns(await measureConfiguration(cpuConfig('2 workers', small), m))[0]!
+    const imbalanced = completedRuns(
+      await measureConfiguration(cpuConfig('2 workers, imbalance', [...small, '--inject', 'imbalance=2']), m),
+    )[0]!
+    const project = (o: RunObservation) => {
+      const outcome = projectObservation(o, [{ sequences: 1_000_000 }], 'workers', null)
+      if (outcome.state !== 'projected') throw new Error(outcome.reason)
+      return outcome.projection
+    }
+    const b = project(balanced)
+    const i = project(imbalanced)
+    expect(b.esm2.workers).toBe(2)
+    expect(i.esm2.workers).toBe(2)
+    // Worker 0 repeats its batches under imbalance=2: the stage's rate is what worker 0 allows, well below balanced.
+    expect(i.esm2.ratePerS).toBeLessThan(b.esm2.ratePerS * 0.8)
+  }, 120_000)
 })
