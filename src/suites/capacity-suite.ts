@@ -55,7 +55,10 @@ export function largestArms(measured: readonly ConfigMeasurements[]): MeasuredCo
   return measured.map((c) => c.bySize.at(-1)!)
 }
 
-/** Measures (or reads from the cache), analyses and writes the capacity record. */
+/**
+ * Measures (or reads from the cache), analyses and writes the capacity record. When the inputs are subsets of the
+ * user's own sample, its whole size is projected to as well: "will my sample finish in time" at its own size.
+ */
 export async function runCapacitySuite(
   ctx: SuiteContext,
   m: Omit<SuiteMeasure, 'input'>,
@@ -63,7 +66,10 @@ export async function runCapacitySuite(
   inputs: readonly ResolvedInput[],
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
   const measured = await measureCapacity(ctx, m, configs, inputs)
-  return { ...(await writeCapacityRecord(ctx, measured, inputs)), measured }
+  const source = inputs[0]!.source
+  const largest = inputs.at(-1)!.records
+  const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
+  return { ...(await writeCapacityRecord(ctx, measured, inputs, '', ownSize)), measured }
 }
 
 /**

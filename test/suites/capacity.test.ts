@@ -1,6 +1,8 @@
 // Capacity suite end to end on the CPU: the reference pipeline's worker processes (--cpu-workers) stand in for GPUs,
 // two nested sizes of one generated input, real runs; the fake NVML is scripted (CPU runs use no GPU), so the
 // utilization figures are the script's while times, sizes and fits come from the runs.
+import { copyFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/suites/capacity.ts'
 import { runCapacitySuite } from '../../src/suites/capacity-suite.ts'
@@ -76,4 +78,22 @@ describe.skipIf(ready.state !== 'ready')('capacity suite on the CPU', () => {
     expect(stats.configurations.map((c) => c.label)).toEqual(['1 worker'])
     expect(record.verdicts.find((v) => v.id === 'capacity/1/perf01/6000000')?.verdict).not.toBe('error')
   }, 180_000)
+
+  test("on the user's own sample, its whole size is projected to as well", async () => {
+    const ctx = await cpuContext()
+    const dir = tempDirUntilFileEnd('capacity-user-')
+    const generated = await createInputResolver({ cacheDir: join(dir, 'gen') })
+    const sample = join(dir, 'my-sample.fa')
+    await copyFile((await generated.input('SMALL', 60)).file, sample)
+    const resolver = await createInputResolver({ userInput: sample, cacheDir: join(dir, 'cache') })
+    const inputs = await resolver.nested('SMALL', [8, 20])
+    const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
+    const configs = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1']), gpuCount: 1 }]
+    const { record } = await runCapacitySuite({ ...ctx, inputs: resolver }, m, configs, inputs)
+    const stats = record.stats as unknown as CapacityStats
+    expect(stats.input).toMatchObject({ source: 'user', path: sample, records: 60 })
+    expect(stats.configurations[0]!.at.map((a) => Math.round(a.sequences))).toContain(60)
+    expect(record.verdicts.some((v) => v.id === 'capacity/1/perf01/60')).toBe(true)
+    expect(record.provenance.input?.source.sha256).toBe(resolver.user!.sha256)
+  }, 120_000)
 })
