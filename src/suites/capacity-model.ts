@@ -92,10 +92,15 @@ export interface ConfigCapacity {
   curve: { sequences: number; wallMs: number; low: number | null; high: number | null }[]
 }
 
-/** Sizes for the chart: 3 points a decade from 100 sequences to 10x the largest target. */
-export function curveSizes(largestTarget: number): number[] {
+/**
+ * Sizes for the chart: 3 points a decade from the decade below the smallest measured size (100 at most, so the
+ * curve meets the measured points) to 10x the largest target.
+ */
+export function curveSizes(smallestMeasured: number, largestTarget: number): number[] {
+  const from = 3 * Math.min(2, Math.floor(Math.log10(Math.max(1, smallestMeasured))))
+  const to = Math.ceil(3 * Math.log10(largestTarget * 10) - 1e-9)
   const out: number[] = []
-  for (let e = 2; e <= Math.log10(largestTarget * 10) + 1e-9; e += 1 / 3) out.push(Math.round(10 ** e))
+  for (let k = from; k <= to; k++) out.push(Math.round(10 ** (k / 3)))
   return out
 }
 
@@ -278,7 +283,7 @@ export function configCapacity(
             atSizes,
           ),
         ),
-      curve: wallEstimates(model, parts, curveSizes(production)).map(({ sequences, wallMs }) => ({
+      curve: wallEstimates(model, parts, curveSizes(sizes[0]!, production)).map(({ sequences, wallMs }) => ({
         sequences,
         wallMs: wallMs.estimate,
         low: wallMs.ci?.low ?? null,

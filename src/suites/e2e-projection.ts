@@ -4,7 +4,9 @@
  * into parts, each fixed, proportional to the input, or both (src/measure/projection-parts.ts):
  * - outside every stage span (interpreter start-up and imports, ~3-4.5 s on an H200, and exit): fixed;
  * - ESM-2: its batch events give the steady rate; the rest of the stage (model build, first-batch warm-up) is fixed;
- *   sharded over k GPUs, each worker's own rate is fitted and the slowest (rate over its share) bounds the stage;
+ *   sharded over k GPUs, each worker's own rate is fitted and the slowest (rate over its share) bounds the stage
+ *   (work a worker does after its last batch line, such as refpipe's `imbalance` repeats, logs no progress and lands in
+ *   the fixed part: the size model of the capacity suite, fitted over whole runs at two sizes, sees it);
  * - DNABERT-S (no batch lines upstream): fixed until the GPU gets work, i.e. the first monitor sample in the stage
  *   at >= ONSET_UTIL_PCT (50%) utilization (context, model build, first-batch warm-up), proportional after it (steady
  *   batches and the slow tail of short padded batches, whose count grows with the input). Without a monitor

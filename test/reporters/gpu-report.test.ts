@@ -39,15 +39,28 @@ const read = (name: string) => readFile(join(out, name), 'utf8')
 describe('gpu-report reporter on a real vitest run', () => {
   test('the run fails (one case fails on purpose) and the closing summary line stays last', () => {
     expect(exitCode).toBe(1)
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('vitest: 2 passed, 1 failed, 1 skipped')
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('vitest: 3 passed, 1 failed, 1 skipped')
   })
 
   test('prints one line per suite, the invalid file, and where the reports are; says the run failed', () => {
     const lines = stdout.split('\n').filter((l) => l.startsWith('gpu-report:'))
     expect(lines[0]).toMatch(/^gpu-report: FAILED: some tests failed/)
-    expect(lines.filter((l) => /^gpu-report: (FAIL|FAILED|SKIPPED|PASS)\s/.test(l))).toHaveLength(4)
+    expect(lines.filter((l) => /^gpu-report: (FAIL|FAILED|SKIPPED|PASS)\s/.test(l))).toHaveLength(5)
     expect(lines.some((l) => l.includes('1 invalid record file(s)') && l.includes('zz-truncated.json'))).toBe(true)
-    expect(lines.at(-1)).toContain(`12 reports in ${out}`)
+    expect(lines.at(-1)).toContain(`13 reports in ${out}`)
+  })
+
+  test('prints the projected capacity verdicts: per configuration, and speedup with break-even for k > 1', () => {
+    const lines = stdout.split('\n').filter((l) => l.startsWith('gpu-report: capacity '))
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^gpu-report: capacity 1 worker: 45,000 seqs .* PERF-01 PASS \| 6,000,000 seqs 46\.4 h .* PERF-01 FAIL$/,
+      ),
+      expect.stringMatching(/^gpu-report: capacity 2 workers: 45,000 seqs /),
+      expect.stringMatching(
+        /^gpu-report: capacity 2 workers vs 1 worker: 1\.36x .* break-even 291 sequences \[91, never\]/,
+      ),
+    ])
   })
 
   test('writes every report file of ARCHITECTURE.md', async () => {
@@ -64,11 +77,12 @@ describe('gpu-report reporter on a real vitest run', () => {
     expect(ReportJsonSchema.safeParse(json).success).toBe(true)
     expect(json.invalid).toHaveLength(1)
     expect(json.invalid[0].reason).toMatch(/not valid JSON/)
-    expect(json.counts).toEqual({ records: 4, completed: 2, failed: 1, skipped: 1, invalid: 1 })
+    expect(json.counts).toEqual({ records: 5, completed: 3, failed: 1, skipped: 1, invalid: 1 })
+    expect(json.capacity.entries.map((e: { recordId: string }) => e.recordId)).toEqual(['capacity-1-worker-2-workers'])
   })
 
   test('markup from names and stages never reaches HTML or markdown unescaped', async () => {
-    for (const name of ['index.html', 'summary.md', 'bottleneck.md']) {
+    for (const name of ['index.html', 'summary.md', 'bottleneck.md', 'capacity.md']) {
       const text = await read(name)
       expect(text, name).not.toMatch(/<script|<img|<b>/i)
     }
@@ -79,8 +93,11 @@ describe('gpu-report reporter on a real vitest run', () => {
     const dom = await dumpDom(join(out, 'index.html'))
     expect(dom).toContain('<h1>VirNucPro benchmark report</h1>')
     const svgs = dom.match(/<svg[\s>]/g) ?? []
-    // stage breakdown + scaling curve + 2 timelines (1 GPU, 2 GPUs)
-    expect(svgs.length).toBeGreaterThanOrEqual(4)
+    // capacity + stage breakdown + scaling curve + 2 timelines (1 GPU, 2 GPUs)
+    expect(svgs.length).toBeGreaterThanOrEqual(5)
+    const capacity = dom.slice(dom.indexOf('<h2>Capacity'), dom.indexOf('<h2>PERF-02'))
+    expect(capacity.match(/aria-roledescription="line mark"/g)).toHaveLength(2)
+    expect(capacity).toMatch(/<line aria-label="wall time \(log scale\): 10"[^>]*stroke="#cf222e"/)
     expect(dom).not.toMatch(/<script/i)
   })
 

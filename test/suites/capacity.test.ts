@@ -3,8 +3,10 @@
 // utilization figures are the script's while times, sizes and fits come from the runs.
 import { copyFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/suites/capacity.ts'
+import { curveSizes } from '../../src/suites/capacity-model.ts'
 import { runCapacitySuite } from '../../src/suites/capacity-suite.ts'
 import { createInputResolver } from '../../src/suites/input.ts'
 import { referenceProfile } from '../../src/target/profiles.ts'
@@ -96,4 +98,21 @@ describe.skipIf(ready.state !== 'ready')('capacity suite on the CPU', () => {
     expect(record.verdicts.some((v) => v.id === 'capacity/1/perf01/60')).toBe(true)
     expect(record.provenance.input?.source.sha256).toBe(resolver.user!.sha256)
   }, 120_000)
+})
+
+describe('curveSizes', () => {
+  test('starts at or below the smallest measured size (100 at most) and reaches 10x the largest target', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1_000, max: 100_000_000 }),
+        (smallest, target) => {
+          const sizes = curveSizes(smallest, target)
+          expect(sizes[0]!).toBeLessThanOrEqual(Math.min(100, smallest))
+          expect(sizes.at(-1)!).toBeGreaterThanOrEqual(target * 10 * 0.99)
+          for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeGreaterThanOrEqual(sizes[i - 1]!)
+        },
+      ),
+    )
+  })
 })

@@ -27,6 +27,7 @@ interface Readings {
   longestIdleMs: number[]
   innerIdleMs: number[]
   leadingIdleMs: number[]
+  steadyUtilPct: number[]
   gpuSpread: number[]
   workingGpus: number[]
   busiestUtilPct: number[]
@@ -47,6 +48,8 @@ function addWindow(window: StageWindow, into: Readings): void {
   let idleMax: number | null = null
   let innerMax: number | null = null
   let leadingMax: number | null = null
+  let steadySum = 0
+  let steadyN = 0
   for (const g of window.gpus) {
     const util = g.metrics.utilPct?.mean
     if (util !== undefined) {
@@ -67,6 +70,11 @@ function addWindow(window: StageWindow, into: Readings): void {
     const inner = g.longestInnerIdle === undefined ? g.longestIdle : g.longestInnerIdle
     if (inner) innerMax = Math.max(innerMax ?? inner.durationMs, inner.durationMs)
     if (typeof g.leadingIdleMs === 'number') leadingMax = Math.max(leadingMax ?? g.leadingIdleMs, g.leadingIdleMs)
+    // Absent from summaries written before the monitor kept it: then unknown, never estimated here.
+    if (typeof g.steadyUtilPct === 'number') {
+      steadySum += g.steadyUtilPct
+      steadyN++
+    }
   }
   const utilMean = utilN > 0 ? utilSum / utilN : null
   if (utilMean !== null) {
@@ -78,6 +86,7 @@ function addWindow(window: StageWindow, into: Readings): void {
   if (idleMax !== null) into.longestIdleMs.push(idleMax)
   if (innerMax !== null) into.innerIdleMs.push(innerMax)
   if (leadingMax !== null) into.leadingIdleMs.push(leadingMax)
+  if (steadyN > 0) into.steadyUtilPct.push(steadySum / steadyN)
   // (max - min) / mean; undefined with one GPU or a mean of 0.
   if (utilN > 1 && utilMean) into.gpuSpread.push((utilMax - utilMin) / utilMean)
   into.throttledSamples += window.throttledSamples
@@ -104,6 +113,7 @@ export function evidenceFor(
     longestIdleMs: [],
     innerIdleMs: [],
     leadingIdleMs: [],
+    steadyUtilPct: [],
     gpuSpread: [],
     workingGpus: [],
     busiestUtilPct: [],
@@ -125,6 +135,7 @@ export function evidenceFor(
     longestIdleMs: med(readings.longestIdleMs),
     innerIdleMs: med(readings.innerIdleMs),
     leadingIdleMs: med(readings.leadingIdleMs),
+    steadyUtilPct: med(readings.steadyUtilPct),
     throttledSamples: readings.throttledSamples,
     gpuSpread: med(readings.gpuSpread),
     workingGpus: med(readings.workingGpus),

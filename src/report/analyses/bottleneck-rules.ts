@@ -21,6 +21,11 @@ export interface StageEvidence {
   innerIdleMs: number | null
   /** Time from the stage's start to the GPU's first busy sample (process/CUDA start, model build, loader start). */
   leadingIdleMs: number | null
+  /**
+   * Mean utilization from the GPU's first busy sample on (the stage's steady state, start-up left out); null in
+   * records written before the monitor kept it, and without monitor data.
+   */
+  steadyUtilPct: number | null
   throttledSamples: number
   /** (max - min) / mean of the per-GPU mean utilizations; null with one GPU. */
   gpuSpread: number | null

@@ -1,13 +1,15 @@
 /**
  * Bottleneck analysis: for each group of repeated runs (one record, one setup), stages ranked by their share of the
- * wall time, and the flags of the rule table (bottleneck-rules.ts) with evidence and recommendation.
+ * wall time, each GPU stage split into fixed cost (start-up) and steady state (bottleneck-capacity.ts), and the flags
+ * of the rule table (bottleneck-rules.ts) with evidence and recommendation.
  */
 import type { ResultRecord } from '../../results/schema/index.ts'
+import { type SizeModelLookup, type StageSplit, sizeModelLookup, stageSplit } from './bottleneck-capacity.ts'
 import { evidenceFor } from './bottleneck-evidence.ts'
 import { applyRules, type BottleneckFlag, type RuleLimits, type StageEvidence } from './bottleneck-rules.ts'
 import { type CountedRun, gpuCountOf, type RunGroup, runGroups, stageDurationsMs } from './runs.ts'
 
-export interface StageShare {
+export interface StageShare extends StageSplit {
   stage: string
   durationMs: number
   share: number
@@ -51,6 +53,7 @@ function runWideFlags(runs: CountedRun[], limits: RuleLimits, wallMs: number): B
     longestIdleMs: null,
     innerIdleMs: null,
     leadingIdleMs: null,
+    steadyUtilPct: null,
     throttledSamples: 0,
     gpuSpread: null,
     workingGpus: null,
@@ -72,7 +75,7 @@ function stageTotalsMs(runs: readonly CountedRun[]): Map<string, number> {
   return totals
 }
 
-function analyzeGroup({ runs, record, recordIds }: RunGroup): BottleneckGroup {
+function analyzeGroup({ runs, record, recordIds }: RunGroup, sizeModels: SizeModelLookup): BottleneckGroup {
   const thresholds = record.thresholds
   const limits: RuleLimits = { ...thresholds.bottleneck, maxSpread: thresholds.balance.maxSpread }
   // Means, not medians: a stage's mean over the runs divided by the mean wall time is its share of the total time
@@ -80,21 +83,30 @@ function analyzeGroup({ runs, record, recordIds }: RunGroup): BottleneckGroup {
   const wallMs = mean(runs.map((r) => r.measured.run.wallMs)) ?? 0
   const stages: StageShare[] = []
   const flags: BottleneckFlag[] = []
+  const first = runs[0] as CountedRun
+  const gpuCount = gpuCountOf(first.measured)
   for (const [stage, totalMs] of stageTotalsMs(runs)) {
     const durationMs = totalMs / runs.length
     const e = evidenceFor(runs, stage, wallMs > 0 ? durationMs / wallMs : 0, durationMs, thresholds, record)
-    stages.push({ stage, durationMs, share: e.share, gpuStage: e.gpuStage, utilPct: e.utilPct, smUtilPct: e.smUtilPct })
+    stages.push({
+      stage,
+      durationMs,
+      share: e.share,
+      gpuStage: e.gpuStage,
+      utilPct: e.utilPct,
+      smUtilPct: e.smUtilPct,
+      ...stageSplit(e, first.group, gpuCount, sizeModels),
+    })
     flags.push(...applyRules(e, limits))
   }
   stages.sort((a, b) => b.share - a.share)
   const inside = stages.reduce((total, s) => total + s.durationMs, 0)
-  const first = runs[0] as CountedRun
   flags.push(...runWideFlags(runs, limits, wallMs))
   return {
     recordId: record.id,
     recordIds,
     group: first.group,
-    gpuCount: gpuCountOf(first.measured),
+    gpuCount,
     runs: runs.length,
     wallMs,
     outsideStagesMs: Math.max(0, wallMs - inside),
@@ -111,5 +123,6 @@ export function analyzeBottlenecks(
   records: readonly ResultRecord[],
   groups: readonly RunGroup[] = runGroups(records),
 ): BottleneckReport {
-  return { groups: groups.map(analyzeGroup) }
+  const sizeModels = sizeModelLookup(records)
+  return { groups: groups.map((g) => analyzeGroup(g, sizeModels)) }
 }

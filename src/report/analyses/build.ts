@@ -2,6 +2,7 @@
 import type { InvalidRecord } from '../../results/store.ts'
 import type { BenchmarkTaskResult, ReportInput, RunOutcome } from '../input.ts'
 import { analyzeBottlenecks, type BottleneckReport } from './bottleneck.ts'
+import { analyzeCapacityRecords, type CapacityReport } from './capacity.ts'
 import { analyzeE2e, type E2eReport } from './e2e.ts'
 import { analyzeKinds, type KindsReport } from './kinds.ts'
 import { analyzeMemory, type MemoryReport } from './memory.ts'
@@ -27,6 +28,7 @@ export interface Report {
   scaling: ScalingReport
   memory: MemoryReport
   e2e: E2eReport
+  capacity: CapacityReport
   kinds: KindsReport
   regression: RegressionReport | null
   benchmarks: BenchmarkTaskResult[]
@@ -61,6 +63,7 @@ export function buildReport(input: ReportInput): Report {
     scaling: analyzeScaling(records),
     memory: analyzeMemory(records, groups),
     e2e: analyzeE2e(records),
+    capacity: analyzeCapacityRecords(records),
     kinds: analyzeKinds(records),
     regression: input.baseline ? analyzeRegression(records, input.baseline.records, input.baseline.dir) : null,
     benchmarks: input.benchmarks,

@@ -1,24 +1,27 @@
 /**
  * index.html: one self-contained page (inline CSS and SVG, no script, no external resource) with the suite verdicts,
- * PERF-02 table, bottleneck flags, the per-stage time breakdown, scaling curves and GPU timelines with stage bands.
+ * capacity (verdicts at the size users run, with its chart), PERF-02 table, bottleneck flags, the per-stage time
+ * breakdown, scaling curves and GPU timelines with stage bands.
  * Every string from records, logs or IDs is escaped; SVGs come from vega's own serializer.
  */
 import type { SampleRecord } from '../../monitor/records.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { BottleneckGroup } from '../analyses/bottleneck.ts'
+import type { BottleneckGroup, StageShare } from '../analyses/bottleneck.ts'
 import type { BottleneckFlag } from '../analyses/bottleneck-rules.ts'
 import type { Report } from '../analyses/build.ts'
+import { capacitySection } from './capacity-html.ts'
 import { breakdownSpec, renderSvg, scalingSpec, timelineSpec } from './charts.ts'
 import { escapeHtml as h } from './escape.ts'
 import { fmtMs, fmtPct } from './format.ts'
+import { MAX_TABLE_ROWS, table, verdictCell } from './html-table.ts'
 import { outcomeNote } from './markdown.ts'
+import { SPLIT_HEAD, splitCells } from './stage-split.ts'
 import { verdictLegendHtml } from './verdict-legend.ts'
 
 /** Timelines are drawn for at most this many runs (the first run of each setup first). */
 export const MAX_TIMELINES = 6
 /** Scaling charts drawn (the tables in scaling.md hold every curve). */
 export const MAX_SCALING_CHARTS = 6
-const MAX_TABLE_ROWS = 500
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#1b1f24}
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
@@ -26,23 +29,6 @@ th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail,.failed{color:#c
 .flag,.inconclusive{color:#9a6700;font-weight:600}.skipped,.no-verdict{color:#57606a}.note{background:#fff8c5;padding:8px 12px;border:1px solid #d4a72c}
 .error{color:#8250df;font-weight:600}dl.legend{display:grid;grid-template-columns:max-content auto;gap:2px 12px;font-size:13px}dl.legend dd{margin:0}
 .chart{margin:8px 0 24px}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}`
-
-const tr = (cells: string[]) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`
-
-/**
- * A table of the first MAX_TABLE_ROWS of `total` rows; `row(i)` renders row i (escaped cells), so the rows past the
- * limit (10^5 in a large run) are never formatted.
- */
-function table(header: string[], total: number, row: (index: number) => string[]): string {
-  const shown = Math.min(total, MAX_TABLE_ROWS)
-  const more = total > shown ? `<p>${total - shown} more rows in the JSON reports.</p>` : ''
-  const head = `<tr>${header.map((c) => `<th>${h(c)}</th>`).join('')}</tr>`
-  const body: string[] = []
-  for (let i = 0; i < shown; i++) body.push(tr(row(i)))
-  return `<table>${head}${body.join('')}</table>${more}`
-}
-
-const verdictCell = (v: string) => `<span class="${h(v)}">${h(v.toUpperCase())}</span>`
 
 function suitesSection(report: Report): string {
   const suites = report.suites
@@ -86,7 +72,26 @@ function bottleneckSection(report: Report): string {
     const { g, f } = shown[i] as (typeof shown)[number]
     return [h(`${g.recordIds.join(', ')} / ${g.group}`), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]
   }
-  return `<h2>Bottlenecks</h2>${total ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], total, row) : '<p>No flags.</p>'}`
+  return `<h2>Bottlenecks</h2>${total ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], total, row) : '<p>No flags.</p>'}${stageSplitTable(report)}`
+}
+
+/** Each GPU stage of each group as fixed cost and steady state (the first MAX_TABLE_ROWS, the rest counted). */
+function stageSplitTable(report: Report): string {
+  const shown: { g: BottleneckGroup; s: StageShare }[] = []
+  let total = 0
+  for (const g of report.bottleneck.groups)
+    for (const s of g.stages) {
+      if (!s.gpuStage) continue
+      if (shown.length < MAX_TABLE_ROWS) shown.push({ g, s })
+      total++
+    }
+  if (total === 0) return ''
+  const row = (i: number) => {
+    const { g, s } = shown[i] as (typeof shown)[number]
+    return [h(`${g.recordIds.join(', ')} / ${g.group}`), h(s.stage), h(fmtMs(s.durationMs)), ...splitCells(s).map(h)]
+  }
+  const head = ['setup', 'GPU stage', 'time', ...SPLIT_HEAD]
+  return `<h3>GPU stages: fixed cost and steady state</h3>${table(head, total, row)}`
 }
 
 async function chartsSection(
@@ -150,6 +155,7 @@ export async function renderHtml(
     `<p>Run <code>${h(report.runId ?? 'n/a')}</code>, generated ${h(report.generatedAt)}: ${c.records} records (${c.completed} completed, ${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.</p>`,
     note ? `<p class="note">${h(note)}</p>` : '',
     suitesSection(report),
+    await capacitySection(report.capacity),
     perf02Section(report),
     bottleneckSection(report),
     await chartsSection(report, records, series),

@@ -11,6 +11,8 @@ import { jsonArrayWriter } from './json-array.ts'
 
 const num = z.number().nullable()
 const range = z.object({ low: z.number(), high: z.number() }).nullable()
+const figure = z.object({ value: z.number(), ci: range })
+const verdict = z.enum(VERDICTS).nullable()
 
 const SuiteLineSchema = z.object({
   recordId: z.string(),
@@ -104,6 +106,32 @@ export const ReportJsonSchema = z.looseObject({
       z.looseObject({
         recordId: z.string(),
         projections: z.array(z.looseObject({ sequences: z.number(), projectedMs: z.number() })),
+      }),
+    ),
+  }),
+  capacity: z.object({
+    entries: z.array(
+      z.looseObject({
+        recordId: z.string(),
+        targetMs: z.number(),
+        columns: z.array(
+          z.object({ sequences: z.number(), role: z.enum(['measured', 'sample', 'typical', 'production']) }),
+        ),
+        configurations: z.array(
+          z.looseObject({
+            label: z.string(),
+            gpuCount: z.number().int(),
+            cells: z.array(z.looseObject({ sequences: z.number(), wallMs: figure.nullable(), perf01: verdict })),
+          }),
+        ),
+        comparisons: z.array(
+          z.looseObject({
+            gpuCount: z.number().int(),
+            breakEven: z.object({ sequences: num, ci: z.object({ low: num, high: num }).nullable() }),
+            asymptoticSpeedup: figure.nullable(),
+          }),
+        ),
+        curves: z.array(z.looseObject({ gpuCount: z.number().int(), sequences: z.number(), wallMs: z.number() })),
       }),
     ),
   }),

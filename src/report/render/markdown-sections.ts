@@ -9,6 +9,7 @@ import type { ScalingReport } from '../analyses/scaling.ts'
 import { escapeMarkdown as esc } from './escape.ts'
 import { fmtGiB, fmtMs, fmtNum, fmtPct, fmtRange } from './format.ts'
 import { mdTable } from './markdown-table.ts'
+import { SPLIT_HEAD, sizeModelSource, splitCells } from './stage-split.ts'
 
 /** Markdown is for people: past these, the rest is in the JSON reports (which hold everything). */
 export const MAX_MD_GROUPS = 200
@@ -24,7 +25,7 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
   return `${shown
     .map((g) => {
       const stages = mdTable(
-        ['stage', 'time', 'share', 'GPU stage', 'util', 'SM util'],
+        ['stage', 'time', 'share', 'GPU stage', 'util', 'SM util', ...SPLIT_HEAD],
         g.stages.map((s) => [
           s.stage,
           fmtMs(s.durationMs),
@@ -32,6 +33,7 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
           s.gpuStage ? 'yes' : '',
           fmtPct(s.utilPct),
           fmtPct(s.smUtilPct),
+          ...splitCells(s),
         ]),
       )
       const flags =
@@ -42,7 +44,7 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
               g.flags.map((f) => [f.stage, f.rule, f.evidence, f.recommendation]),
             )
       const head = `### ${esc(g.recordIds.join(', '))}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})`
-      return `${head}\n\n${stages}\n\nOutside every stage: ${fmtMs(g.outsideStagesMs)}.\n\n${flags}\n`
+      return `${head}\n\n${stages}\n\nOutside every stage: ${fmtMs(g.outsideStagesMs)}.${esc(sizeModelSource(g))}\n\n${flags}\n`
     })
     .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}`
 }

@@ -1,5 +1,6 @@
 /** The markdown reports: summary.md (everything, short), and one file per analysis. Pure: report in, text out. */
 import type { Report } from '../analyses/build.ts'
+import { capacityMarkdown } from './capacity-markdown.ts'
 import { escapeMarkdown as esc } from './escape.ts'
 import { fmtNum } from './format.ts'
 import {
@@ -70,6 +71,7 @@ export function summaryMarkdown(report: Report): string {
     `## PERF-02 (GPU utilization in the embedding stages)\n\n${perf02Markdown(report.perf02)}`,
     `## Scaling\n\n${scalingMarkdown({ curves: report.scaling.curves.filter((c) => c.scope === 'total') })}`,
     `## End to end\n\n${e2eMarkdown(report.e2e)}`,
+    `## Capacity (verdicts at the size users run)\n\n${capacityMarkdown(report.capacity)}`,
     `## Regression\n\n${regressionMarkdown(report.regression)}`,
     `## Bottlenecks\n\nSee bottleneck.md: ${report.bottleneck.groups.reduce((n, g) => n + g.flags.length, 0)} flags over ${report.bottleneck.groups.length} run groups.\n`,
     invalidList(report),
@@ -78,7 +80,10 @@ export function summaryMarkdown(report: Report): string {
   ].join('\n')
 }
 
-export function sectionMarkdown(report: Report, file: 'bottleneck' | 'perf02' | 'scaling' | 'memory'): string {
+export function sectionMarkdown(
+  report: Report,
+  file: 'bottleneck' | 'perf02' | 'scaling' | 'memory' | 'capacity',
+): string {
   switch (file) {
     case 'bottleneck':
       return `${header(report, 'Bottlenecks')}\n${bottleneckMarkdown(report.bottleneck)}`
@@ -86,6 +91,8 @@ export function sectionMarkdown(report: Report, file: 'bottleneck' | 'perf02' | 
       return `${header(report, 'PERF-02: GPU utilization')}\n${perf02Markdown(report.perf02)}`
     case 'scaling':
       return `${header(report, 'Scaling')}\n${scalingMarkdown(report.scaling)}`
+    case 'capacity':
+      return `${header(report, 'Capacity: verdicts at the size users run')}\n${capacityMarkdown(report.capacity, true)}`
     case 'memory':
       return `${header(report, 'Memory')}\n${memoryMarkdown(report.memory)}\n## Equivalence\n\n${kindMarkdown(report.kinds.equivalence)}\n## Sweeps\n\n${kindMarkdown(report.kinds.sweep)}\n## A/B\n\n${kindMarkdown(report.kinds.ab)}`
   }

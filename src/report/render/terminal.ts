@@ -1,5 +1,9 @@
-/** The compact terminal summary: one line per suite (verdict, key figure), then where the reports are. Pure. */
+/**
+ * The compact terminal summary: one line per suite (verdict, key figure), the capacity records' projected verdicts
+ * (time at the target sizes with PERF-01, speedup and break-even for k > 1), then where the reports are. Pure.
+ */
 import type { Report } from '../analyses/build.ts'
+import { capacityTerminalLines } from './capacity-text.ts'
 import { outcomeNote } from './markdown.ts'
 
 const MAX_SUITE_LINES = 40
@@ -25,6 +29,8 @@ export function terminalSummary(report: Report, outDir: string, files: readonly 
     lines.push(`gpu-report: REGRESSION ${c.recordId}/${c.group} ${c.metric}: ${c.reason}`)
   for (const e of report.regression?.errors ?? [])
     lines.push(`gpu-report: ERROR ${e.recordId}/${e.group}: not compared with the baseline, ${e.reason}`)
+  for (const entry of report.capacity.entries)
+    for (const line of capacityTerminalLines(entry)) lines.push(`gpu-report: ${line}`)
   lines.push(`gpu-report: ${files.length} reports in ${outDir} (open index.html; trace.json opens in ui.perfetto.dev)`)
   return lines
 }

@@ -140,6 +140,40 @@ describe('bottleneck evidence', () => {
     expect(e.longestIdleMs).toBe(9_999)
   })
 
+  test('steady-state utilization: the mean over GPUs per run, the median over runs; unknown where the monitor lacked it', () => {
+    const run = (steady: (number | undefined)[]) =>
+      ({
+        recordId: 'r',
+        group: 'g',
+        index: 0,
+        measured: {
+          gpu: {
+            stages: [
+              {
+                stage: STAGE,
+                throttledSamples: 0,
+                gpus: steady.map((s, gpu) => ({
+                  gpu,
+                  metrics: {},
+                  longestIdle: null,
+                  ...(s === undefined ? {} : { steadyUtilPct: s }),
+                })),
+              },
+            ],
+          },
+        },
+      }) as unknown as CountedRun
+    const e = evidenceFor(
+      [run([80, 90]), run([60]), run([undefined]), run([95, undefined])],
+      STAGE,
+      0.5,
+      1_000,
+      thresholds,
+    )
+    expect(e.steadyUtilPct).toBe(85) // median of 85, 60 and 95; the run without a reading gives none
+    expect(evidenceFor([run([undefined, undefined])], STAGE, 0.5, 1_000, thresholds).steadyUtilPct).toBeNull()
+  })
+
   test('a GPU stage is one of thresholds.perf02.stages', () => {
     expect(evidenceFor([], STAGE, 0, 0, thresholds).gpuStage).toBe(thresholds.perf02.stages.includes(STAGE))
     expect(evidenceFor([], 'Feature Merging', 0, 0, thresholds).gpuStage).toBe(false)

@@ -19,6 +19,7 @@ const HEALTHY: StageEvidence = {
   longestIdleMs: 200,
   innerIdleMs: 200,
   leadingIdleMs: 300,
+  steadyUtilPct: 96,
   throttledSamples: 0,
   gpuSpread: 0.02,
   workingGpus: 2,

@@ -20,11 +20,13 @@ describe('index.html tables', () => {
     const flags = report.bottleneck.groups.reduce((n, g) => n + g.flags.length, 0)
     expect(flags).toBeGreaterThan(500)
     const html = await renderHtml(report, records, new Map())
-    const section = html.slice(
-      html.indexOf('<h2>Bottlenecks</h2>'),
-      html.indexOf('<h2>', html.indexOf('<h2>Bottlenecks</h2>') + 1),
-    )
+    const start = html.indexOf('<h2>Bottlenecks</h2>')
+    const split = html.indexOf('<h3>GPU stages: fixed cost and steady state</h3>', start)
+    const section = html.slice(start, split)
     expect(section.match(/<tr>/g)).toHaveLength(1 + 500)
+    // Then each GPU stage of each group as fixed cost and steady state: 60 records x 2 setups x 2 GPU stages.
+    const splitTable = html.slice(split, html.indexOf('<h2>', split))
+    expect(splitTable.match(/<tr>/g)).toHaveLength(1 + 240)
     expect(section).toContain(`<p>${flags - 500} more rows in the JSON reports.</p>`)
     expect(section).toContain('&lt;b&gt;0&lt;/b&gt; / 1 GPU')
     expect(html).not.toContain('<b>')

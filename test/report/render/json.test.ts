@@ -10,6 +10,7 @@ import {
   ReportSchemaError,
   summaryJson,
 } from '../../../src/report/render/json.ts'
+import { CPU_1_2_WORKERS, capacityRecord, reportOf } from '../support/capacity.ts'
 import { loadDemo } from '../support/demo.ts'
 
 const demo = await loadDemo()
@@ -50,6 +51,17 @@ describe('summary.json (validated before it is written)', () => {
     expect(ReportJsonSchema.safeParse(json).success).toBe(true)
     expect(json.bottleneck).toMatchObject({ file: 'bottleneck.json', groups: report.bottleneck.groups.length })
     expect(json.perf02).toMatchObject({ file: 'perf02.json', rows: report.perf02.rows.length })
+  })
+
+  test('carries the capacity section, valid, with a break-even that never happens as null (not a number)', async () => {
+    const record = await capacityRecord(CPU_1_2_WORKERS)
+    const json = JSON.parse(summaryJson(reportOf([record])))
+    expect(ReportJsonSchema.safeParse(json).success).toBe(true)
+    const [entry] = json.capacity.entries
+    expect(entry.configurations.map((c: { gpuCount: number }) => c.gpuCount)).toEqual([1, 2])
+    expect(entry.comparisons[0].breakEven.ci.high).toBeNull()
+    expect(entry.curves.length).toBeGreaterThan(0)
+    expect(JSON.parse(summaryJson(report)).capacity).toEqual({ entries: [] })
   })
 
   test('a report an analysis got wrong (NaN count) is refused, naming the file and the field', () => {

@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest'
+import { terminalSummary } from '../../../src/report/render/terminal.ts'
+import { CPU_1_2_WORKERS, capacityRecord, H200_1GPU, reportOf } from '../support/capacity.ts'
+import { loadDemo } from '../support/demo.ts'
+
+const h200 = await capacityRecord(H200_1GPU)
+const cpu = await capacityRecord(CPU_1_2_WORKERS)
+
+describe('terminal summary: projected capacity verdicts', () => {
+  const lines = terminalSummary(reportOf([h200, cpu]), '/out', ['a', 'b'])
+
+  test('one line per configuration: time at 45 K and 6 M with CI and PERF-01', () => {
+    expect(lines).toContain(
+      'gpu-report: capacity 1 GPU: 45,000 seqs 2.62 min [2.53, 2.72] PERF-01 PASS | 6,000,000 seqs 5.57 h [5.34, 5.83] PERF-01 PASS',
+    )
+    expect(lines).toContain(
+      'gpu-report: capacity 1 worker: 45,000 seqs 20.9 min [18.7, 23.1] PERF-01 PASS | 6,000,000 seqs 46.4 h [41.5, 51.3] PERF-01 FAIL',
+    )
+  })
+
+  test('for k > 1 one more line: speedup at the production size and break-even with its verdict', () => {
+    expect(lines).toContain(
+      'gpu-report: capacity 2 workers vs 1 worker: 1.36x [0.58, 4.67] at 6,000,000 seqs (efficiency 68%), break-even 291 sequences [91, never] INCONCLUSIVE',
+    )
+  })
+
+  test('after the suite lines, before the line that says where the reports are', () => {
+    const first = lines.findIndex((l) => l.startsWith('gpu-report: capacity '))
+    expect(first).toBeGreaterThan(lines.findIndex((l) => /^gpu-report: \w+\s+capacity\s/.test(l)))
+    expect(lines.at(-1)).toBe('gpu-report: 2 reports in /out (open index.html; trace.json opens in ui.perfetto.dev)')
+    expect(lines.filter((l) => l.startsWith('gpu-report: capacity '))).toHaveLength(4)
+  })
+
+  test('a configuration without a size model is an ERROR line with its reason', () => {
+    const record = structuredClone(h200)
+    ;(record.stats as { notFitted: unknown[] }).notFitted = [{ label: '2 GPUs', reason: 'run 1 ended as oom' }]
+    expect(terminalSummary(reportOf([record]), '/out', [])).toContain(
+      'gpu-report: capacity 2 GPUs: ERROR no size model: run 1 ended as oom',
+    )
+  })
+
+  test('a run without capacity records prints no capacity line', async () => {
+    const demo = await loadDemo()
+    expect(terminalSummary(reportOf(demo.records), '/out', []).some((l) => l.includes('capacity '))).toBe(false)
+  })
+})
