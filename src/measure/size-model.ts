@@ -19,7 +19,7 @@
  */
 import { MeasureInputError } from './errors.ts'
 import { createRandomSource, type RandomSource } from './rng.ts'
-import { validateLevel } from './samples.ts'
+import { normal, tScale } from './size-draws.ts'
 
 /** One run: its input size (any unit, e.g. GPU work) and the series it measured. */
 export interface SizedRun {
@@ -122,30 +122,6 @@ function fitConstant(y: ArrayLike<number>, w: ArrayLike<number>): Line {
   return { fixed: sy / sw, perUnit: 0 }
 }
 
-/** A standard normal draw (Box-Muller; 1 - u keeps the logarithm finite). */
-function normal(random: RandomSource): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
-}
-
-/** A Gamma(shape, 1) draw (Marsaglia and Tsang; shape < 1 through Gamma(shape + 1) x U^(1 / shape)). */
-function gamma(shape: number, random: RandomSource): number {
-  if (shape < 1) return gamma(shape + 1, random) * (1 - random()) ** (1 / shape)
-  const d = shape - 1 / 3
-  const c = 1 / Math.sqrt(9 * d)
-  for (;;) {
-    const x = normal(random)
-    const v = (1 + c * x) ** 3
-    if (v <= 0) continue
-    const u = 1 - random()
-    if (Math.log(u) < 0.5 * x * x + d - d * v + d * Math.log(v)) return d * v
-  }
-}
-
-/** sqrt(nu / chi2_nu), chi2_nu = 2 Gamma(nu / 2): turns a normal draw into a Student's t draw, nu need not be whole. */
-function tScale(nu: number, random: RandomSource): number {
-  return Math.sqrt(nu / (2 * gamma(nu / 2, random)))
-}
-
 /**
  * Welch-Satterthwaite degrees of freedom of the sizes' means of `series` (v_j = sd_j^2 / n_j): near the pooled runs -
  * sizes when the sizes' spreads are alike, down to one size's runs - 1 when its spread dominates. Simulated 95% coverage of a projection from 3
@@ -242,64 +218,3 @@ export function fitSizeModel(runs: readonly SizedRun[], options: SizeModelOption
   }
   return { series, shapes, groups, fits, draws, drawCount, ciProblem: null }
 }
-
-/** A series' line, read from a point fit or one draw. */
-export type LineOf = (series: string) => Line
-
-/** An estimate with its percentile CI (null when the models have no draws). */
-export interface SizeEstimate {
-  estimate: number
-  ci: { low: number; high: number; level: number } | null
-}
-
-function lineReader(model: SizeModel, b: number | null): LineOf {
-  return (name) => {
-    const fit = model.fits[name]
-    if (!fit) throw new MeasureInputError('size model', `no series '${name}' (has: ${model.series.join(', ')})`)
-    if (b === null || !model.draws) return fit
-    const d = model.draws[name]!
-    return { fixed: d.fixed[b]!, perUnit: d.perUnit[b]! }
-  }
-}
-
-/**
- * Any figure computed from one or more models' lines (`f` gets one reader per model, in order), with its CI from the
- * draws: draw b of every model together (independent models: independent runs). Draws where `f` is NaN are left out;
- * +-Infinity stays (e.g. "never breaks even").
- * @throws MeasureInputError for a bad level or an unknown series.
- */
-export function estimateFrom(
-  models: readonly SizeModel[],
-  f: (...lines: LineOf[]) => number,
-  level = 0.95,
-): SizeEstimate {
-  validateLevel(level)
-  const estimate = f(...models.map((m) => lineReader(m, null)))
-  if (models.some((m) => !m.draws)) return { estimate, ci: null }
-  const count = Math.min(...models.map((m) => m.drawCount))
-  const values: number[] = []
-  for (let b = 0; b < count; b++) {
-    const v = f(...models.map((m) => lineReader(m, b)))
-    if (!Number.isNaN(v)) values.push(v)
-  }
-  if (values.length < count * 0.9) return { estimate, ci: null }
-  const sorted = Float64Array.from(values).sort()
-  const tail = (1 - level) / 2
-  return { estimate, ci: { low: quantileOf(sorted, tail), high: quantileOf(sorted, 1 - tail), level } }
-}
-
-/** Type-7 quantile of ascending values that may hold +-Infinity (interpolating towards one would give NaN). */
-function quantileOf(sorted: Float64Array, p: number): number {
-  const h = (sorted.length - 1) * p
-  const lo = sorted[Math.floor(h)]!
-  const hi = sorted[Math.ceil(h)]!
-  if (lo === hi || !Number.isFinite(lo) || !Number.isFinite(hi)) return h - Math.floor(h) < 0.5 ? lo : hi
-  return lo + (h - Math.floor(h)) * (hi - lo)
-}
-
-/** The value of `series` at `size`, with its CI. */
-export function projectSeries(model: SizeModel, series: string, size: number, level = 0.95): SizeEstimate {
-  return estimateFrom([model], (line) => valueAt(line(series), size), level)
-}
-
-export const valueAt = (line: Line, size: number) => line.fixed + line.perUnit * size

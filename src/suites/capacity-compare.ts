@@ -4,15 +4,8 @@
  * (input size to infinity), and PERF-03 (the ESM-2 stage's speedup) at each size.
  */
 import type { Thresholds } from '../config/thresholds.ts'
-import {
-  crossingSize,
-  estimateFrom,
-  type LineOf,
-  type SizeEstimate,
-  type SizeModel,
-  valueAt,
-} from '../measure/index.ts'
-import { stageOf, wallOf } from './capacity-model.ts'
+import { asymptoticSpeedup, breakEvenSize, type SizeEstimate, type SizeModel, speedupAt } from '../measure/index.ts'
+import { stageOf, wallOf } from './capacity-parts.ts'
 
 export interface ComparisonCapacity {
   gpuCount: number
@@ -38,8 +31,6 @@ export interface FittedConfiguration {
   parts: readonly string[]
 }
 
-type Read = (line: LineOf) => { fixed: number; perUnit: number }
-
 /**
  * @param sizes the largest size both configurations measured, then the targets (sequences)
  */
@@ -52,28 +43,23 @@ export function compareCapacity(
   const k = candidate.gpuCount
   const stage = t.perf03.stage
   const timed = base.model.series.includes(stage) && candidate.model.series.includes(stage)
-  const both = (f: (a: Read, b: Read) => (la: LineOf, lb: LineOf) => number, a: Read, b: Read) =>
-    estimateFrom([base.model, candidate.model], f(a, b))
-  const speedupOf = (size: number) => (a: Read, b: Read) => (la: LineOf, lb: LineOf) =>
-    valueAt(a(la), size) / valueAt(b(lb), size)
-  const wallA = wallOf(base.parts)
-  const wallB = wallOf(candidate.parts)
+  const wallA = { model: base.model, select: wallOf(base.parts) }
+  const wallB = { model: candidate.model, select: wallOf(candidate.parts) }
+  const stageA = { model: base.model, select: stageOf(base.model, stage) }
+  const stageB = { model: candidate.model, select: stageOf(candidate.model, stage) }
   return {
     gpuCount: k,
     baseline: base.label,
     candidate: candidate.label,
     at: sizes.map((sequences) => {
-      const speedup = both(speedupOf(sequences), wallA, wallB)
+      const speedup = speedupAt(wallA, wallB, sequences)
       return { sequences, speedup, efficiency: scale(speedup, 1 / k) }
     }),
-    breakEvenSequences: both((a, b) => (la, lb) => crossingSize(a(la), b(lb)), wallA, wallB),
-    asymptoticSpeedup: both((a, b) => (la, lb) => a(la).perUnit / b(lb).perUnit, wallA, wallB),
+    breakEvenSequences: breakEvenSize(wallA, wallB),
+    asymptoticSpeedup: asymptoticSpeedup(wallA, wallB),
     perf03:
       timed && k === t.perf03.gpus
-        ? sizes.map((sequences) => ({
-            sequences,
-            speedup: both(speedupOf(sequences), stageOf(base.model, stage), stageOf(candidate.model, stage)),
-          }))
+        ? sizes.map((sequences) => ({ sequences, speedup: speedupAt(stageA, stageB, sequences) }))
         : [],
   }
 }

@@ -4,54 +4,34 @@
  * steady-state utilization (after it) and utilization projected to the targets. Sizes are in sequences of the input's
  * average GPU work (capacity-runs.ts says why).
  *
- * The wall time is the sum of its parts, and the parts that are start-up by construction (the time outside every
- * stage: interpreter, imports, exit; and each GPU stage's time before its GPU's first work: worker start, CUDA
- * context, model build) are held constant over sizes. Why: on an H200 their run-to-run spread (0.3 s for process
- * start-up) was larger than that of all the work together at 4,000 sequences, and a line fitted through it turns noise
- * into a slope that 6,000,000 sequences multiply (+-12% on the 6 M projection from 1,000 and 4,000 records, against
- * +-2% with start-up held constant). Held constant only while the data agree: each such part is also fitted as a line,
- * and where that slope's CI excludes 0 and would move the production-size projection by more than
- * CONSTANT_PART_TOLERANCE, the part is fitted as a line after all (`constantParts` says which and why).
+ * The wall time is the sum of its parts, the start-up parts held constant over sizes while the data agree
+ * (capacity-parts.ts says why and how that is checked); every record also keeps a plain line through the wall times
+ * (`unconstrainedAt`) for comparison.
  */
 import {
+  asymptoticRatio,
   createRandomSource,
   estimateFrom,
   fitSizeModel,
-  type LineOf,
+  type LineSelector,
   median,
   projectSeries,
+  ratioAt,
   type SizeEstimate,
   type SizeModel,
+  seriesLine,
   toSorted,
   valueAt,
 } from '../measure/index.ts'
-import {
-  busySeries,
-  type CapacityRun,
-  commonSeries,
-  OUTSIDE_STAGES,
-  startupSeries,
-  WALL,
-  workSeries,
-} from './capacity-runs.ts'
+import { type ConstantPartCheck, checkConstants, isStartUp, partsOf, stageOf, wallOf } from './capacity-parts.ts'
+import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './capacity-runs.ts'
 import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
-
-/** A start-up part whose slope would move the production projection by more than this is fitted as a line. */
-export const CONSTANT_PART_TOLERANCE = 0.01
 
 export interface PartFigures {
   name: string
   shape: 'line' | 'constant'
   fixedMs: SizeEstimate
   msPerSequence: SizeEstimate
-}
-
-export interface ConstantPartCheck {
-  name: string
-  /** Its slope when fitted as a line (ms per sequence), with CI. */
-  slopeMsPerSequence: SizeEstimate
-  heldConstant: boolean
-  why: string
 }
 
 export interface SizeFigures {
@@ -109,37 +89,7 @@ const pct = (e: SizeEstimate, clip = false): SizeEstimate => {
   return { estimate: e.estimate * 100, ci: e.ci ? { ...e.ci, low: bound(e.ci.low), high: bound(e.ci.high) } : null }
 }
 
-/** The parts the wall time is the sum of: every stage (a GPU stage split into start-up and work where the monitor
- *  saw its onset), and the time outside them. */
-function partsOf(series: readonly string[]): string[] {
-  return series.filter((s) => {
-    if (s === WALL || s.startsWith('busy: ')) return false
-    if (s.startsWith('startup: ') || s.startsWith('work: ')) return true
-    return !(series.includes(startupSeries(s)) && series.includes(workSeries(s)))
-  })
-}
-
-/**
- * A stage's time as its parts say (start-up and work where it is split, with start-up held constant where it is), so
- * the stage agrees with the wall time's projection.
- */
-export function stageOf(model: SizeModel, stage: string) {
-  const split = model.series.includes(startupSeries(stage)) && model.series.includes(workSeries(stage))
-  return (line: LineOf) =>
-    split
-      ? wallOf([startupSeries(stage), workSeries(stage)])(line)
-      : { fixed: line(stage).fixed, perUnit: line(stage).perUnit }
-}
-
-const isStartUp = (part: string) => part === OUTSIDE_STAGES || part.startsWith('startup: ')
-
-/** The wall time as the sum of `parts`, read from a point fit or one draw. */
-export const wallOf = (parts: readonly string[]) => (line: LineOf) => ({
-  fixed: parts.reduce((a, p) => a + line(p).fixed, 0),
-  perUnit: parts.reduce((a, p) => a + line(p).perUnit, 0),
-})
-
-function lineFigures(model: SizeModel, read: (line: LineOf) => { fixed: number; perUnit: number }) {
+function lineFigures(model: SizeModel, read: LineSelector) {
   return {
     fixedMs: estimateFrom([model], (line) => read(line).fixed),
     msPerSequence: estimateFrom([model], (line) => read(line).perUnit),
@@ -150,60 +100,19 @@ function partFigures(model: SizeModel, name: string): PartFigures {
   return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => line(name)) }
 }
 
-/** Which start-up parts stay constant: those whose own slope is nil or too small to matter at `production`. */
-function checkConstants(lines: SizeModel, held: SizeModel, parts: readonly string[], production: number) {
-  const wallAtProduction = valueAt(
-    wallOf(parts)((s) => held.fits[s]!),
-    production,
-  )
-  return parts.filter(isStartUp).map((name): ConstantPartCheck => {
-    const slope = estimateFrom([lines], (line) => line(name).perUnit)
-    const excludesZero = slope.ci !== null && (slope.ci.low > 0 || slope.ci.high < 0)
-    const effect = Math.abs(slope.estimate * production) / wallAtProduction
-    const heldConstant = !(excludesZero && effect > CONSTANT_PART_TOLERANCE)
-    const why = heldConstant
-      ? excludesZero
-        ? `its slope would move the ${production.toLocaleString('en-US')}-sequence projection by ${(effect * 100).toFixed(2)}% only`
-        : 'its slope CI includes 0'
-      : `its slope (CI excludes 0) would move the ${production.toLocaleString('en-US')}-sequence projection by ${(effect * 100).toFixed(1)}%: fitted as a line`
-    return { name, slopeMsPerSequence: slope, heldConstant, why }
-  })
-}
-
 function stageCapacity(model: SizeModel, stage: string, largest: CapacityRun[], sizes: number[]): StageCapacity {
-  const busy = busySeries(stage)
-  const hasBusy = model.series.includes(busy)
+  const busy = seriesLine(busySeries(stage))
+  const hasBusy = model.series.includes(busySeries(stage))
   const stageLine = stageOf(model, stage)
-  const at = (line: LineOf, size: number) => valueAt(line(busy), size) / valueAt(stageLine(line), size)
+  const median = (get: (r: CapacityRun) => number | null, what: string) => toStat(estimate(largest.map(get), what))
   return {
     stage,
-    startupMs: toStat(
-      estimate(
-        largest.map((r) => r.startup[stage]?.startupMs ?? null),
-        `${stage} start-up`,
-      ),
-    ),
-    steadyUtilPct: toStat(
-      estimate(
-        largest.map((r) => r.startup[stage]?.steadyUtilPct ?? null),
-        `${stage} steady util`,
-      ),
-    ),
+    startupMs: median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`),
+    steadyUtilPct: median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`),
     utilAt: hasBusy
-      ? sizes.map((sequences) => ({
-          sequences,
-          utilPct: pct(
-            estimateFrom([model], (line) => at(line, sequences)),
-            true,
-          ),
-        }))
+      ? sizes.map((sequences) => ({ sequences, utilPct: pct(ratioAt(model, busy, stageLine, sequences), true) }))
       : [],
-    asymptoticUtilPct: hasBusy
-      ? pct(
-          estimateFrom([model], (line) => line(busy).perUnit / stageLine(line).perUnit),
-          true,
-        )
-      : null,
+    asymptoticUtilPct: hasBusy ? pct(asymptoticRatio(model, busy, stageLine), true) : null,
     ...lineFigures(model, stageLine),
   }
 }

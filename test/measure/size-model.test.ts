@@ -1,8 +1,16 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { createRandomSource } from '../../src/measure/rng.ts'
-import { asymptoticSpeedup, breakEvenSize, crossingSize, ratioAt, speedupAt } from '../../src/measure/size-compare.ts'
-import { estimateFrom, fitSizeModel, projectSeries, type SizedRun, valueAt } from '../../src/measure/size-model.ts'
+import {
+  asymptoticSpeedup,
+  breakEvenSize,
+  crossingSize,
+  ratioAt,
+  seriesLine,
+  speedupAt,
+} from '../../src/measure/size-compare.ts'
+import { estimateFrom, projectSeries, valueAt } from '../../src/measure/size-estimate.ts'
+import { fitSizeModel, type SizedRun } from '../../src/measure/size-model.ts'
 
 const normal = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
 
@@ -148,9 +156,10 @@ describe('comparing two size models', () => {
     for (let t = 0; t < trials; t++) {
       const a = fitSizeModel(simulate({ wall: oneGpu }, [1e6, 5e6], 3, random), { draws: 800, random })
       const b = fitSizeModel(simulate({ wall: twoGpus }, [1e6, 5e6], 3, random), { draws: 800, random })
-      const be = breakEvenSize(a, b, 'wall')
-      const asym = asymptoticSpeedup(a, b, 'wall')
-      const sp = speedupAt(a, b, 'wall', size)
+      const [wallA, wallB] = [a, b].map((model) => ({ model, select: seriesLine('wall') }))
+      const be = breakEvenSize(wallA!, wallB!)
+      const asym = asymptoticSpeedup(wallA!, wallB!)
+      const sp = speedupAt(wallA!, wallB!, size)
       if (be.ci!.low <= truthBreakEven && truthBreakEven <= be.ci!.high) coveredBreakEven++
       const truthAsym = oneGpu.perUnit / twoGpus.perUnit
       if (asym.ci!.low <= truthAsym && truthAsym <= asym.ci!.high) coveredAsymptote++
@@ -188,7 +197,7 @@ describe('comparing two size models', () => {
       draws: 400,
       random,
     })
-    const be = breakEvenSize(a, b, 'wall')
+    const be = breakEvenSize({ model: a, select: seriesLine('wall') }, { model: b, select: seriesLine('wall') })
     expect(be.estimate).toBe(Number.POSITIVE_INFINITY)
     expect(be.ci!.high).toBe(Number.POSITIVE_INFINITY)
   })
@@ -198,7 +207,8 @@ describe('comparing two size models', () => {
       [0, 1, 2].map((i) => ({ size, values: { stage: 8000 + 0.003 * size + i, busy: 0.0027 * size + i } })),
     )
     const model = fitSizeModel(runs, { draws: 200 })
-    expect(ratioAt(model, 'busy', 'stage', 4e6).estimate).toBeCloseTo((0.0027 * 4e6 + 1) / (8000 + 0.003 * 4e6 + 1), 3)
-    expect(ratioAt(model, 'busy', 'stage', 1e12).estimate).toBeCloseTo(0.9, 3)
+    const [busy, stage] = [seriesLine('busy'), seriesLine('stage')]
+    expect(ratioAt(model, busy, stage, 4e6).estimate).toBeCloseTo((0.0027 * 4e6 + 1) / (8000 + 0.003 * 4e6 + 1), 3)
+    expect(ratioAt(model, busy, stage, 1e12).estimate).toBeCloseTo(0.9, 3)
   })
 })
