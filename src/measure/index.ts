@@ -1,6 +1,7 @@
 /** Public API of src/measure: statistics, verdicts and the policy that decides how many runs to make. Pure functions. */
 export * from './balance.ts'
 export * from './bootstrap.ts'
+export * from './change-points.ts'
 export * from './compare-metrics.ts'
 export * from './equivalence.ts'
 export * from './errors.ts'
