@@ -12,6 +12,7 @@ type CommandModule = { run(args: string[]): Promise<number> }
 const COMMANDS: Record<keyof typeof programSpec.subcommands, () => Promise<CommandModule>> = {
   doctor: () => import('./cli/doctor.ts'),
   fixtures: () => import('./cli/fixtures.ts'),
+  history: () => import('./cli/history.ts'),
   monitor: () => import('./cli/monitor.ts'),
   report: () => import('./cli/report.ts'),
 }

@@ -1,0 +1,172 @@
+import { mkdirSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { analyzeChanges } from '../history/changes.ts'
+import { historyRunsOf } from '../history/entry.ts'
+import { HistoryError } from '../history/errors.ts'
+import { listRuns, type MetricName, metricNames, readSeries, type Series } from '../history/read.ts'
+import { renderChanges, renderRuns, renderSeries } from '../history/render.ts'
+import { HistoryStore } from '../history/store.ts'
+import { readResultRecords } from '../results/store.ts'
+import { resultsRoot } from '../suites/context.ts'
+import { editDistance } from './closest.ts'
+import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
+import { historyAddSpec, historyChangesSpec, historyListSpec, historyShowSpec, historySpec } from './specs.ts'
+import { UsageError } from './usage-error.ts'
+
+/** The database cannot be used (missing, locked, newer schema, not a history): not a regression, not a usage error. */
+export const EXIT_DATABASE = 3
+/** Known metric names listed when one asked for does not exist. */
+const LISTED_NAMES = 15
+
+const RUNNERS = new Map<CommandSpec, (args: string[]) => Promise<number>>([
+  [historyAddSpec, add],
+  [historyListSpec, list],
+  [historyShowSpec, show],
+  [historyChangesSpec, changes],
+])
+
+/**
+ * `virnucpro-bench history add|list|show|changes`. Exit 0; 1 `changes` found a regression at the newest commit; 2 bad
+ * arguments; 3 the database cannot be used (HistoryError: one line naming the file and what to do).
+ */
+export async function run(args: string[]): Promise<number> {
+  const selected = selectSubcommand(historySpec, args)
+  if (!('spec' in selected)) throw new UsageError(`${historySpec.name}: expected a subcommand before options`)
+  try {
+    return await RUNNERS.get(selected.spec)!(selected.args)
+  } catch (error) {
+    if (!(error instanceof HistoryError)) throw error
+    console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
+    return EXIT_DATABASE
+  }
+}
+
+/** --db, else $VIRNUCPRO_BENCH_HISTORY, else `history.sqlite` in the results root. */
+export function historyFile(db: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(db ?? (env.VIRNUCPRO_BENCH_HISTORY?.trim() || join(resultsRoot(env), 'history.sqlite')))
+}
+
+const print = (lines: readonly string[]) => console.log(lines.join('\n'))
+const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2))
+
+async function add(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(historyAddSpec, args)
+  if (positionals.length === 0) throw new UsageError('history add: expected RUN_DIR (a results/<runId> directory)')
+  for (const dir of positionals)
+    if (!(await stat(dir).catch(() => null))?.isDirectory())
+      throw new UsageError(`history add: RUN_DIR '${dir}' is not a directory`)
+  const file = historyFile(values.db)
+  mkdirSync(dirname(file), { recursive: true })
+  using store = HistoryStore.open(file, { create: true })
+  for (const dir of positionals.map((d) => resolve(d))) {
+    const { records, invalid } = await readResultRecords(dir)
+    for (const bad of invalid)
+      console.error(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`)
+    if (records.length === 0) console.log(`${dir}: no valid result records, nothing added`)
+    for (const entry of historyRunsOf(records, dir)) {
+      const o = store.addRun(entry)
+      const present = o.present === 0 ? '' : `, ${o.present} already present`
+      print([
+        o.added === 0
+          ? `run ${o.runId}: already present (${o.present} records)`
+          : `run ${o.runId}: added ${o.added} record(s) with ${o.metrics} metric(s)${present}`,
+      ])
+    }
+  }
+  console.log(`history: ${file}`)
+  return 0
+}
+
+async function list(args: string[]): Promise<number> {
+  const { values } = parseCommand(historyListSpec, args)
+  const file = historyFile(values.db)
+  using store = HistoryStore.open(file)
+  const runs = listRuns(store)
+  if (values.json) printJson({ file, runs })
+  else print(renderRuns(runs, file))
+  return 0
+}
+
+/** The metric names called `wanted`; a UsageError listing the known names, closest first, when there is none. */
+function findMetric(store: HistoryStore, wanted: string, command: string): MetricName[] {
+  const names = metricNames(store)
+  const found = names.filter((m) => m.name === wanted)
+  if (found.length > 0) return found
+  const known = [...new Set(names.map((m) => m.name))]
+  if (known.length === 0) throw new UsageError(`${command}: no metric '${wanted}': ${store.file} has no metrics yet`)
+  const closest = known
+    .map((name) => ({ name, distance: editDistance(wanted, name) }))
+    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
+    .map((c) => `'${c.name}'`)
+  const more = closest.length > LISTED_NAMES ? `, ... (${closest.length - LISTED_NAMES} more)` : ''
+  const shown = closest.slice(0, LISTED_NAMES).join(', ')
+  throw new UsageError(
+    `${command}: no metric '${wanted}' in ${store.file}; known metrics, closest first: ${shown}${more}`,
+  )
+}
+
+function seriesJson(s: Series) {
+  return {
+    metric: s.metric.name,
+    unit: s.metric.unit,
+    better: s.metric.better,
+    recordId: s.recordId,
+    host: s.host,
+    gpuModel: s.gpuModel,
+    points: s.records.map((r, i) => {
+      const low = s.detail?.ciLow[i] ?? null
+      const high = s.detail?.ciHigh[i] ?? null
+      return {
+        ...r,
+        value: s.values[i],
+        ci: low === null || high === null ? null : { low, high },
+        n: s.detail?.n[i] ?? null,
+        verdict: s.detail?.verdicts[i] ?? null,
+      }
+    }),
+  }
+}
+
+async function show(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(historyShowSpec, args)
+  if (positionals.length !== 1) throw new UsageError(`history show: expected one METRIC, got ${positionals.length}`)
+  const wanted = positionals[0]!
+  const file = historyFile(values.db)
+  using store = HistoryStore.open(file)
+  const all = readSeries(store, { metrics: findMetric(store, wanted, 'history show'), detail: true })
+  const series = all.filter(
+    (s) =>
+      (values.record === undefined || s.recordId === values.record) &&
+      (values.host === undefined || s.host === values.host) &&
+      (values.gpu === undefined || s.gpuModel === values.gpu),
+  )
+  if (series.length === 0) {
+    const where = [...new Set(all.map((s) => `--record '${s.recordId}' --host '${s.host}' --gpu '${s.gpuModel}'`))]
+    throw new UsageError(`history show: '${wanted}' has no points there; it has: ${where.join('; ')}`)
+  }
+  if (values.json) printJson({ file, series: series.map(seriesJson) })
+  else print(renderSeries(series))
+  return 0
+}
+
+function minEffectOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const parsed = Number(value)
+  if (value.trim() === '' || !(parsed > 0 && parsed < 1))
+    throw new UsageError(`history changes: --min-effect must be a number in (0, 1) (0.1 = 10%), got '${value}'`)
+  return parsed
+}
+
+async function changes(args: string[]): Promise<number> {
+  const { values } = parseCommand(historyChangesSpec, args)
+  const minRelativeEffect = minEffectOf(values['min-effect'])
+  const file = historyFile(values.db)
+  using store = HistoryStore.open(file)
+  const metrics = values.metric === undefined ? undefined : findMetric(store, values.metric, 'history changes')
+  const report = analyzeChanges(readSeries(store, { metrics }), { minRelativeEffect })
+  const exitCode = report.regressionAtNewest.length > 0 ? 1 : 0
+  if (values.json) printJson({ file, ...report, exitCode })
+  else print(renderChanges(report))
+  return exitCode
+}

@@ -1,0 +1,118 @@
+/** Text for `history list`, `history show` and `history changes`: data in, lines out. Pure. */
+import { fmtRange } from '../report/render/format.ts'
+import type { ChangesReport, SeriesChange } from './changes.ts'
+import type { RunSummary, Series } from './read.ts'
+
+/** Four significant digits, no exponent for everyday sizes. */
+export function fmtValue(value: number): string {
+  if (!Number.isFinite(value)) return String(value)
+  const abs = Math.abs(value)
+  if (abs !== 0 && (abs >= 1e7 || abs < 1e-3)) return value.toExponential(3)
+  return abs >= 1000 ? value.toFixed(0) : Number(value.toPrecision(4)).toString()
+}
+
+const withUnit = (text: string, unit: string | null) => (unit ? `${text} ${unit}` : text)
+const short = (commit: string) => (/^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 10) : commit)
+const signedPct = (share: number) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd()
+  return [line(header), ...rows.map(line)]
+}
+
+export function renderRuns(runs: readonly RunSummary[], file: string): string[] {
+  if (runs.length === 0) return [`no runs in ${file}`]
+  const rows = runs.map((r) => [
+    r.runId,
+    r.createdAt,
+    r.hosts.join(', '),
+    r.gpuModels.join(', '),
+    `${r.commits.map(short).join(', ')} (${r.commitOf.join(', ')})`,
+    String(r.records),
+    String(r.metrics),
+  ])
+  return [
+    ...table(['run', 'created', 'host', 'GPU', 'commit', 'records', 'metrics'], rows),
+    '',
+    `${runs.length} run(s) in ${file}`,
+  ]
+}
+
+/** One block per machine: each point with its run, commit, value, CI and verdict state. */
+export function renderSeries(series: readonly Series[]): string[] {
+  const out: string[] = []
+  for (const s of series) {
+    const better = s.metric.better ? `${s.metric.better} is better` : 'no direction'
+    out.push(`${s.metric.name} (${s.metric.unit ?? 'no unit'}, ${better}) of ${s.recordId} on ${s.host}, ${s.gpuModel}`)
+    const rows = s.records.map((r, i) => {
+      const d = s.detail
+      const low = d?.ciLow[i] ?? null
+      const high = d?.ciHigh[i] ?? null
+      const ci = low === null || high === null ? '' : fmtRange({ low, high }, fmtValue).trim()
+      return [
+        r.createdAt,
+        r.runId,
+        short(r.commit),
+        fmtValue(s.values[i]!),
+        ci,
+        d?.n[i]?.toString() ?? '',
+        d?.verdicts[i] ?? '',
+      ]
+    })
+    out.push(
+      ...table(['created', 'run', 'commit', 'value', '95% CI', 'runs', 'verdict'], rows).map((l) => `  ${l}`),
+      '',
+    )
+  }
+  return out
+}
+
+function renderChange(c: SeriesChange): string[] {
+  const side = (s: SeriesChange['before']) =>
+    `${withUnit(fmtValue(s.median), c.unit)}${fmtRange(s.ci, fmtValue)} (n ${s.n})`
+  const moved = c.movedWith.map((m) => `${m.metric} ${signedPct(m.relativeChange)}`)
+  return [
+    `${c.regression ? 'REGRESSION' : 'improvement'} ${c.metric} of ${c.recordId} on ${c.host}, ${c.gpuModel}: ${short(c.fromKey)}..${short(c.toKey)} (runs ${c.fromRun}..${c.toRun})`,
+    `  before ${side(c.before)}, after ${side(c.after)}: ${signedPct(c.relativeChange)}, p ${c.pValue.toPrecision(3)}`,
+    ...(moved.length ? [`  moved with it: ${moved.join('; ')}`] : []),
+  ]
+}
+
+export function renderChanges(report: ChangesReport): string[] {
+  const out: string[] = []
+  out.push(
+    report.changes.length === 0
+      ? `no change points in ${report.seriesJudged} series`
+      : `${report.changes.length} change point(s) in ${report.seriesJudged} series:`,
+  )
+  for (const c of report.changes) out.push(...renderChange(c))
+  if (report.newestCommit) {
+    out.push(
+      '',
+      `newest commit ${short(report.newestCommit)} (run ${report.newestRun}) against the last stable window:`,
+    )
+    const counts = new Map<string, number>()
+    for (const j of report.newest) {
+      const v = j.comparison.verdict
+      counts.set(v, (counts.get(v) ?? 0) + 1)
+      if (v === 'regressed' || v === 'improved')
+        out.push(`  ${v} ${j.metric} of ${j.recordId} on ${j.host}, ${j.gpuModel}: ${j.comparison.reason}`)
+    }
+    const tooFew = report.newest.find((j) => j.comparison.verdict === 'inconclusive' && j.comparison.ratio === null)
+    out.push(`  ${[...counts].map(([v, n]) => `${n} ${v}`).join(', ') || 'no series with earlier points'}`)
+    if (tooFew) out.push(`  (inconclusive for too few runs, e.g. ${tooFew.comparison.reason})`)
+  }
+  for (const n of report.notJudged)
+    out.push(`not judged: ${n.metric} of ${n.recordId} on ${n.host}, ${n.gpuModel}: ${n.reason}`)
+  out.push(
+    report.regressionAtNewest.length === 0
+      ? 'no regression at the newest commit'
+      : `regression at the newest commit in ${report.regressionAtNewest.length} series: ${report.regressionAtNewest.map((r) => `${r.metric} of ${r.recordId} on ${r.host}, ${r.gpuModel} (${r.how.join(', ')})`).join('; ')}`,
+  )
+  return out
+}
