@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import type { TestBenchmark } from 'vitest'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { regressionGateFails } from '../src/report/analyses/regression.ts'
+import { reporterHistoryFile } from '../src/report/history-input.ts'
 import type { BenchmarkTaskResult, RunOutcome } from '../src/report/input.ts'
 import { loadReportInput } from '../src/report/load.ts'
 import { terminalSummary } from '../src/report/render/terminal.ts'
@@ -17,6 +18,11 @@ export interface GpuReportOptions {
   runId?: string
   /** A stored run directory to compare with (regression gate); default VIRNUCPRO_BENCH_BASELINE. */
   baselineDir?: string
+  /**
+   * A history database to draw trends from; default VIRNUCPRO_BENCH_HISTORY when it names an existing file. It holds
+   * the runs added before this one (`history add` runs after the tests).
+   */
+  historyFile?: string
   /**
    * A significant regression beyond the threshold against `baselineDir`, or a baseline group this run could not compare
    * because its record failed, fails the run (exit code 1).
@@ -108,7 +114,14 @@ export default class GpuReportReporter implements Reporter {
             ? { state: 'interrupted', note: 'the vitest run was interrupted' }
             : { state: 'failed', note: `some tests failed (${errors.length} unhandled errors)` }
       const baselineDir = this.#options.baselineDir ?? (process.env.VIRNUCPRO_BENCH_BASELINE?.trim() || null)
-      const input = await loadReportInput({ resultsDir: dir, baselineDir, benchmarks: this.#benchmarks, outcome })
+      const history = this.#options.historyFile ?? reporterHistoryFile()
+      const input = await loadReportInput({
+        resultsDir: dir,
+        baselineDir,
+        benchmarks: this.#benchmarks,
+        outcome,
+        history,
+      })
       // A run whose GPU suites were all skipped (no driver) has a run ID but nothing to report: leave reports/ (maybe a
       // real run's) alone rather than overwrite it with an empty report.
       if (input.records.length === 0 && input.invalid.length === 0 && this.#benchmarks.length === 0) return

@@ -15,8 +15,9 @@ async function requireDir(path: string, what: string): Promise<void> {
 }
 
 /**
- * `virnucpro-bench report [RESULTS_DIR] [--baseline DIR] [--out DIR] [--fail-on-regression]`: rebuilds every report
- * from stored records (RESULTS_DIR defaults to the current directory). Exit 0; 1 when --fail-on-regression finds a
+ * `virnucpro-bench report [RESULTS_DIR] [--baseline DIR] [--out DIR] [--fail-on-regression] [--history FILE]`: rebuilds
+ * every report from stored records (RESULTS_DIR defaults to the current directory), with trends over a history database
+ * when --history names one (one that cannot be used is a note in the reports). Exit 0; 1 when --fail-on-regression finds a
  * regression; 2 for a usage error. Invalid record files are listed on stderr and in the reports, never fatal.
  */
 export async function run(args: string[]): Promise<number> {
@@ -29,6 +30,7 @@ export async function run(args: string[]): Promise<number> {
   const input = await loadReportInput({
     resultsDir,
     baselineDir: values.baseline ?? null,
+    history: values.history ?? null,
     outcome: { state: 'unknown', note: 'rebuilt from stored records; how the original run ended is not recorded' },
   })
   const written = await writeReports(input, reportsDir(values.out))

@@ -1,4 +1,9 @@
-/** What every analysis reads: the records of one run ID, the monitor series they point to, benchmark results. */
+/**
+ * What every analysis reads: the records of one run ID, the monitor series they point to, benchmark results, and the
+ * headline series of a history database when one was asked for.
+ */
+import type { ChangesReport } from '../history/changes.ts'
+import type { Series } from '../history/read.ts'
 import type { SampleRecord } from '../monitor/records.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import type { InvalidRecord } from '../results/store.ts'
@@ -23,6 +28,14 @@ export interface StoredRun {
   invalid: InvalidRecord[]
 }
 
+/**
+ * A history database's headline series (with their CIs and verdict states) and what changed in them, as read by
+ * history-input.ts; or why the file could not be used (missing, locked, a newer schema, not a history).
+ */
+export type TrendsInput =
+  | { state: 'loaded'; file: string; series: Series[]; changes: ChangesReport }
+  | { state: 'unavailable'; file: string; reason: string }
+
 export interface ReportInput {
   runId: string | null
   resultsDir: string | null
@@ -36,4 +49,6 @@ export interface ReportInput {
   baseline: StoredRun | null
   outcome: RunOutcome
   generatedAt: string
+  /** The history's trends; null or absent when no history was asked for (the report says so in one line). */
+  trends?: TrendsInput | null
 }

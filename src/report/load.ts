@@ -1,13 +1,15 @@
 /**
  * Reads what the analyses need from disk: the records of one run directory, the monitor series their runs point to
- * (`runs[].gpu.logPath`, relative paths resolved against the run directory), and a baseline run. Nothing here throws
- * for a bad record or a missing log: bad records come back as `invalid`, missing series as notes.
+ * (`runs[].gpu.logPath`, relative paths resolved against the run directory), a baseline run, and a history's trends
+ * (history-input.ts). Nothing here throws for a bad record, a missing log or an unusable history: bad records come back
+ * as `invalid`, missing series as notes, the history as `unavailable` with why.
  */
 import { isAbsolute, join, resolve } from 'node:path'
 import { readMonitorLog } from '../monitor/log-reader.ts'
 import type { SampleRecord } from '../monitor/records.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import { readResultRecords } from '../results/store.ts'
+import { type HistoryLoadOptions, loadTrendsInput } from './history-input.ts'
 import type { BenchmarkTaskResult, ReportInput, RunOutcome, StoredRun } from './input.ts'
 
 export interface LoadOptions {
@@ -16,6 +18,8 @@ export interface LoadOptions {
   benchmarks?: BenchmarkTaskResult[]
   outcome?: RunOutcome
   now?: Date
+  /** A history database to draw trends from (a file name, or with lock waits); none when null or absent. */
+  history?: string | HistoryLoadOptions | null
 }
 
 /** Samples of every monitor log the records name, read once each; the reason for each one that could not be read. */
@@ -47,6 +51,11 @@ async function readStored(dir: string): Promise<StoredRun> {
   return { dir, records, invalid }
 }
 
+function historyTrends(history: LoadOptions['history']): ReportInput['trends'] {
+  if (history === undefined || history === null) return null
+  return loadTrendsInput(typeof history === 'string' ? { file: history } : history)
+}
+
 /**
  * Everything a report needs. A results directory that does not exist reads as empty, with a note.
  * @throws only when `baselineDir` is given and cannot be read (the caller asked for that comparison).
@@ -75,5 +84,6 @@ export async function loadReportInput(options: LoadOptions): Promise<ReportInput
     baseline,
     outcome: options.outcome ?? { state: 'passed' },
     generatedAt: (options.now ?? new Date()).toISOString(),
+    trends: historyTrends(options.history),
   }
 }

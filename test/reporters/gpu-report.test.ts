@@ -1,5 +1,6 @@
-// End to end: a real vitest run whose cases write known records, reported by GpuReportReporter; then every report
-// file is checked for its format, and the HTML is parsed by a real browser (Debian's chromium).
+// End to end: a real vitest run whose cases write known records, reported by GpuReportReporter with a history database
+// named by VIRNUCPRO_BENCH_HISTORY (a real SQLite file with a planted step); then every report file is checked for its
+// format, and the HTML is parsed by a real browser (Debian's chromium).
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +10,7 @@ import { ReportJsonSchema } from '../../src/report/render/json.ts'
 import { REPORT_FILES } from '../../src/report/write.ts'
 import { dumpDom } from '../report/support/chromium.ts'
 import { expectBmf, expectGithubBenchmark, expectTrace } from '../report/support/formats.ts'
+import { syntheticHeadlineHistory } from '../report/support/history.ts'
 
 const RUN_ID = '2026-03-03T10-00-00Z-beef'
 let work: string
@@ -19,6 +21,10 @@ let exitCode: number | undefined
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'gpu-report-'))
   out = join(work, 'reports')
+  const history = syntheticHeadlineHistory(work, {
+    names: ['wall/1 GPU', 'capacity/1/perf01/6000000'],
+    steps: [{ metrics: ['wall/1 GPU'], atRun: 15, factor: 1.4 }],
+  })
   const result = await execa('npx', ['vitest', 'run', '--root', 'test/reporters/fixtures/gpu-report'], {
     reject: false,
     env: {
@@ -27,6 +33,7 @@ beforeAll(async () => {
       VIRNUCPRO_BENCH_RESULTS_DIR: join(work, 'results'),
       VIRNUCPRO_BENCH_RUN_ID: RUN_ID,
       GITHUB_STEP_SUMMARY: join(work, 'step.md'),
+      VIRNUCPRO_BENCH_HISTORY: history,
     },
   })
   stdout = result.stdout
@@ -99,6 +106,14 @@ describe('gpu-report reporter on a real vitest run', () => {
     expect(capacity.match(/aria-roledescription="line mark"/g)).toHaveLength(2)
     expect(capacity).toMatch(/<line aria-label="wall time \(log scale\): 10"[^>]*stroke="#cf222e"/)
     expect(dom).not.toMatch(/<script/i)
+  })
+
+  test('with VIRNUCPRO_BENCH_HISTORY: a trend chart per headline metric and one dashed rule per change point', async () => {
+    const dom = await dumpDom(join(out, 'index.html'))
+    const trends = dom.slice(dom.indexOf('<h2>Trends over the history</h2>'), dom.indexOf('<h2>Time per stage'))
+    expect(trends.match(/<div class="chart trend"><svg/g)).toHaveLength(2)
+    expect(trends.match(/<line [^>]*stroke="#cf222e" stroke-width="1.5" stroke-dasharray="6,3"/g)).toHaveLength(1)
+    expect(stdout).toMatch(/^gpu-report: trends: 1 change point\(s\) \(1 regression\(s\)\) in 2 headline series of /m)
   })
 
   test('trace.json loads as Chrome/Perfetto trace events', async () => {

@@ -11,6 +11,7 @@ import { analyzeRegression, type RegressionReport } from './regression.ts'
 import { runGroups } from './runs.ts'
 import { analyzeScaling, type ScalingReport } from './scaling.ts'
 import { type SuiteLine, suiteLine } from './suites.ts'
+import { analyzeTrends, type TrendsReport } from './trends.ts'
 
 export const REPORT_SCHEMA_VERSION = 1
 
@@ -31,6 +32,8 @@ export interface Report {
   capacity: CapacityReport
   kinds: KindsReport
   regression: RegressionReport | null
+  /** Headline metrics over a history database's runs, with change points; null when no history was asked for. */
+  trends: TrendsReport | null
   benchmarks: BenchmarkTaskResult[]
   notes: string[]
 }
@@ -43,6 +46,9 @@ export function buildReport(input: ReportInput): Report {
   const notes = [...input.seriesNotes]
   if (input.baseline && input.baseline.invalid.length > 0)
     notes.push(`baseline ${input.baseline.dir}: ${input.baseline.invalid.length} invalid record file(s) left out`)
+  if (input.trends?.state === 'unavailable')
+    // The reason names the file (history-input.ts makes sure).
+    notes.push(`history not used, no trends: ${input.trends.reason}`)
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     runId: input.runId,
@@ -66,6 +72,7 @@ export function buildReport(input: ReportInput): Report {
     capacity: analyzeCapacityRecords(records),
     kinds: analyzeKinds(records),
     regression: input.baseline ? analyzeRegression(records, input.baseline.records, input.baseline.dir) : null,
+    trends: analyzeTrends(input.trends),
     benchmarks: input.benchmarks,
     notes,
   }

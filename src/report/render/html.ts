@@ -1,7 +1,7 @@
 /**
  * index.html: one self-contained page (inline CSS and SVG, no script, no external resource) with the suite verdicts,
- * capacity (verdicts at the size users run, with its chart), PERF-02 table, bottleneck flags, the per-stage time
- * breakdown, scaling curves and GPU timelines with stage bands.
+ * capacity (verdicts at the size users run, with its chart), PERF-02 table, bottleneck flags, trends over a history
+ * database (charts with change points), the per-stage time breakdown, scaling curves and GPU timelines with stage bands.
  * Every string from records, logs or IDs is escaped; SVGs come from vega's own serializer.
  */
 import type { SampleRecord } from '../../monitor/records.ts'
@@ -16,6 +16,7 @@ import { fmtMs, fmtPct } from './format.ts'
 import { MAX_TABLE_ROWS, table, verdictCell } from './html-table.ts'
 import { outcomeNote } from './markdown.ts'
 import { SPLIT_HEAD, splitCells } from './stage-split.ts'
+import { trendsSection } from './trends-html.ts'
 import { verdictLegendHtml } from './verdict-legend.ts'
 
 /** Timelines are drawn for at most this many runs (the first run of each setup first). */
@@ -158,6 +159,7 @@ export async function renderHtml(
     await capacitySection(report.capacity),
     perf02Section(report),
     bottleneckSection(report),
+    await trendsSection(report.trends),
     await chartsSection(report, records, series),
     listSection(
       'Invalid record files',

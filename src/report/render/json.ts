@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { VERDICTS } from '../../results/schema/index.ts'
 import type { Report } from '../analyses/build.ts'
 import { jsonArrayWriter } from './json-array.ts'
+import { TrendsJsonSchema, trendsSummary } from './trends-json.ts'
 
 const num = z.number().nullable()
 const range = z.object({ low: z.number(), high: z.number() }).nullable()
@@ -137,6 +138,8 @@ export const ReportJsonSchema = z.looseObject({
   }),
   kinds: z.object({ equivalence: z.array(z.unknown()), sweep: z.array(z.unknown()), ab: z.array(z.unknown()) }),
   regression: z.looseObject({ comparisons: z.array(z.unknown()), regressed: z.number().int() }).nullable(),
+  /** Absent in reports written before the history existed; null when no history was asked for. */
+  trends: TrendsJsonSchema.optional(),
   benchmarks: z.array(z.looseObject({ name: z.string(), latencyMs: z.looseObject({ mean: z.number() }) })),
   notes: z.array(z.string()),
 })
@@ -157,7 +160,7 @@ function validated(schema: z.ZodType, value: unknown, file: string): string {
 
 /**
  * summary.json: the whole report except the bottleneck groups and PERF-02 rows, which have their own files (and are
- * the bulk of a large run); it says where they are and how many.
+ * the bulk of a large run), and the trend charts' points (trends-json.ts); it says where they are and how many.
  * @throws ReportSchemaError naming the file and the first bad field (a bug in an analysis, never bad input).
  */
 export function summaryJson(report: Report): string {
@@ -174,6 +177,7 @@ export function summaryJson(report: Report): string {
       pass: report.perf02.pass,
       fail: report.perf02.fail,
     },
+    trends: trendsSummary(report.trends),
   }
   return validated(ReportJsonSchema, summary, 'summary.json')
 }

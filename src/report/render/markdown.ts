@@ -13,6 +13,7 @@ import {
   scalingMarkdown,
 } from './markdown-sections.ts'
 import { mdTable } from './markdown-table.ts'
+import { trendsMarkdown } from './trends-markdown.ts'
 import { verdictLegendMarkdown } from './verdict-legend.ts'
 
 /** The line that says a report covers an incomplete run; null when the run passed. */
@@ -73,6 +74,7 @@ export function summaryMarkdown(report: Report): string {
     `## End to end\n\n${e2eMarkdown(report.e2e)}`,
     `## Capacity (verdicts at the size users run)\n\n${capacityMarkdown(report.capacity)}`,
     `## Regression\n\n${regressionMarkdown(report.regression)}`,
+    `## Trends over the history\n\n${trendsMarkdown(report.trends)}`,
     `## Bottlenecks\n\nSee bottleneck.md: ${report.bottleneck.groups.reduce((n, g) => n + g.flags.length, 0)} flags over ${report.bottleneck.groups.length} run groups.\n`,
     invalidList(report),
     benchmarksTable(report),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { buildReport, type Report } from '../../../src/report/analyses/build.ts'
 import { terminalSummary } from '../../../src/report/render/terminal.ts'
 import { CPU_1_2_WORKERS, capacityRecord, H200_1GPU, reportOf } from '../support/capacity.ts'
 import { loadDemo } from '../support/demo.ts'
@@ -42,5 +43,32 @@ describe('terminal summary: projected capacity verdicts', () => {
   test('a run without capacity records prints no capacity line', async () => {
     const demo = await loadDemo()
     expect(terminalSummary(reportOf(demo.records), '/out', []).some((l) => l.includes('capacity '))).toBe(false)
+  })
+})
+
+describe('terminal summary: trends', () => {
+  const loaded = (regressionAtNewest: { metric: string; recordId: string; host: string; gpuModel: string }[]) =>
+    ({
+      state: 'loaded',
+      file: '/h.sqlite',
+      series: 4,
+      changes: [{ regression: true }, { regression: false }],
+      regressionAtNewest: regressionAtNewest.map((r) => ({ ...r, how: ['change-point'] })),
+    }) as unknown as Report['trends']
+
+  test('a line with the change points, one more naming the regressions at the newest commit; none without a history', async () => {
+    const demo = buildReport(await loadDemo())
+    const lines = (trends: Report['trends']) =>
+      terminalSummary({ ...demo, trends }, '/out', []).filter((l) => /trends|history|newest/i.test(l))
+    expect(lines(null)).toEqual([])
+    expect(lines(loaded([]))).toEqual([
+      'gpu-report: trends: 2 change point(s) (1 regression(s)) in 4 headline series of /h.sqlite',
+    ])
+    expect(lines(loaded([{ metric: 'wall/1 GPU', recordId: 'r', host: 'h', gpuModel: 'g' }]))[1]).toBe(
+      'gpu-report: Regression at the newest commit in 1 series: wall/1 GPU of r on h / g (change-point).',
+    )
+    expect(lines({ state: 'unavailable', file: '/h', reason: 'no history database at /h' })).toEqual([
+      'gpu-report: History not used, no trends: no history database at /h',
+    ])
   })
 })
