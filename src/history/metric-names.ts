@@ -6,6 +6,22 @@
 
 export type Better = 'lower' | 'higher'
 
+export interface HeadlineMetric {
+  /** The record (id within its run) the figure comes from. */
+  recordId: string
+  name: string
+  unit: string | null
+  better: Better | null
+  value: number
+  ci: { low: number; high: number } | null
+  /** Runs behind the figure, where it is a median of runs; null for a verdict's value. */
+  n: number | null
+  /** The verdict's state (pass, fail, ...), for verdict metrics; null for the others. */
+  verdict: string | null
+}
+
+export type MetricFigure = Omit<HeadlineMetric, 'recordId' | 'better'>
+
 /**
  * The metric families, one line each: the name pattern, its unit and where its value comes from. Reports and `history
  * show --help` read this list.

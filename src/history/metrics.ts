@@ -5,26 +5,12 @@
  * capacity records bring the rates and projections their stats carry. Pure: records in, metrics out.
  */
 import { medianWithCi, toSorted } from '../measure/index.ts'
-import { runGroups } from '../report/analyses/runs.ts'
+import { runGroups } from '../results/runs.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
-import { type Better, betterOf, energyMetric, wallMetric } from './metric-names.ts'
+import { betterOf, energyMetric, type HeadlineMetric, type MetricFigure, wallMetric } from './metric-names.ts'
 import { capacityMetrics, stageRateMetrics } from './stats-metrics.ts'
 
-export interface HeadlineMetric {
-  /** The record (id within its run) the figure comes from. */
-  recordId: string
-  name: string
-  unit: string | null
-  better: Better | null
-  value: number
-  ci: { low: number; high: number } | null
-  /** Runs behind the figure, where it is a median of runs; null for a verdict's value. */
-  n: number | null
-  /** The verdict's state (pass, fail, ...), for verdict metrics; null for the others. */
-  verdict: string | null
-}
-
-export type MetricFigure = Omit<HeadlineMetric, 'recordId' | 'better'>
+export type { HeadlineMetric, MetricFigure }
 
 const isFiniteNumber = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v)
 

@@ -6,8 +6,7 @@
  */
 import { z } from 'zod'
 import type { ResultRecord } from '../results/schema/index.ts'
-import { capacityRateMetric, capacityWallMetric, stageRateMetric } from './metric-names.ts'
-import type { MetricFigure } from './metrics.ts'
+import { capacityRateMetric, capacityWallMetric, type MetricFigure, stageRateMetric } from './metric-names.ts'
 
 const Ci = z.looseObject({ low: z.number(), high: z.number() })
 const EstimateStat = z.looseObject({ median: z.number(), n: z.number().int(), ci: Ci.nullable() })

@@ -6,9 +6,9 @@
  */
 import type { Thresholds } from '../../config/thresholds.ts'
 import { IDLE_UTIL_PCT } from '../../monitor/summary/idle-throttle.ts'
+import { type CountedRun, medianOf } from '../../results/runs.ts'
 import type { MeasuredRun, ResultRecord } from '../../results/schema/index.ts'
 import type { StageEvidence } from './bottleneck-rules.ts'
-import { type CountedRun, medianOf } from './runs.ts'
 
 type StageWindow = NonNullable<MeasuredRun['gpu']>['stages'][number]
 

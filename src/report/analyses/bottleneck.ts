@@ -3,11 +3,12 @@
  * wall time, each GPU stage split into fixed cost (start-up) and steady state (bottleneck-capacity.ts), and the flags
  * of the rule table (bottleneck-rules.ts) with evidence and recommendation.
  */
+
+import { type CountedRun, gpuCountOf, type RunGroup, runGroups, stageDurationsMs } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
 import { type SizeModelLookup, type StageSplit, sizeModelLookup, stageSplit } from './bottleneck-capacity.ts'
 import { evidenceFor } from './bottleneck-evidence.ts'
 import { applyRules, type BottleneckFlag, type RuleLimits, type StageEvidence } from './bottleneck-rules.ts'
-import { type CountedRun, gpuCountOf, type RunGroup, runGroups, stageDurationsMs } from './runs.ts'
 
 export interface StageShare extends StageSplit {
   stage: string

@@ -1,4 +1,6 @@
 /** All analyses of one run, as one plain object: what every renderer reads (and what summary.json holds). */
+
+import { runGroups } from '../../results/runs.ts'
 import type { InvalidRecord } from '../../results/store.ts'
 import type { BenchmarkTaskResult, ReportInput, RunOutcome } from '../input.ts'
 import { analyzeBottlenecks, type BottleneckReport } from './bottleneck.ts'
@@ -8,7 +10,6 @@ import { analyzeKinds, type KindsReport } from './kinds.ts'
 import { analyzeMemory, type MemoryReport } from './memory.ts'
 import { analyzePerf02, type Perf02Report } from './perf02.ts'
 import { analyzeRegression, type RegressionReport } from './regression.ts'
-import { runGroups } from './runs.ts'
 import { analyzeScaling, type ScalingReport } from './scaling.ts'
 import { type SuiteLine, suiteLine } from './suites.ts'
 import { analyzeTrends, type TrendsReport } from './trends.ts'

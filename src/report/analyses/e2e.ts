@@ -5,8 +5,8 @@
  * projection of its own, so it never disagrees with the record's `perf01/...` verdicts.
  */
 import { medianWithCi, type ProjectedTime, toSorted } from '../../measure/index.ts'
+import { type CountedRun, countedRuns, gpuCountOf, groupBy, medianOf } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import { type CountedRun, countedRuns, gpuCountOf, groupBy, medianOf } from './runs.ts'
 
 export interface E2eProjection {
   sequences: number

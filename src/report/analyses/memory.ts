@@ -1,6 +1,7 @@
 /** Memory: peak device memory per requested GPU for every run group, as a share of the device's capacity. */
+
+import { type CountedRun, gpuCountOf, type RunGroup, runGroups } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import { type CountedRun, gpuCountOf, type RunGroup, runGroups } from './runs.ts'
 
 export interface MemoryRow {
   /** The first record holding these runs. */

@@ -5,9 +5,9 @@
  * says busy while SM utilization (how much of the chip works) says otherwise.
  */
 import type { SampleRecord } from '../../monitor/records.ts'
+import { type CountedRun, gpuCountOf, medianOf, type RunGroup, runGroups } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
 import { BUSY_BUT_IDLE_SM_GAP_PCT } from './bottleneck-rules.ts'
-import { type CountedRun, gpuCountOf, medianOf, type RunGroup, runGroups } from './runs.ts'
 import { pooledQuantile, type StageUtil, stageUtilCache } from './stage-util.ts'
 
 export interface Perf02Row {

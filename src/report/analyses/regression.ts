@@ -6,8 +6,8 @@
  * as a regression does: a pipeline that no longer runs has not passed it.
  */
 import { compareMetrics, type MetricComparison, type MetricRuns } from '../../measure/index.ts'
+import { type CountedRun, countedRuns, groupBy, stageDurationsMs } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import { type CountedRun, countedRuns, groupBy, stageDurationsMs } from './runs.ts'
 
 export interface RegressionReport {
   baselineDir: string

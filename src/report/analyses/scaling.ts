@@ -3,8 +3,8 @@
  * CI and band verdict (src/measure speedup), for the total and per stage, plus the ideal line (speedup = N).
  */
 import { medianWithCi, type SpeedupResult, speedup, toSorted } from '../../measure/index.ts'
+import { type CountedRun, countedRuns, gpuCountOf, groupBy, stageDurationsMs } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import { type CountedRun, countedRuns, gpuCountOf, groupBy, stageDurationsMs } from './runs.ts'
 
 /**
  * Bootstrap resamples per speedup CI: the percentile end points of a 95% interval move by well under 1% of the speedup

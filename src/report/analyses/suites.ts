@@ -2,8 +2,9 @@
  * One line per record for the terminal and the summary: its overall verdict (the worst of its verdicts, or its state
  * when it did not complete) and its key figure (the figure of that worst verdict, else the median wall time).
  */
+
+import { countedRuns, medianOf } from '../../results/runs.ts'
 import { type ResultRecord, VERDICTS, type Verdict, type VerdictValue } from '../../results/schema/index.ts'
-import { countedRuns, medianOf } from './runs.ts'
 
 export type SuiteVerdict = VerdictValue | 'failed' | 'no-verdict'
 

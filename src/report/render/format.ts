@@ -22,3 +22,11 @@ export function fmtGiB(bytes: number | null): string {
 export function fmtRange(ci: { low: number; high: number } | null, f: (v: number) => string): string {
   return ci === null ? '' : ` [${f(ci.low)}, ${f(ci.high)}]`
 }
+
+/** Four significant digits, no exponent for everyday sizes. */
+export function fmtValue(value: number): string {
+  if (!Number.isFinite(value)) return String(value)
+  const abs = Math.abs(value)
+  if (abs !== 0 && (abs >= 1e7 || abs < 1e-3)) return value.toExponential(3)
+  return abs >= 1000 ? value.toFixed(0) : Number(value.toPrecision(4)).toString()
+}

@@ -1,8 +1,7 @@
 /** Words and figures of the trends section, shared by index.html and summary.md (and the terminal). Pure. */
 import type { SeriesChange } from '../../history/changes.ts'
-import { fmtValue } from '../../history/render.ts'
 import type { TrendsReport } from '../analyses/trends.ts'
-import { fmtRange } from './format.ts'
+import { fmtRange, fmtValue } from './format.ts'
 
 type Loaded = Extract<TrendsReport, { state: 'loaded' }>
 

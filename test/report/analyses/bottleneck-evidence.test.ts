@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { median, toSorted } from '../../../src/measure/index.ts'
 import { evidenceFor } from '../../../src/report/analyses/bottleneck-evidence.ts'
-import type { CountedRun } from '../../../src/report/analyses/runs.ts'
+import type { CountedRun } from '../../../src/results/runs.ts'
 import type { ResultRecord } from '../../../src/results/schema/index.ts'
 import { loadDemo } from '../support/demo.ts'
 

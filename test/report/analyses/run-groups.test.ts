@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { analyzeBottlenecks } from '../../../src/report/analyses/bottleneck.ts'
 import { analyzeMemory } from '../../../src/report/analyses/memory.ts'
 import { analyzePerf02 } from '../../../src/report/analyses/perf02.ts'
-import { runGroups } from '../../../src/report/analyses/runs.ts'
+import { runGroups } from '../../../src/results/runs.ts'
 import { loadDemo } from '../support/demo.ts'
 import { sharedRunRecords } from '../support/shared-runs.ts'
 

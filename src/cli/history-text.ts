@@ -1,15 +1,8 @@
 /** Text for `history list`, `history show` and `history changes`: data in, lines out. Pure. */
-import { fmtRange } from '../report/render/format.ts'
-import type { ChangesReport, SeriesChange } from './changes.ts'
-import type { RunSummary, Series } from './read.ts'
 
-/** Four significant digits, no exponent for everyday sizes. */
-export function fmtValue(value: number): string {
-  if (!Number.isFinite(value)) return String(value)
-  const abs = Math.abs(value)
-  if (abs !== 0 && (abs >= 1e7 || abs < 1e-3)) return value.toExponential(3)
-  return abs >= 1000 ? value.toFixed(0) : Number(value.toPrecision(4)).toString()
-}
+import type { ChangesReport, SeriesChange } from '../history/changes.ts'
+import type { RunSummary, Series } from '../history/read.ts'
+import { fmtRange, fmtValue } from '../report/render/format.ts'
 
 const withUnit = (text: string, unit: string | null) => (unit ? `${text} ${unit}` : text)
 const short = (commit: string) => (/^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 10) : commit)

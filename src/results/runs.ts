@@ -1,7 +1,7 @@
 /** Small shared readings of result records: which runs count, their GPU count, their stage times. */
-import { median } from '../../measure/estimators.ts'
-import { toSorted } from '../../measure/samples.ts'
-import type { MeasuredRun, ResultRecord } from '../../results/schema/index.ts'
+import { median } from '../measure/estimators.ts'
+import { toSorted } from '../measure/samples.ts'
+import type { MeasuredRun, ResultRecord } from './schema/index.ts'
 
 export interface CountedRun {
   recordId: string
