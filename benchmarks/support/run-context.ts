@@ -42,7 +42,8 @@ export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
   })
   const ctx = { ...(await createSuiteContext(inject('runId'), process.env, inject('resultsRoot'))), inputs }
   const availability = gpuAvailability()
-  const preflight = await ctx.profile.preflight(process.env, gpusNeeded)
+  // On the CPU (VIRNUCPRO_BENCH_DEVICE=cpu, settings.ts) the configurations ask for no GPU, so neither does the check.
+  const preflight = await ctx.profile.preflight(process.env, settings.device === 'cpu' ? 0 : gpusNeeded)
   const unavailable =
     preflight.state === 'ready'
       ? null

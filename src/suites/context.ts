@@ -9,15 +9,18 @@ import { loadThresholds, type Thresholds } from '../config/thresholds.ts'
 import { runDirectory } from '../results/store.ts'
 import { REPO_ROOT, selectProfile, type TargetProfile } from '../target/profiles.ts'
 import type { InputResolver } from './input.ts'
+import { campaignTask } from './settings.ts'
 
 export interface SuiteContext {
   runId: string
   /** `results/<runId>`: one JSON file per record. */
   resultsDir: string
-  /** Scratch space for target outputs and logs: `<resultsDir>/work`. */
+  /** Scratch space for target outputs and logs: `<resultsDir>/work` (in a campaign task, `work/<task>`). */
   workDir: string
-  /** Shared-run cache: `<resultsDir>/runs-cache`. */
+  /** Shared-run cache: `<resultsDir>/runs-cache` (in a campaign task, `runs-cache/<task>`: never another host's runs). */
   cacheDir: string
+  /** The campaign task this invocation is (settings.ts campaignTask), or null/absent outside a campaign. */
+  task?: string | null
   thresholds: Thresholds
   profile: TargetProfile
   /** The target's checkout (VIRNUCPRO_DIR) for provenance; null for the bundled reference pipeline. */
@@ -40,14 +43,16 @@ export async function createSuiteContext(
   root = resultsRoot(env),
 ): Promise<SuiteContext> {
   const resultsDir = runDirectory(root, runId)
-  const workDir = join(resultsDir, 'work')
+  const task = campaignTask(env)
+  const workDir = join(resultsDir, 'work', ...(task ? [task] : []))
   await mkdir(workDir, { recursive: true })
   const profile = selectProfile(undefined, env)
   return {
     runId,
     resultsDir,
     workDir,
-    cacheDir: join(resultsDir, 'runs-cache'),
+    cacheDir: join(resultsDir, 'runs-cache', ...(task ? [task] : [])),
+    task,
     thresholds: loadThresholds(env),
     profile,
     targetDir: profile.name === 'virnucpro' ? (env.VIRNUCPRO_DIR ?? null) : null,

@@ -3,6 +3,7 @@
  * the equivalence pair, a configuration that cannot fit (OOM), and the persistent-models pair where the target has it.
  */
 import type { Configuration } from './configuration.ts'
+import { type TargetDevice, targetDevice } from './settings.ts'
 
 export interface ProfileConfigs {
   base(gpus: number[]): Configuration
@@ -72,6 +73,43 @@ export function virnucproConfigs(): ProfileConfigs {
   }
 }
 
-export function configsFor(profile: string, scale: string): ProfileConfigs {
-  return profile === 'virnucpro' ? virnucproConfigs() : referenceConfigs(scale)
+/**
+ * The profile's configurations on `device` (default VIRNUCPRO_BENCH_DEVICE, else gpu).
+ * @throws SuiteSettingsError for a bad VIRNUCPRO_BENCH_DEVICE.
+ */
+export function configsFor(profile: string, scale: string, device: TargetDevice = targetDevice()): ProfileConfigs {
+  const configs = profile === 'virnucpro' ? virnucproConfigs() : referenceConfigs(scale)
+  return device === 'cpu' ? onCpu(configs, profile) : configs
+}
+
+/**
+ * Every configuration moved to the CPU, for a campaign's dry-run where there is no GPU (settings.ts TargetDevice): no
+ * GPU selection (`-d cpu`), the label marked `(cpu)`; the reference pipeline stands in for k GPUs with k worker
+ * processes (`--cpu-workers`, as the unit tests do) and no DataLoader workers (`-w 0`), so a small CPU node is not
+ * oversubscribed. VirNucPro has no worker switch: it runs as one process on the CPU.
+ */
+export function onCpu(configs: ProfileConfigs, profile: string): ProfileConfigs {
+  const move =
+    (gpus: number[]) =>
+    (config: Configuration): Configuration => {
+      const workers =
+        profile === 'virnucpro' ? [] : ['-w', '0', ...(gpus.length > 1 ? ['--cpu-workers', `${gpus.length}`] : [])]
+      return {
+        ...config,
+        label: `${config.label} (cpu)`,
+        gpus: null,
+        device: 'cpu',
+        extraArgs: [...(config.extraArgs ?? []), ...workers],
+      }
+    }
+  return {
+    base: (gpus) => move(gpus)(configs.base(gpus)),
+    matrix: (gpus) => configs.matrix(gpus).map(move(gpus)),
+    equivalence: (gpus) => configs.equivalence(gpus).map(move(gpus)) as [Configuration, Configuration],
+    oom: (gpus) => move(gpus)(configs.oom(gpus)),
+    persistentModels: (gpus) => {
+      const pair = configs.persistentModels(gpus)
+      return typeof pair === 'string' ? pair : (pair.map(move(gpus)) as [Configuration, Configuration])
+    },
+  }
 }

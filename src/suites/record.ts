@@ -11,7 +11,7 @@ import type { MeasuredConfiguration } from './measure-configuration.ts'
 
 export interface RecordInput {
   kind: ResultKind
-  /** Unique within the run; becomes the file name. */
+  /** Unique within the run; becomes the file name (in a campaign task, with `.<task>` appended). */
   id: string
   name: string
   measurements: readonly MeasuredConfiguration[]
@@ -42,7 +42,7 @@ export async function buildRecord(ctx: SuiteContext, input: RecordInput): Promis
   })
   return {
     schemaVersion: 1,
-    id: slug(input.id),
+    id: ctx.task ? `${slug(input.id)}.${ctx.task}` : slug(input.id),
     kind: input.kind,
     name: input.name,
     state: input.state ?? 'completed',

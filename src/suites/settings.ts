@@ -33,7 +33,17 @@ export interface SuiteSettings {
    * `1000,10000` (at least two, ascending after parsing). Default DEFAULT_SIZES.
    */
   sizes: number[]
+  /** VIRNUCPRO_BENCH_DEVICE: gpu (default) or cpu; see targetDevice. */
+  device: TargetDevice
 }
+
+/**
+ * Where the suites run the target. `cpu` stands in for a GPU host on a machine without one (a Slurm campaign dry-run
+ * on a CPU partition, the cluster tests in CI): every configuration keeps its label and GPU count but runs on the CPU
+ * (profile-configs.ts), its GPU readings come from whatever NVML the host has (a fake one in the tests), so the
+ * records prove the plumbing, never a GPU figure.
+ */
+export type TargetDevice = 'gpu' | 'cpu'
 
 /**
  * The scaling suite's default sizes: 1,000 and 10,000 records. The spread sets the 6 M-sequence projection's CI: the
@@ -78,7 +88,28 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     monitorIntervalMs: integer(env, 'VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS', 100, 1),
     runTimeoutMs: integer(env, 'VIRNUCPRO_BENCH_RUN_TIMEOUT_MS', 540_000, 1_000),
     sizes: sizeList(env),
+    device: targetDevice(env),
   }
+}
+
+/** VIRNUCPRO_BENCH_DEVICE: `gpu` (default) or `cpu`. @throws SuiteSettingsError for any other value. */
+export function targetDevice(env: NodeJS.ProcessEnv = process.env): TargetDevice {
+  const raw = env.VIRNUCPRO_BENCH_DEVICE?.trim().toLowerCase() || 'gpu'
+  if (raw !== 'gpu' && raw !== 'cpu')
+    throw new SuiteSettingsError(`VIRNUCPRO_BENCH_DEVICE must be gpu or cpu, got '${raw}'`)
+  return raw
+}
+
+/**
+ * VIRNUCPRO_BENCH_TASK: this invocation's name among the tasks of one campaign that share a run directory (set by the
+ * job scripts of src/cluster as `<host>-t<array task>`). Its records' ids end in `.<task>` and its scratch and run-cache
+ * directories are its own, so tasks on one host or many never overwrite, reuse or mix each other's runs. Null outside
+ * a campaign. Characters outside [A-Za-z0-9._-] become `-` (the record id's alphabet).
+ */
+export function campaignTask(env: NodeJS.ProcessEnv = process.env): string | null {
+  const raw = env.VIRNUCPRO_BENCH_TASK?.trim()
+  if (!raw) return null
+  return raw.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64)
 }
 
 /** VIRNUCPRO_BENCH_SIZES: distinct integers >= 2, at least two of them. */
