@@ -15,6 +15,7 @@ import {
   cutsWithin,
   type DetectorContext,
   isLargeEnough,
+  MIN_SIDE_POINTS,
   profileSegment,
   relativeChangeOf,
   type SegmentLevel,
@@ -28,6 +29,7 @@ export interface JudgedCandidate {
   after: SegmentLevel
   relativeChange: number
   pValue: number
+  /** Large enough to report (isLargeEnough), and placed where the step is when it ends the history (placedAtEnd). */
   largeEnough: boolean
 }
 
@@ -44,6 +46,19 @@ function localPValue(context: DetectorContext, low: number, index: number, high:
   return segmentPValue(context, end - start, cuts, observed)
 }
 
+/**
+ * Whether a change at the end of the history sits where the step is. The last MIN_SIDE_POINTS - 1 points cannot start
+ * a change (a side needs MIN_SIDE_POINTS), so a step that landed there shows as a split a point or two early whose
+ * after side begins with points of the old level; found on a nightly history, it would name the wrong commit, and
+ * the next night's point moves it. Such a split waits until the points after it can place it: the first point after
+ * it must sit nearer the after level than the before level.
+ */
+function placedAtEnd(context: DetectorContext, index: number, high: number, before: SegmentLevel, after: SegmentLevel) {
+  if (high < context.values.length || after.n >= 2 * MIN_SIDE_POINTS) return true
+  const first = context.values[index] as number
+  return Math.abs(first - after.median) <= Math.abs(first - before.median)
+}
+
 function judge(context: DetectorContext, low: number, index: number, high: number): JudgedCandidate {
   const before = segmentLevel(context, low, index)
   const after = segmentLevel(context, index, high)
@@ -53,7 +68,8 @@ function judge(context: DetectorContext, low: number, index: number, high: numbe
     after,
     relativeChange: relativeChangeOf(before.median, after.median),
     pValue: localPValue(context, low, index, high),
-    largeEnough: isLargeEnough(before, after, context.minRelativeEffect),
+    largeEnough:
+      isLargeEnough(before, after, context.minRelativeEffect) && placedAtEnd(context, index, high, before, after),
   }
 }
 

@@ -26,6 +26,8 @@ export const DEFAULT_CHANGE_PERMUTATIONS = 199
 export const MIN_CHANGE_POINTS = 2 * MIN_SIDE_POINTS
 
 export type { SegmentLevel }
+/** Fewest points a side of a change: a change at the newest commit is confirmed only after this many of its runs. */
+export { MIN_SIDE_POINTS }
 
 export interface ChangePointOptions {
   /**

@@ -117,6 +117,24 @@ describe('detectChangePoints: what a change says', () => {
     expect(changes[0]!.after).toEqual(changes[1]!.before)
     expect(changes[1]!.before.n).toBe(40)
   })
+
+  test('a step in the last points is reported only once enough points follow it to place it at its commit', () => {
+    // A nightly history: the step lands at commit 40; one point a night. The last split allowed is 3 points from the
+    // end, so with 1 or 2 points at the new level a split there would name a commit before the step.
+    const r = createRandomSource('change-points/step-at-end')
+    const full = history(
+      r,
+      46,
+      () => 1,
+      (c) => (c < 40 ? 100 : 115),
+      0.01,
+    )
+    const upTo = (nights: number) =>
+      detectChangePoints(full.values.slice(0, nights), full.keys.slice(0, nights), lowerBetter).map((c) => c.toKey)
+    expect(upTo(41)).toEqual([])
+    expect(upTo(42)).toEqual([])
+    for (const nights of [43, 44, 46]) expect(upTo(nights)).toEqual(['commit-40'])
+  })
 })
 
 describe('detectChangePoints: properties', () => {
