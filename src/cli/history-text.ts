@@ -1,6 +1,6 @@
 /** Text for `history list`, `history show` and `history changes`: data in, lines out. Pure. */
 
-import type { ChangesReport, SeriesChange } from '../history/changes.ts'
+import type { ChangesReport, Regression, SeriesChange } from '../history/changes.ts'
 import type { RunSummary, Series } from '../history/read.ts'
 import { fmtRange, fmtValue } from '../report/render/format.ts'
 
@@ -69,11 +69,37 @@ function renderChange(c: SeriesChange): string[] {
   const side = (s: SeriesChange['before']) =>
     `${withUnit(fmtValue(s.median), c.unit)}${fmtRange(s.ci, fmtValue)} (n ${s.n})`
   const moved = c.movedWith.map((m) => `${m.metric} ${signedPct(m.relativeChange)}`)
+  const confirmed = c.confirmedByNewest ? ' [confirmed by the newest run]' : ''
   return [
-    `${c.regression ? 'REGRESSION' : 'improvement'} ${c.metric} of ${c.recordId} on ${c.host}, ${c.gpuModel}: ${short(c.fromKey)}..${short(c.toKey)} (runs ${c.fromRun}..${c.toRun})`,
+    `${c.regression ? 'REGRESSION' : 'improvement'} ${c.metric} of ${c.recordId} on ${c.host}, ${c.gpuModel}: ${short(c.fromKey)}..${short(c.toKey)} (runs ${c.fromRun}..${c.toRun})${confirmed}`,
     `  before ${side(c.before)}, after ${side(c.after)}: ${signedPct(c.relativeChange)}, p ${c.pValue.toPrecision(3)}`,
     ...(moved.length ? [`  moved with it: ${moved.join('; ')}`] : []),
   ]
+}
+
+/** One gate line per regression: what, where, how it shows, and the commit range to look in. */
+export function regressionLine(r: Regression): string {
+  const how = r.how === 'change-point' ? 'change point confirmed' : 'newest run against the last stable window'
+  return `${r.metric} of ${r.recordId} on ${r.host}, ${r.gpuModel}: ${signedPct(r.relativeChange)} in ${short(r.fromCommit)}..${short(r.toCommit)} (${how})`
+}
+
+function renderNewest(report: ChangesReport): string[] {
+  if (!report.newestCommit) return []
+  const out = [
+    '',
+    `newest run ${report.newestRun} (commit ${short(report.newestCommit)}) against the last stable window:`,
+  ]
+  const counts = new Map<string, number>()
+  for (const j of report.newest) {
+    const v = j.comparison.verdict
+    counts.set(v, (counts.get(v) ?? 0) + 1)
+    if (v === 'regressed' || v === 'improved')
+      out.push(`  ${v} ${j.metric} of ${j.recordId} on ${j.host}, ${j.gpuModel} (${j.basis}): ${j.comparison.reason}`)
+  }
+  const tooFew = report.newest.find((j) => j.comparison.verdict === 'inconclusive' && j.comparison.ratio === null)
+  out.push(`  ${[...counts].map(([v, n]) => `${n} ${v}`).join(', ') || 'no series with earlier points'}`)
+  if (tooFew) out.push(`  (inconclusive for too few runs, e.g. ${tooFew.comparison.reason})`)
+  return out
 }
 
 export function renderChanges(report: ChangesReport): string[] {
@@ -84,28 +110,13 @@ export function renderChanges(report: ChangesReport): string[] {
       : `${report.changes.length} change point(s) in ${report.seriesJudged} series:`,
   )
   for (const c of report.changes) out.push(...renderChange(c))
-  if (report.newestCommit) {
-    out.push(
-      '',
-      `newest commit ${short(report.newestCommit)} (run ${report.newestRun}) against the last stable window:`,
-    )
-    const counts = new Map<string, number>()
-    for (const j of report.newest) {
-      const v = j.comparison.verdict
-      counts.set(v, (counts.get(v) ?? 0) + 1)
-      if (v === 'regressed' || v === 'improved')
-        out.push(`  ${v} ${j.metric} of ${j.recordId} on ${j.host}, ${j.gpuModel}: ${j.comparison.reason}`)
-    }
-    const tooFew = report.newest.find((j) => j.comparison.verdict === 'inconclusive' && j.comparison.ratio === null)
-    out.push(`  ${[...counts].map(([v, n]) => `${n} ${v}`).join(', ') || 'no series with earlier points'}`)
-    if (tooFew) out.push(`  (inconclusive for too few runs, e.g. ${tooFew.comparison.reason})`)
-  }
+  out.push(...renderNewest(report))
   for (const n of report.notJudged)
     out.push(`not judged: ${n.metric} of ${n.recordId} on ${n.host}, ${n.gpuModel}: ${n.reason}`)
-  out.push(
-    report.regressionAtNewest.length === 0
-      ? 'no regression at the newest commit'
-      : `regression at the newest commit in ${report.regressionAtNewest.length} series: ${report.regressionAtNewest.map((r) => `${r.metric} of ${r.recordId} on ${r.host}, ${r.gpuModel} (${r.how.join(', ')})`).join('; ')}`,
-  )
+  if (report.regressions.length === 0) out.push('no regression brought to light by the newest run')
+  else {
+    out.push(`REGRESSION: the newest run brings ${report.regressions.length} regression(s) to light:`)
+    for (const r of report.regressions) out.push(`  ${regressionLine(r)}`)
+  }
   return out
 }

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path'
 import { analyzeChanges } from '../history/changes.ts'
 import { historyRunsOf } from '../history/entry.ts'
 import { HistoryError } from '../history/errors.ts'
-import { listRuns, type MetricName, metricNames, readSeries, type Series } from '../history/read.ts'
+import { listRuns, type MetricName, metricNames, readSeries, type Series, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
 import { readResultRecords } from '../results/store.ts'
 import { resultsRoot } from '../suites/context.ts'
@@ -164,8 +164,8 @@ async function changes(args: string[]): Promise<number> {
   const file = historyFile(values.db)
   using store = HistoryStore.open(file)
   const metrics = values.metric === undefined ? undefined : findMetric(store, values.metric, 'history changes')
-  const report = analyzeChanges(readSeries(store, { metrics }), { minRelativeEffect })
-  const exitCode = report.regressionAtNewest.length > 0 ? 1 : 0
+  const report = analyzeChanges(readSeries(store, { metrics }), { minRelativeEffect, samplesOf: sampleReader(store) })
+  const exitCode = report.regressions.length > 0 ? 1 : 0
   if (values.json) printJson({ file, ...report, exitCode })
   else print(renderChanges(report))
   return exitCode

@@ -1,22 +1,42 @@
 /**
- * What changed over the history, series by series (one metric on one host + GPU model, in createdAt order): the change
- * points the detector (src/measure/change-points.ts) finds with the commits as keys, the other metrics of the same
- * machine that moved at the same commit range, and the newest commit's points judged against the last stable window
- * (the points after the last change point) by the regression gate's own rule (src/measure/compare-metrics.ts). Pure:
- * series in, report out.
+ * What changed over the history, series by series (one metric of one record id on one host + GPU model, in createdAt
+ * order): the change points the detector (src/measure/change-points.ts) finds with the commits as keys, the other
+ * metrics of the same machine that moved at the same commit range, and what the newest run brings to light, which is
+ * what a nightly gate fails on (`regressions`):
+ * - a regression change point that the newest run confirms: found with it, not found in the history before it. A
+ *   change needs 3 points a side, so a slowdown that lands tonight is confirmed a few nights on, and then the change
+ *   names its commit range;
+ * - the newest run regressed against the last stable window (the points after the last change, less the one or two
+ *   just before the newest that a change could still start at), by the regression gate's own rule
+ *   (src/measure/compare-metrics.ts: Mann-Whitney and the threshold) over runs: the newest point's runs against the
+ *   window points' runs, where the history holds them (wall time, J/seq, stage rates). A night brings one point per
+ *   series, and one point cannot be tested; its runs can, on the night the slowdown lands. Until the change is
+ *   confirmed, each night's run is judged again and names the same commit range.
+ * Pure: series in (and a reader of their runs), report out.
  */
-import { type ChangePoint, detectChangePoints } from '../measure/change-points.ts'
+import { type ChangePoint, detectChangePoints, MIN_SIDE_POINTS } from '../measure/change-points.ts'
 import { compareMetrics, type MetricComparison } from '../measure/compare-metrics.ts'
 import { DEFAULT_TIME_THRESHOLD } from '../measure/regression.ts'
 import { createRandomSource } from '../measure/rng.ts'
 import type { Better } from './metric-names.ts'
-import type { Series } from './read.ts'
+import type { SampleReader, Series } from './read.ts'
 
 /**
- * At most this many points of the stable window are the baseline of the newest-commit judgement: the recent level,
- * and a bounded bootstrap (a 10,000-point window would cost seconds and say nothing more about the last few runs).
+ * At most this many points of the stable window are the baseline of the newest-run judgement: the recent level, and a
+ * bounded bootstrap (a 10,000-point window would cost seconds and say nothing more about the last few runs).
  */
 export const STABLE_WINDOW_MAX_POINTS = 50
+/**
+ * Runs a side for the newest-run judgement. The gate's default of 4 exists because 3 runs against 3 cannot reach
+ * p < 0.05 (regression.ts); against a window of tens of runs, 3 runs can (p down to 2 / C(n + 3, 3)), and 3 runs a
+ * night is the suites' default.
+ */
+export const NEWEST_MIN_RUNS = 3
+/**
+ * How far back the newest point can move a change: the detector looks at 30 points a side of a split and searches
+ * windows of 60 (change-points.ts), so a change more than two windows back is the same with or without it.
+ */
+const RECENT_POINTS = 120
 
 export interface SeriesKey {
   metric: string
@@ -33,6 +53,8 @@ export type SeriesChange = SeriesKey &
     /** Run IDs on either side of the change: the last before it, the first after it. */
     fromRun: string
     toRun: string
+    /** True when the newest run confirms it: found with the newest run's point, not without it. */
+    confirmedByNewest: boolean
     /** Other metrics of the same machine with a change at the same commit range, with their relative change. */
     movedWith: { metric: string; relativeChange: number; regression: boolean }[]
   }
@@ -41,29 +63,45 @@ export type NewestJudgement = SeriesKey & {
   commit: string
   /** Where the baseline starts (the last change point's after-side key), or null when the series never changed. */
   windowFrom: string | null
+  /**
+   * Where a regression here starts: the commits either side of the first point that regressed (the newest, or an
+   * unconfirmed point a night or two before it that regressed against the same window).
+   */
+  onsetFrom: string
+  onsetTo: string
+  /** What was compared: each side's runs (stored samples), or the points' values where the runs are not stored. */
+  basis: 'runs' | 'points'
   comparison: MetricComparison
 }
 
+/** One regression the newest run brings to light, with the commit range to look in. */
+export type Regression = SeriesKey & {
+  how: 'change-point' | 'newest-vs-window'
+  fromCommit: string
+  toCommit: string
+  relativeChange: number
+}
+
 export interface ChangesReport {
-  /** The commit of the newest record in the series read: what `exit 1` is about. */
+  /** The commit and run ID of the newest record in the series read: what the gate is about. */
   newestCommit: string | null
   newestRun: string | null
   seriesJudged: number
   /** Series not judged, with why (no direction for the unit, too few points). */
   notJudged: (Omit<SeriesKey, 'better'> & { reason: string })[]
   changes: SeriesChange[]
+  /** The newest run's point of each series that has one, against its last stable window. */
   newest: NewestJudgement[]
-  /**
-   * Series with a regression at the newest commit, and how it shows: a detected change whose after-side starts at the
-   * newest commit, and/or the newest commit's points `regressed` against the last stable window.
-   */
-  regressionAtNewest: (SeriesKey & { how: ('change-point' | 'newest-vs-window')[] })[]
+  /** What a CI gate fails on (exit 1 of `history changes`): see the file's comment. */
+  regressions: Regression[]
 }
 
 export interface ChangesOptions {
   /** Smallest relative change that counts; default: each series' newest thresholds.regression.timeThreshold. */
   minRelativeEffect?: number
   seed?: string
+  /** Reads a point's runs; without it (or where none are stored) the newest run is judged by point values. */
+  samplesOf?: SampleReader
 }
 
 const keyOf = (s: Series): Omit<SeriesKey, 'better'> => ({
@@ -74,21 +112,87 @@ const keyOf = (s: Series): Omit<SeriesKey, 'better'> => ({
   gpuModel: s.gpuModel,
 })
 
-/** The newest commit's trailing points against up to STABLE_WINDOW_MAX_POINTS points after the last change before them. */
-function judgeNewest(s: Series, key: SeriesKey, changes: readonly ChangePoint[], threshold: number, seed: string) {
-  const keys = s.records.map((r) => r.commit)
-  const commit = keys.at(-1)!
-  let start = keys.length - 1
-  while (start > 0 && keys[start - 1] === commit) start--
-  const last = changes.filter((c) => c.index < start).at(-1)
-  const windowStart = Math.max(last?.index ?? 0, start - STABLE_WINDOW_MAX_POINTS)
-  const baseline = s.values.slice(windowStart, start)
-  if (baseline.length === 0) return null
+/**
+ * Points just before the newest that a change could still start at without being confirmable (a change needs
+ * MIN_SIDE_POINTS a side): left out of the window, so a slowdown that landed a night or two ago is not part of the
+ * level the newest run is judged against, and is found as the start of the regression instead.
+ */
+const UNCONFIRMED_TAIL_POINTS = MIN_SIDE_POINTS - 1
+
+interface Judging {
+  seed: string
+  samplesOf: SampleReader | undefined
+  threshold: number
+  key: SeriesKey
+}
+
+function compare(candidate: readonly number[], baseline: readonly number[], j: Judging): MetricComparison {
+  const { key } = j
   const name = `${key.metric} (${key.recordId}) @ ${key.host} / ${key.gpuModel}`
   const direction = key.better === 'lower' ? 'lower-is-better' : 'higher-is-better'
-  const metric = { name, candidate: s.values.slice(start), baseline, threshold, direction } as const
-  const [comparison] = compareMetrics([metric], { seed })
-  return { ...key, commit, windowFrom: last ? last.toKey : null, comparison: comparison! }
+  const metric = { name, candidate, baseline, threshold: j.threshold, direction } as const
+  return compareMetrics([metric], { seed: j.seed, minRunsPerSide: NEWEST_MIN_RUNS })[0]!
+}
+
+const runsOf = (s: Series, from: number, to: number, j: Judging) => {
+  const runs: number[] = []
+  for (let i = from; i < to; i++) runs.push(...(j.samplesOf?.(s, i) ?? []))
+  return runs
+}
+
+/**
+ * The newest point's runs against the runs of up to STABLE_WINDOW_MAX_POINTS points after the last change, the
+ * unconfirmed tail left out; a regression starts at the earliest tail point that regressed against the same window.
+ */
+function judgeByRuns(s: Series, changes: readonly ChangePoint[], j: Judging, candidate: number[]) {
+  const start = s.values.length - 1
+  const lastChange = changes.filter((c) => c.index < start).at(-1)?.index ?? 0
+  let tailStart = Math.max(lastChange, start - UNCONFIRMED_TAIL_POINTS)
+  // A window too short to leave the tail out keeps it (the first nights of a history).
+  if (tailStart - Math.max(lastChange, tailStart - STABLE_WINDOW_MAX_POINTS) < NEWEST_MIN_RUNS) tailStart = start
+  const windowStart = Math.max(lastChange, tailStart - STABLE_WINDOW_MAX_POINTS)
+  const baseline = runsOf(s, windowStart, tailStart, j)
+  if (baseline.length === 0) return null
+  const comparison = compare(candidate, baseline, j)
+  let onset = start
+  if (comparison.verdict === 'regressed')
+    for (let i = tailStart; i < start; i++) {
+      const runs = j.samplesOf?.(s, i) ?? []
+      if (runs.length > 0 && compare(runs, baseline, j).verdict === 'regressed') {
+        onset = i
+        break
+      }
+    }
+  return { basis: 'runs' as const, windowStart, lastChange, onset, comparison }
+}
+
+/** Without stored runs: the newest commit's trailing points against the window's points (several nights of one commit). */
+function judgeByPoints(s: Series, changes: readonly ChangePoint[], j: Judging) {
+  const keys = s.records.map((r) => r.commit)
+  let start = keys.length - 1
+  while (start > 0 && keys[start - 1] === keys.at(-1)) start--
+  const lastChange = changes.filter((c) => c.index < start).at(-1)?.index ?? 0
+  const windowStart = Math.max(lastChange, start - STABLE_WINDOW_MAX_POINTS)
+  if (windowStart >= start) return null
+  const comparison = compare(s.values.slice(start), s.values.slice(windowStart, start), j)
+  return { basis: 'points' as const, windowStart, lastChange, onset: start, comparison }
+}
+
+/** The newest run's point of `s` against its last stable window: by runs where stored, else by points. */
+function judgeNewest(s: Series, changes: readonly ChangePoint[], j: Judging): NewestJudgement | null {
+  const candidate = j.samplesOf?.(s, s.values.length - 1)
+  const judged = candidate?.length ? judgeByRuns(s, changes, j, candidate) : judgeByPoints(s, changes, j)
+  if (!judged) return null
+  const keys = s.records.map((r) => r.commit)
+  return {
+    ...j.key,
+    commit: keys.at(-1)!,
+    windowFrom: judged.lastChange > 0 ? keys[judged.lastChange]! : null,
+    onsetFrom: keys[judged.onset - 1] ?? keys[judged.onset]!,
+    onsetTo: keys[judged.onset]!,
+    basis: judged.basis,
+    comparison: judged.comparison,
+  }
 }
 
 /** Links each change to the other metrics of its machine that changed at the same commit range. */
@@ -105,24 +209,35 @@ function linkMovedWith(changes: SeriesChange[]): void {
         .map((o) => ({ metric: o.metric, relativeChange: o.relativeChange, regression: o.regression }))
 }
 
+/** One change seen twice: the same way, at the same commit range or one commit off (more points can move it by one). */
+const sameChange = (a: ChangePoint, b: ChangePoint) =>
+  a.regression === b.regression && (a.toKey === b.toKey || a.toKey === b.fromKey || a.fromKey === b.toKey)
+
+export function newestRef(series: readonly Series[]): Series['records'][number] | null {
+  let newest: Series['records'][number] | null = null
+  for (const s of series) {
+    const last = s.records.at(-1)
+    if (last && (newest === null || last.createdAt > newest.createdAt)) newest = last
+  }
+  return newest
+}
+
 /**
- * Change points and the newest-commit judgement of every series.
- * @throws MeasureInputError (from the detector or the gate) only for values they cannot take; a series whose baseline
- * median is not positive is listed as not judged instead.
+ * Change points, the newest-run judgement and the gate's regressions of every series.
+ * @throws MeasureInputError (from the detector) only for values it cannot take; a series whose newest run cannot be
+ * judged (a baseline median that is not positive) is listed as not judged instead.
  */
 export function analyzeChanges(series: readonly Series[], options: ChangesOptions = {}): ChangesReport {
   const seed = options.seed ?? 'virnucpro-bench/history'
-  const newestRef = series
-    .flatMap((s) => (s.records.length ? [s.records.at(-1)!] : []))
-    .reduce<Series['records'][number] | null>((a, b) => (a === null || b.createdAt > a.createdAt ? b : a), null)
+  const newest = newestRef(series)
   const report: ChangesReport = {
-    newestCommit: newestRef?.commit ?? null,
-    newestRun: newestRef?.runId ?? null,
+    newestCommit: newest?.commit ?? null,
+    newestRun: newest?.runId ?? null,
     seriesJudged: 0,
     notJudged: [],
     changes: [],
     newest: [],
-    regressionAtNewest: [],
+    regressions: [],
   }
   for (const s of series) {
     const better = s.metric.better
@@ -133,24 +248,45 @@ export function analyzeChanges(series: readonly Series[], options: ChangesOption
     const key: SeriesKey = { ...keyOf(s), better }
     const threshold = options.minRelativeEffect ?? s.records.at(-1)?.regressionThreshold ?? DEFAULT_TIME_THRESHOLD
     const keys = s.records.map((r) => r.commit)
-    const random = createRandomSource(`${seed}/${key.metric}/${key.recordId}/${key.host}/${key.gpuModel}`)
-    const points = detectChangePoints(s.values, keys, { minRelativeEffect: threshold, better, random })
+    const detect = (values: readonly number[], upTo: number) =>
+      detectChangePoints(values.slice(0, upTo), keys.slice(0, upTo), {
+        minRelativeEffect: threshold,
+        better,
+        random: createRandomSource(`${seed}/${key.metric}/${key.recordId}/${key.host}/${key.gpuModel}`),
+      })
+    const points = detect(s.values, s.values.length)
     report.seriesJudged++
-    const how: ('change-point' | 'newest-vs-window')[] = []
+    const hasNewest = s.records.at(-1)?.runId === report.newestRun
+    // Only a change near the end can be one the newest point made; the history before it is analysed again only then.
+    const recent = points.some((p) => p.index >= s.values.length - RECENT_POINTS)
+    const before = hasNewest && recent ? detect(s.values, s.values.length - 1) : points
     for (const p of points) {
+      const confirmedByNewest = hasNewest && !before.some((b) => sameChange(b, p))
+      const toRun = s.records[p.index]?.runId ?? ''
       const fromRun = s.records[p.index - 1]?.runId ?? ''
-      report.changes.push({ ...key, ...p, fromRun, toRun: s.records[p.index]?.runId ?? '', movedWith: [] })
-      if (p.regression && p.toKey === report.newestCommit) how.push('change-point')
+      report.changes.push({ ...key, ...p, fromRun, toRun, confirmedByNewest, movedWith: [] })
+      if (p.regression && confirmedByNewest) {
+        const range = { fromCommit: p.fromKey, toCommit: p.toKey }
+        report.regressions.push({ ...key, how: 'change-point', ...range, relativeChange: p.relativeChange })
+      }
     }
+    if (!hasNewest) continue
     try {
-      const judged = judgeNewest(s, key, points, threshold, seed)
-      if (judged) report.newest.push(judged)
-      if (judged?.comparison.verdict === 'regressed' && judged.commit === report.newestCommit)
-        how.push('newest-vs-window')
+      const judged = judgeNewest(s, points, { seed, samplesOf: options.samplesOf, threshold, key })
+      if (!judged) continue
+      report.newest.push(judged)
+      const { verdict, ratio } = judged.comparison
+      if (verdict === 'regressed')
+        report.regressions.push({
+          ...key,
+          how: 'newest-vs-window',
+          fromCommit: judged.onsetFrom,
+          toCommit: judged.onsetTo,
+          relativeChange: (ratio?.estimate ?? 1) - 1,
+        })
     } catch (error) {
-      report.notJudged.push({ ...keyOf(s), reason: `newest commit not judged: ${(error as Error).message}` })
+      report.notJudged.push({ ...keyOf(s), reason: `newest run not judged: ${(error as Error).message}` })
     }
-    if (how.length > 0) report.regressionAtNewest.push({ ...key, how })
   }
   linkMovedWith(report.changes)
   return report

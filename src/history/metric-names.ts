@@ -18,6 +18,11 @@ export interface HeadlineMetric {
   n: number | null
   /** The verdict's state (pass, fail, ...), for verdict metrics; null for the others. */
   verdict: string | null
+  /**
+   * The runs behind a median, one value per counted run, where the record holds them (wall time, J/seq, stage rates):
+   * what the newest run is judged with against the last stable window. null for verdicts and projections.
+   */
+  samples: number[] | null
 }
 
 export type MetricFigure = Omit<HeadlineMetric, 'recordId' | 'better'>

@@ -25,6 +25,7 @@ function verdictMetrics(record: ResultRecord): MetricFigure[] {
             ci: v.ci ? { low: v.ci.low, high: v.ci.high } : null,
             n: null,
             verdict: v.verdict,
+            samples: null,
           },
         ]
       : [],
@@ -37,7 +38,7 @@ export function medianFigure(name: string, unit: string, values: readonly (numbe
   if (present.length === 0) return null
   const estimate = medianWithCi(toSorted(present, name))
   const ci = estimate.ci ? { low: estimate.ci.low, high: estimate.ci.high } : null
-  return { name, unit, value: estimate.median, ci, n: estimate.n, verdict: null }
+  return { name, unit, value: estimate.median, ci, n: estimate.n, verdict: null, samples: present }
 }
 
 /** Wall time and energy per sequence of each run group, attributed to the first record holding the group. */

@@ -6,6 +6,7 @@
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Better } from './metric-names.ts'
+import { decodeSamples } from './samples.ts'
 import type { HistoryStore } from './store.ts'
 
 export interface RunSummary {
@@ -58,6 +59,8 @@ export interface Series {
   host: string
   gpuModel: string
   records: RecordRef[]
+  /** The records' row ids, parallel to `records`: how readSamples finds a point's runs. Internal to the database. */
+  rowIds: number[]
   values: number[]
   detail: SeriesDetail | null
 }
@@ -109,6 +112,8 @@ function readRecords(store: HistoryStore) {
     ORDER BY r.created_at, ru.run_id, r.record_id`)
   const all = rows(statement)
   const refs: RecordRef[] = []
+  /** History position -> record row id. */
+  const rowIdAt: number[] = []
   const maxId = all.reduce((max, row) => Math.max(max, Number(row[0])), 0)
   /** Record row id -> its place in history order (-1: none), and -> its machine id. */
   const position = new Int32Array(maxId + 1).fill(-1)
@@ -118,6 +123,7 @@ function readRecords(store: HistoryStore) {
   const recordIds = new Map<string, number>()
   for (const [id, runId, recordId, createdAt, host, gpuModel, commit, commitOf, threshold, machineId] of all) {
     position[Number(id)] = refs.length
+    rowIdAt.push(Number(id))
     machine[Number(id)] = Number(machineId)
     const key = recordIds.get(String(recordId)) ?? recordIds.size
     recordIds.set(String(recordId), key)
@@ -133,7 +139,7 @@ function readRecords(store: HistoryStore) {
       regressionThreshold: Number(threshold),
     })
   }
-  return { refs, position, machine, recordKey, recordIdCount: recordIds.size }
+  return { refs, rowIdAt, position, machine, recordKey, recordIdCount: recordIds.size }
 }
 
 interface Builder {
@@ -145,7 +151,7 @@ interface Builder {
 const newDetail = (): SeriesDetail => ({ ciLow: [], ciHigh: [], n: [], verdicts: [] })
 
 /** Puts a builder's columns in history order (they arrive in record-id order, which is insertion order). */
-function finish({ series, positions, sorted }: Builder, refs: RecordRef[]): Series {
+function finish({ series, positions, sorted }: Builder, refs: RecordRef[], rowIdAt: number[]): Series {
   if (!sorted) {
     const order = positions.map((_, i) => i).sort((a, b) => positions[a]! - positions[b]!)
     const pick = <T>(column: T[]) => order.map((i) => column[i]!)
@@ -155,6 +161,7 @@ function finish({ series, positions, sorted }: Builder, refs: RecordRef[]): Seri
     positions.sort((a, b) => a - b)
   }
   series.records = positions.map((p) => refs[p]!)
+  series.rowIds = positions.map((p) => rowIdAt[p]!)
   return series
 }
 
@@ -173,7 +180,7 @@ export interface ReadSeriesOptions {
  */
 export function readSeries(store: HistoryStore, options: ReadSeriesOptions = {}): Series[] {
   const names = new Map(metricNames(store).map((m) => [m.id, m]))
-  const { refs, position, machine, recordKey, recordIdCount } = readRecords(store)
+  const { refs, rowIdAt, position, machine, recordKey, recordIdCount } = readRecords(store)
   const columns = options.detail ? 'record, metric, value, ci_low, ci_high, n, verdict' : 'record, metric, value'
   const select = `SELECT ${columns} FROM metrics`
   const scanned = options.metrics
@@ -190,7 +197,16 @@ export function readSeries(store: HistoryStore, options: ReadSeriesOptions = {})
     if (!builder) {
       const { host, gpuModel, recordId } = refs[at]!
       const detail = options.detail ? newDetail() : null
-      const series: Series = { metric: names.get(metric)!, recordId, host, gpuModel, records: [], values: [], detail }
+      const series: Series = {
+        metric: names.get(metric)!,
+        recordId,
+        host,
+        gpuModel,
+        records: [],
+        rowIds: [],
+        values: [],
+        detail,
+      }
       builder = { series, positions: [], sorted: true }
       builders.set(key, builder)
     }
@@ -207,7 +223,7 @@ export function readSeries(store: HistoryStore, options: ReadSeriesOptions = {})
     }
   }
   return [...builders.values()]
-    .map((b) => finish(b, refs))
+    .map((b) => finish(b, refs, rowIdAt))
     .sort(
       (a, b) =>
         a.metric.name.localeCompare(b.metric.name) ||
@@ -215,4 +231,19 @@ export function readSeries(store: HistoryStore, options: ReadSeriesOptions = {})
         a.host.localeCompare(b.host) ||
         a.gpuModel.localeCompare(b.gpuModel),
     )
+}
+
+/** The runs behind the point at `index` of a series (null: none stored); what `analyzeChanges` is given to read them. */
+export type SampleReader = (series: Series, index: number) => number[] | null
+
+/**
+ * Reads points' runs one at a time through the primary key: the newest-run judgement needs the runs of about 50 points
+ * per series, so reading every stored run of 500,000 points up front would be most of the cost of `history changes`.
+ */
+export function sampleReader(store: HistoryStore): SampleReader {
+  const statement = store.db.prepare('SELECT samples FROM metric_samples WHERE record = ? AND metric = ?')
+  return (series, index) => {
+    const row = statement.get(series.rowIds[index]!, series.metric.id) as { samples: Uint8Array | null } | undefined
+    return decodeSamples(row?.samples ?? null)
+  }
 }

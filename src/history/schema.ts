@@ -3,9 +3,10 @@
  * order inside a write transaction each, so a database is always at some whole version. A file whose version is newer
  * than the last step here was written by a newer virnucpro-bench and is refused, never guessed at.
  *
- * Layout (version 1), sized for `history changes` over 10,000 runs x 50 metrics: the 500,000 metric rows hold only
- * numbers and two small integer keys (record, metric), clustered by record (WITHOUT ROWID) so reading the whole history
- * is one sequential scan; the strings (hosts, commits, metric names) live once in their own tables.
+ * Layout, sized for `history changes` over 10,000 runs x 50 metrics: the 500,000 metric rows hold only numbers and
+ * two small integer keys (record, metric), clustered by record (WITHOUT ROWID) so reading the whole history is one
+ * sequential scan; the strings (hosts, commits, metric names) live once in their own tables. Version 2 adds each
+ * point's runs (`metric_samples`), read only for the few points the newest run is judged against.
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { HistoryError } from './errors.ts'
@@ -63,8 +64,26 @@ function createV1(db: DatabaseSync): void {
   `)
 }
 
+/**
+ * v1 -> v2: the runs behind a point, as little-endian float64s (samples.ts), where the figure is a median of runs
+ * (wall time, J/seq, stage rates). A night adds one point per series, and one point cannot be tested against a window
+ * of points (Mann-Whitney needs runs on both sides); its runs can. A table of their own, not a column of `metrics`:
+ * `changes` scans every metric row but reads runs for a few points a series, and runs in the metric rows made that
+ * scan 1.8x slower at 10,000 x 50 (3 runs a point). Points stored by v1 have none: they are judged by their values.
+ */
+function addSamplesV2(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE metric_samples (
+      record INTEGER NOT NULL REFERENCES records (id),
+      metric INTEGER NOT NULL REFERENCES metric_names (id),
+      samples BLOB NOT NULL,                -- little-endian float64s, one per counted run
+      PRIMARY KEY (record, metric)
+    ) WITHOUT ROWID;
+  `)
+}
+
 /** Step i takes a database from version i to i + 1. Append only: a released step never changes. */
-const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [createV1]
+const MIGRATIONS: readonly ((db: DatabaseSync) => void)[] = [createV1, addSamplesV2]
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import type { ResultRecord } from '../results/schema/index.ts'
+import { stageRunFigures } from '../suites/stage-metrics.ts'
 import { capacityRateMetric, capacityWallMetric, type MetricFigure, stageRateMetric } from './metric-names.ts'
 
 const Ci = z.looseObject({ low: z.number(), high: z.number() })
@@ -29,6 +30,15 @@ const CapacityStats = z.looseObject({
 
 const HOUR_MS = 3_600_000
 
+/** Items per second of `stage` in each counted run of the record (the runs its stats' median is taken over). */
+function stageRatesOfRuns(record: ResultRecord, stage: string): number[] {
+  return record.runs.flatMap((m) => {
+    if (m.warmup || m.run.exitClass !== 'completed') return []
+    const f = stageRunFigures(m.run).find((x) => x.stage === stage)
+    return f?.items != null && f.durationMs ? [(f.items * 1000) / f.durationMs] : []
+  })
+}
+
 /** ESM-2 and DNABERT-S (the record's PERF-02 stages): items per second of each, per setup, from stage records. */
 export function stageRateMetrics(record: ResultRecord): MetricFigure[] {
   if (record.kind !== 'stage') return []
@@ -45,6 +55,7 @@ export function stageRateMetrics(record: ResultRecord): MetricFigure[] {
             ci: itemsPerS.ci && { low: itemsPerS.ci.low, high: itemsPerS.ci.high },
             n: itemsPerS.n,
             verdict: null,
+            samples: stageRatesOfRuns(record, stage),
           },
         ]
       : [],
@@ -82,12 +93,20 @@ export function capacityMetrics(record: ResultRecord): MetricFigure[] {
         ci: ci && { low: ci.low / HOUR_MS, high: ci.high / HOUR_MS },
         n: null,
         verdict: null,
+        samples: null,
       })
     }
     for (const s of c.stages) {
       const rate = record.thresholds.perf02.stages.includes(s.stage) ? perSecond(s.msPerSequence) : null
       if (rate)
-        out.push({ name: capacityRateMetric(c.gpuCount, s.stage), unit: 'seq/s', ...rate, n: null, verdict: null })
+        out.push({
+          name: capacityRateMetric(c.gpuCount, s.stage),
+          unit: 'seq/s',
+          ...rate,
+          n: null,
+          verdict: null,
+          samples: null,
+        })
     }
   }
   return out

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
 import type { HistoryRecordInput, HistoryRunInput } from './entry.ts'
 import { HistoryError, isBusy } from './errors.ts'
+import { encodeSamples } from './samples.ts'
 import { migrate } from './schema.ts'
 
 export interface HistoryOpenOptions {
@@ -188,6 +189,8 @@ export class HistoryStore {
     let count = 0
     for (const m of r.metrics) {
       const metric = this.#metricName(m.name, m.unit, m.better)
+      const samples = encodeSamples(m.samples)
+      if (samples) this.#sql.insertSamples.run(recordRef, metric, samples)
       count += Number(
         insert.run(recordRef, metric, m.value, m.ci?.low ?? null, m.ci?.high ?? null, m.n, m.verdict).changes,
       )
@@ -240,6 +243,9 @@ function prepareStatements(db: DatabaseSync) {
     ),
     insertMetric: db.prepare(
       'INSERT INTO metrics (record, metric, value, ci_low, ci_high, n, verdict) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    ),
+    insertSamples: db.prepare(
+      'INSERT INTO metric_samples (record, metric, samples) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
     ),
     insertMachine: db.prepare('INSERT INTO machines (host, gpu_model) VALUES (?, ?) ON CONFLICT DO NOTHING'),
     machineId: db.prepare('SELECT id FROM machines WHERE host = ? AND gpu_model = ?'),

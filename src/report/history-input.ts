@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { analyzeChanges } from '../history/changes.ts'
-import { metricNames, readSeries } from '../history/read.ts'
+import { metricNames, readSeries, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
 import { isTrendSeries, trendFamilyOf } from './analyses/trend-families.ts'
 import type { TrendsInput } from './input.ts'
@@ -38,7 +38,8 @@ export function loadTrendsInput(options: HistoryLoadOptions): TrendsInput {
     })
     const metrics = metricNames(store).filter((m) => trendFamilyOf(m.name) !== null)
     const series = metrics.length === 0 ? [] : readSeries(store, { metrics, detail: true })
-    return { state: 'loaded', file, series, changes: analyzeChanges(series.filter(isTrendSeries)) }
+    const changes = analyzeChanges(series.filter(isTrendSeries), { samplesOf: sampleReader(store) })
+    return { state: 'loaded', file, series, changes }
   } catch (error) {
     // HistoryError messages already name the file; others (SQLite mid-read, the detector) get it added.
     const text = message(error)

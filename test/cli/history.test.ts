@@ -104,52 +104,82 @@ describe('virnucpro-bench history on real records', () => {
 })
 
 describe('virnucpro-bench history changes', () => {
-  const stepAtNewest = join(root, 'step-at-newest.sqlite')
+  const confirmedTonight = join(root, 'confirmed-tonight.sqlite')
+  const slowTonight = join(root, 'slow-tonight.sqlite')
   const stepEarlier = join(root, 'step-earlier.sqlite')
-  // 40 runs, one per commit but the last five (run at the newest commit); wall/A and wall/B step +10% together.
-  insertSyntheticHistory(stepAtNewest, {
+  // 40 nights, one commit each; wall/A and wall/B step +15% together at night 37: tonight's run is the third at the
+  // new level, the one that confirms the change.
+  insertSyntheticHistory(confirmedTonight, {
     runs: 40,
     metrics: 3,
     names: ['wall/A', 'wall/B', 'wall/C'],
-    step: { metrics: ['wall/A', 'wall/B'], atRun: 35, factor: 1.1 },
-    commitOfRun: (run) => Math.min(run, 35),
+    step: { metrics: ['wall/A', 'wall/B'], atRun: 37, factor: 1.15 },
+  })
+  // Only tonight's run is slow: no change point yet, its runs against the window's.
+  insertSyntheticHistory(slowTonight, {
+    runs: 40,
+    metrics: 2,
+    names: ['wall/A', 'wall/B'],
+    step: { metrics: ['wall/A'], atRun: 39, factor: 1.15 },
   })
   insertSyntheticHistory(stepEarlier, {
     runs: 40,
     metrics: 2,
     step: { metrics: ['synthetic/m1'], atRun: 20, factor: 1.1 },
   })
+  const range = (from: number, to: number) =>
+    `${syntheticCommit(from).slice(0, 10)}..${syntheticCommit(to).slice(0, 10)}`
 
-  test('a regression into the newest commit: exit 1; the commit range, medians with CIs, what moved with it', async () => {
-    const result = await history(['changes', '--db', stepAtNewest])
+  test("a regression the night's run confirms: exit 1; the commit range, medians with CIs, what moved with it", async () => {
+    const result = await history(['changes', '--db', confirmedTonight])
     expect(result.exitCode).toBe(1)
-    const range = `${syntheticCommit(34).slice(0, 10)}..${syntheticCommit(35).slice(0, 10)}`
-    expect(result.stdout).toContain(`REGRESSION wall/A of synthetic on synthetic-host, NVIDIA H200: ${range}`)
+    expect(result.stdout).toContain(
+      `REGRESSION wall/A of synthetic on synthetic-host, NVIDIA H200: ${range(36, 37)} (runs synthetic-000036..synthetic-000037) [confirmed by the newest run]`,
+    )
     expect(result.stdout).toMatch(
-      /before 1\d{3}(\.\d+)? ms \[.*\] \(n 35\), after 1\d{3}(\.\d+)? ms \[.*\] \(n 5\): \+\d+\.\d%, p 0\.0\d+/,
+      /before 1\d{3}(\.\d+)? ms \[.*\] \(n 37\), after 1\d{3}(\.\d+)? ms \[.*\] \(n 3\): \+1\d\.\d%, p 0\.0\d+/,
     )
     expect(result.stdout).toContain('moved with it: wall/B +')
-    expect(result.stdout).toMatch(/regressed wall\/A of synthetic on synthetic-host, NVIDIA H200: ratio 1\.\d+/)
-    expect(result.stdout).toContain(
-      'regression at the newest commit in 2 series: wall/A of synthetic on synthetic-host, NVIDIA H200 (change-point, newest-vs-window); wall/B of synthetic',
+    const gate = result.stdout.slice(
+      result.stdout.indexOf('REGRESSION: the newest run brings 2 regression(s) to light:'),
     )
+    expect(gate.split('\n').slice(1, 3)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^  wall/A of synthetic on synthetic-host, NVIDIA H200: \\+1\\d\\.\\d% in ${range(36, 37)} \\(change point confirmed\\)$`,
+        ),
+      ),
+      expect.stringMatching(/^ {2}wall\/B of synthetic .* \(change point confirmed\)$/),
+    ])
   })
 
-  test('--json: the same report as data, with the exit code', async () => {
-    const result = await history(['changes', '--db', stepAtNewest, '--metric', 'wall/A', '--json'])
+  test("tonight's runs slower than the window's: exit 1 the same night, with the commit range; --json has it as data", async () => {
+    const text = await history(['changes', '--db', slowTonight])
+    expect(text.exitCode).toBe(1)
+    expect(text.stdout).toContain('no change points in 2 series')
+    expect(text.stdout).toMatch(/regressed wall\/A of synthetic on synthetic-host, NVIDIA H200 \(runs\): ratio 1\.1\d+/)
+    expect(text.stdout).toContain(`in ${range(38, 39)} (newest run against the last stable window)`)
+    const result = await history(['changes', '--db', slowTonight, '--metric', 'wall/A', '--json'])
     expect(result.exitCode).toBe(1)
     const report = JSON.parse(result.stdout)
-    expect(report).toMatchObject({ newestCommit: syntheticCommit(35), seriesJudged: 1, exitCode: 1 })
-    expect(report.changes).toEqual([
-      expect.objectContaining({ metric: 'wall/A', index: 35, toKey: syntheticCommit(35), regression: true }),
+    expect(report).toMatchObject({ newestCommit: syntheticCommit(39), seriesJudged: 1, exitCode: 1, changes: [] })
+    expect(report.regressions).toEqual([
+      expect.objectContaining({
+        metric: 'wall/A',
+        how: 'newest-vs-window',
+        fromCommit: syntheticCommit(38),
+        toCommit: syntheticCommit(39),
+      }),
     ])
+    // Tonight's 3 runs against the runs of the 39 nights before, less the 2 a change could still start at: 37 x 3.
+    expect(report.newest[0]).toMatchObject({ basis: 'runs', comparison: { candidate: { n: 3 }, baseline: { n: 111 } } })
   })
 
   test('a regression 20 commits back is reported but does not fail the gate (exit 0); --min-effect above it hides it', async () => {
     const result = await history(['changes', '--db', stepEarlier])
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toContain('1 change point(s) in 2 series:')
-    expect(result.stdout).toContain('no regression at the newest commit')
+    expect(result.stdout).toContain('no regression brought to light by the newest run')
     const strict = await history(['changes', '--db', stepEarlier, '--min-effect', '0.3'])
     expect(strict.stdout).toContain('no change points in 2 series')
   })

@@ -10,6 +10,7 @@ import {
 } from '../../src/history/metric-names.ts'
 import { headlineMetrics } from '../../src/history/metrics.ts'
 import { readResultRecords } from '../../src/results/store.ts'
+import { stageRunFigures } from '../../src/suites/stage-metrics.ts'
 import { sampleResultRecord } from '../support/result-records.ts'
 import { CAPACITY_CPU, CAPACITY_H200, readRecord, SCALING_RUN_DIR } from './support/fixtures.ts'
 
@@ -26,6 +27,14 @@ describe('headline metrics of real records', () => {
     expect(byName.get('wall/1 GPU')).toMatchObject({ unit: 'ms', better: 'lower', n: 3, verdict: null })
     expect(byName.get('wall/1 GPU')!.value).toBeCloseTo(12_005.124, 2)
     expect(byName.get('wall/1 GPU')!.ci).toEqual({ low: 11_130.722794000001, high: 13_088.073814000003 })
+    // Its runs are stored too: what the newest run is judged with against the last stable window.
+    expect([...byName.get('wall/1 GPU')!.samples!].sort((a, b) => a - b)).toEqual([
+      11_130.722794000001,
+      expect.closeTo(12_005.124, 2),
+      13_088.073814000003,
+    ])
+    // Verdicts are figures of their own, without runs.
+    expect(speedup.samples).toBeNull()
     expect(byName.get('energy/2 GPUs')).toMatchObject({ unit: 'J/seq', better: 'lower', value: 129.375, n: 3 })
     // The skipped memory record has no verdicts and no completed runs: nothing from it.
     expect(metrics.filter((m) => m.recordId === 'memory-reference')).toEqual([])
@@ -54,6 +63,24 @@ describe('headline metrics of real records', () => {
     expect(fromStats).toMatchObject({ unit: 'h', verdict: null })
     expect(fromStats.value).toBeCloseTo(fromVerdict.value, 9)
     expect(fromStats.ci!.low).toBeCloseTo(fromVerdict.ci!.low, 6)
+  })
+
+  test("a stage record's rates carry the items/s of each of its counted runs", async () => {
+    const { records } = await readResultRecords(SCALING_RUN_DIR)
+    const scaling = records.find((r) => r.id === 'scaling-reference')!
+    const runs = scaling.runs.filter((m) => m.label.startsWith('1 GPU') && !m.warmup)
+    const stats = {
+      configuration: '1 GPU',
+      stages: [{ stage: 'ESM-2 Feature Extraction', itemsPerS: { median: 1, n: runs.length, ci: null } }],
+    }
+    const stage = { ...scaling, id: 'stage-1-GPU', kind: 'stage' as const, runs, stats, verdicts: [] }
+    const [rate] = headlineMetrics([stage]).filter((m) => m.name.startsWith('rate/'))
+    const expected = runs.map((m) => {
+      const f = stageRunFigures(m.run).find((x) => x.stage === 'ESM-2 Feature Extraction')!
+      return (f.items! * 1000) / f.durationMs!
+    })
+    expect(expected.every((v) => v > 0)).toBe(true)
+    expect(rate!.samples).toEqual(expected)
   })
 
   test('stage records bring ESM-2 and DNABERT-S items/s per setup', () => {

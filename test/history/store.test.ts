@@ -5,8 +5,8 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { historyRunsOf } from '../../src/history/entry.ts'
 import { HistoryError } from '../../src/history/errors.ts'
-import { listRuns, metricNames, readSeries } from '../../src/history/read.ts'
-import { SCHEMA_VERSION } from '../../src/history/schema.ts'
+import { listRuns, metricNames, readSeries, sampleReader } from '../../src/history/read.ts'
+import { SCHEMA_VERSION, schemaVersionOf } from '../../src/history/schema.ts'
 import { HistoryStore } from '../../src/history/store.ts'
 import { readResultRecords } from '../../src/results/store.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
@@ -99,9 +99,10 @@ describe('round trip (property)', () => {
     ci: fc.option(fc.record({ low: double, high: double })),
     n: fc.option(fc.integer({ min: 1, max: 1000 })),
     verdict: fc.option(fc.constantFrom('pass', 'fail', 'inconclusive')),
+    samples: fc.option(fc.array(double, { minLength: 1, maxLength: 7 })),
   })
 
-  test('what is added reads back: every value, CI, run count and verdict, by metric, host and createdAt order', () => {
+  test('what is added reads back: every value, CI, run count, verdict and run, by metric, host and createdAt order', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(metric, { selector: (m) => `${m.name}\u0000${m.unit}`, maxLength: 4 }),
@@ -121,6 +122,7 @@ describe('round trip (property)', () => {
           using store = HistoryStore.open(freshFile(), { create: true })
           store.addRuns(runs)
           const series = readSeries(store, { detail: true })
+          const samplesOf = sampleReader(store)
           expect(series).toHaveLength(metrics.length)
           for (const m of metrics) {
             const s = series.find((x) => x.metric.name === m.name && x.metric.unit === m.unit)!
@@ -131,6 +133,7 @@ describe('round trip (property)', () => {
             expect(s.detail!.ciHigh).toEqual(order.map(() => m.ci?.high ?? null))
             expect(s.detail!.n).toEqual(order.map(() => m.n))
             expect(s.detail!.verdicts).toEqual(order.map(() => m.verdict))
+            expect(s.values.map((_, at) => samplesOf(s, at))).toEqual(order.map(() => m.samples))
           }
           expect(metricNames(store)).toHaveLength(metrics.length)
         },
@@ -162,6 +165,30 @@ describe('schema versions', () => {
       `history database ${file} has schema version ${SCHEMA_VERSION + 6}; this virnucpro-bench supports up to version ${SCHEMA_VERSION}`,
     )
     expect(() => open()).toThrow(expect.objectContaining({ code: 'HISTORY_SCHEMA_TOO_NEW', file }))
+  })
+
+  test('a version-1 file is migrated in place: its rows stay, its points have no runs, new points store theirs', () => {
+    // A v1 file as v1 wrote it: build the current schema, then take the v2 step back out, so the test holds the real
+    // v1 DDL rather than a copy of it.
+    const file = freshFile()
+    const [old, fresh] = syntheticHistory({ runs: 2, metrics: 2 })
+    using v2 = HistoryStore.open(file, { create: true })
+    v2.addRun({
+      ...old!,
+      records: old!.records.map((r) => ({ ...r, metrics: r.metrics.map((m) => ({ ...m, samples: null })) })),
+    })
+    v2.close()
+    const db = new DatabaseSync(file)
+    db.exec('DROP TABLE metric_samples; PRAGMA user_version = 1')
+    db.close()
+    using store = HistoryStore.open(file)
+    expect(schemaVersionOf(store.db)).toBe(SCHEMA_VERSION)
+    expect(store.addRun(fresh!).added).toBe(1)
+    const [series] = readSeries(store, { metrics: metricNames(store).slice(0, 1) })
+    expect(series!.values).toHaveLength(2)
+    const samplesOf = sampleReader(store)
+    expect(samplesOf(series!, 0)).toBeNull()
+    expect(samplesOf(series!, 1)).toEqual(fresh!.records[0]!.metrics[0]!.samples)
   })
 
   test("another program's SQLite file, and a file that is not a database, are refused; a missing one is not created", () => {

@@ -10,7 +10,7 @@ import type { TrendsInput } from '../input.ts'
 import { chartOf, lineKey, MAX_TREND_CHARTS, orderCharts, type TrendChart } from './trend-charts.ts'
 import { isTrendSeries, trendFamilyOf } from './trend-families.ts'
 
-/** The newest commit's points against the last stable window, as the history's gate judged them. */
+/** The newest run's point against the last stable window, as the history's gate judged it. */
 export type TrendJudgement = Omit<NewestJudgement, 'comparison'> & {
   verdict: NewestJudgement['comparison']['verdict']
   reason: string
@@ -34,7 +34,8 @@ export type TrendsReport =
       newestCommit: string | null
       newestRun: string | null
       newest: TrendJudgement[]
-      regressionAtNewest: ChangesReport['regressionAtNewest']
+      /** What the newest run brings to light: what the history's gate fails on. */
+      regressions: ChangesReport['regressions']
       notJudged: ChangesReport['notJudged']
     }
 
@@ -67,7 +68,7 @@ export function analyzeTrends(input: TrendsInput | null | undefined): TrendsRepo
   const changesOf = groupBy(changes, lineKey)
   const byMetric = groupBy(trending, (s) => `${s.metric.name}\u0000${s.metric.unit ?? ''}`)
   const charts = orderCharts([...byMetric.values()].map((list) => chartOf(list, changesOf)))
-  const { newestCommit, newestRun, newest, regressionAtNewest, notJudged } = input.changes
+  const { newestCommit, newestRun, newest, regressions, notJudged } = input.changes
   return {
     state: 'loaded',
     file: input.file,
@@ -80,7 +81,7 @@ export function analyzeTrends(input: TrendsInput | null | undefined): TrendsRepo
     newestCommit,
     newestRun,
     newest: newest.filter(isHeadline).map(judgementOf),
-    regressionAtNewest: regressionAtNewest.filter(isHeadline),
+    regressions: regressions.filter(isHeadline),
     notJudged: notJudged.filter(isHeadline),
   }
 }

@@ -1,5 +1,5 @@
 /**
- * index.html's trends section: what the history holds in one line, the newest commit's judgement, one chart per
+ * index.html's trends section: what the history holds in one line, the newest run's judgement, one chart per
  * headline metric (trend-chart.ts) and the table of every change point. Every string from the history is escaped.
  */
 import type { TrendChart } from '../analyses/trend-charts.ts'
@@ -14,7 +14,7 @@ import {
   chartsLeftOutLine,
   NO_HISTORY,
   newestLine,
-  regressionAtNewestLine,
+  regressionsLine,
   trendsLine,
   unavailableLine,
 } from './trends-text.ts'
@@ -41,7 +41,7 @@ export async function trendsSection(trends: TrendsReport | null): Promise<string
   if (trends === null) return `${TRENDS_HEADING}<p>${h(NO_HISTORY)}</p>`
   if (trends.state === 'unavailable') return `${TRENDS_HEADING}<p class="note">${h(unavailableLine(trends))}</p>`
   const newest = newestLine(trends)
-  const atNewest = regressionAtNewestLine(trends)
+  const atNewest = regressionsLine(trends)
   const charts: string[] = []
   for (const chart of trends.charts) charts.push(await chartHtml(chart))
   const leftOut = chartsLeftOutLine(trends)
@@ -54,7 +54,7 @@ export async function trendsSection(trends: TrendsReport | null): Promise<string
     TRENDS_HEADING,
     `<p>${h(trendsLine(trends))}</p>`,
     newest ? `<p>${h(newest)}</p>` : '',
-    `<p${trends.regressionAtNewest.length ? ' class="note"' : ''}><strong>${h(atNewest)}</strong></p>`,
+    `<p${trends.regressions.length ? ' class="note"' : ''}><strong>${h(atNewest)}</strong></p>`,
     trends.charts.length ? charts.join('\n') : '<p>No headline series with two or more points yet.</p>',
     leftOut ? `<p>${h(leftOut)}</p>` : '',
     '<h3>Change points</h3>',

@@ -60,6 +60,7 @@ export const TrendsJsonSchema = z
           relativeChange: z.number().nullable(),
           pValue: z.number(),
           regression: z.boolean(),
+          confirmedByNewest: z.boolean(),
         }),
       ),
       newestCommit: z.string().nullable(),
@@ -71,7 +72,14 @@ export const TrendsJsonSchema = z
           verdict: z.enum(['regressed', 'improved', 'unchanged', 'inconclusive']),
         }),
       ),
-      regressionAtNewest: z.array(z.looseObject({ metric: z.string(), how: z.array(z.string()) })),
+      regressions: z.array(
+        z.looseObject({
+          metric: z.string(),
+          how: z.enum(['change-point', 'newest-vs-window']),
+          fromCommit: z.string(),
+          toCommit: z.string(),
+        }),
+      ),
     }),
   ])
   .nullable()

@@ -1,4 +1,4 @@
-/** summary.md's trends section: what the history holds, every change point, the newest commit's judgement. Pure. */
+/** summary.md's trends section: what the history holds, every change point, the newest run's judgement. Pure. */
 import type { TrendsReport } from '../analyses/trends.ts'
 import { escapeMarkdown as esc } from './escape.ts'
 import { MAX_MD_ROWS } from './markdown-sections.ts'
@@ -7,10 +7,11 @@ import {
   CHANGE_HEAD,
   changeCells,
   chartsLeftOutLine,
+  commitRange,
   machineOf,
   NO_HISTORY,
   newestLine,
-  regressionAtNewestLine,
+  regressionsLine,
   shortCommit,
   trendsLine,
   unavailableLine,
@@ -30,9 +31,10 @@ function newestTable(trends: Extract<TrendsReport, { state: 'loaded' }>): string
       j.recordId,
       machineOf(j),
       j.windowFrom ? shortCommit(j.windowFrom) : 'history start',
-      j.reason,
+      j.verdict === 'regressed' ? commitRange({ fromKey: j.onsetFrom, toKey: j.onsetTo }) : '',
+      `${j.basis}: ${j.reason}`,
     ])
-  const head = ['verdict', 'metric', 'record', 'host / GPU', 'window from', 'reason']
+  const head = ['verdict', 'metric', 'record', 'host / GPU', 'window from', 'regressed in', 'compared']
   return `\n${mdTable(head, rows)}\n${more(moved.length, rows.length, 'judgements')}`
 }
 
@@ -52,10 +54,10 @@ export function trendsMarkdown(trends: TrendsReport | null): string {
     rows.length ? mdTable(CHANGE_HEAD, rows) : '_No change points._',
     more(trends.changes.length, rows.length, 'change points'),
   )
-  lines.push('### Newest commit', '')
+  lines.push('### Newest run', '')
   const newest = newestLine(trends)
   if (newest) lines.push(esc(newest))
-  lines.push(newestTable(trends), `**${esc(regressionAtNewestLine(trends))}**`)
+  lines.push(newestTable(trends), `**${esc(regressionsLine(trends))}**`)
   const [first] = trends.notJudged
   if (first)
     lines.push(

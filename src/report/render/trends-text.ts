@@ -1,5 +1,5 @@
 /** Words and figures of the trends section, shared by index.html and summary.md (and the terminal). Pure. */
-import type { SeriesChange } from '../../history/changes.ts'
+import type { Regression, SeriesChange } from '../../history/changes.ts'
 import type { TrendsReport } from '../analyses/trends.ts'
 import { fmtRange, fmtValue } from './format.ts'
 
@@ -66,23 +66,28 @@ export function trendsLine(t: Loaded): string {
   return `History ${t.file}: ${t.series} headline series with 2 or more points over ${t.runs} runs${newest}${single}; ${changes}.`
 }
 
-/** The newest commit against the last stable window: the counts by verdict, in one line. */
+/** The newest run against the last stable window: the counts by verdict, in one line. */
 export function newestLine(t: Loaded): string | null {
   if (!t.newestCommit) return null
   const counts = new Map<string, number>()
   for (const j of t.newest) counts.set(j.verdict, (counts.get(j.verdict) ?? 0) + 1)
   const tally = [...counts].map(([v, n]) => `${n} ${v}`).join(', ') || 'no series with earlier points'
-  // A ratio of null: too few runs to estimate one (a nightly history has one run per commit); say why once.
+  // A ratio of null: too few runs to estimate one (a point without its runs stored); say why once.
   const tooFew = t.newest.find((j) => j.verdict === 'inconclusive' && j.ratio === null)
   const why = tooFew ? ` Inconclusive for too few runs, e.g. ${tooFew.reason}.` : ''
-  return `Newest commit ${shortCommit(t.newestCommit)} (run ${t.newestRun}) against the last stable window: ${tally}.${why}`
+  return `Newest run ${t.newestRun} (commit ${shortCommit(t.newestCommit)}) against the last stable window: ${tally}.${why}`
 }
 
-/** Which series regressed at the newest commit, in one line. */
-export function regressionAtNewestLine(t: Loaded): string {
-  if (t.regressionAtNewest.length === 0) return 'No regression at the newest commit.'
-  const list = t.regressionAtNewest.map((r) => `${r.metric} of ${r.recordId} on ${machineOf(r)} (${r.how.join(', ')})`)
-  return `Regression at the newest commit in ${list.length} series: ${list.join('; ')}.`
+/** One regression the newest run brings to light: what, where, by how much, the commit range and how it showed. */
+export function regressionText(r: Regression): string {
+  const how = r.how === 'change-point' ? 'change point confirmed' : 'newest run against the last stable window'
+  return `${r.metric} of ${r.recordId} on ${machineOf(r)}: ${fmtChange(r.relativeChange)} in ${commitRange({ fromKey: r.fromCommit, toKey: r.toCommit })} (${how})`
+}
+
+/** What the history's gate fails on, in one line. */
+export function regressionsLine(t: Loaded): string {
+  if (t.regressions.length === 0) return 'No regression brought to light by the newest run.'
+  return `Regression brought to light by the newest run in ${t.regressions.length} series: ${t.regressions.map(regressionText).join('; ')}.`
 }
 
 export const NO_HISTORY =
@@ -99,11 +104,11 @@ export function chartsLeftOutLine(t: Loaded): string | null {
   return `Charts drawn for ${t.charts.length} of ${total} headline metrics (changed first, then each family in turn); the change-point table lists every change, and virnucpro-bench history show draws any series.`
 }
 
-/** The terminal's trends lines: what changed in one line and the regressions at the newest commit; none without a history. */
+/** The terminal's trends lines: what changed in one line and what the newest run brings to light; none without a history. */
 export function trendsTerminalLines(trends: TrendsReport | null): string[] {
   if (trends === null) return []
   if (trends.state === 'unavailable') return [unavailableLine(trends)]
   const regressions = trends.changes.filter((c) => c.regression).length
   const line = `trends: ${trends.changes.length} change point(s) (${regressions} regression(s)) in ${trends.series} headline series of ${trends.file}`
-  return trends.regressionAtNewest.length ? [line, regressionAtNewestLine(trends)] : [line]
+  return trends.regressions.length ? [line, regressionsLine(trends)] : [line]
 }

@@ -23,12 +23,20 @@ export interface SyntheticOptions {
   seed?: string
   /** Metric names; default `synthetic/m<i>`. */
   names?: readonly string[]
+  /** Runs behind each point (stored as its samples; the value is their median). Default 3; 0 stores none. */
+  runsPerPoint?: number
 }
 
 /** A 40-hex commit id for commit index i (distinct in its first 10 characters too, as the text output shows them). */
 export const syntheticCommit = (index: number) => createHash('sha1').update(`commit ${index}`).digest('hex')
 export const syntheticMetric = (index: number) => `synthetic/m${index}`
 const START_MS = Date.parse('2026-01-01T00:00:00.000Z')
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const half = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2
+}
 
 /** The runs of a synthetic history, oldest first; run i is created i minutes after 2026-01-01. */
 export function syntheticHistory(options: SyntheticOptions): HistoryRunInput[] {
@@ -38,6 +46,7 @@ export function syntheticHistory(options: SyntheticOptions): HistoryRunInput[] {
   const commitOfRun = options.commitOfRun ?? ((run: number) => run)
   const names = options.names ?? Array.from({ length: options.metrics }, (_, i) => syntheticMetric(i))
   const stepped = new Set(options.step?.metrics ?? [])
+  const runsPerPoint = options.runsPerPoint ?? 3
   return Array.from({ length: options.runs }, (_, run) => {
     const factorOf = (name: string) =>
       options.step && run >= options.step.atRun && stepped.has(name) ? options.step.factor : 1
@@ -55,15 +64,19 @@ export function syntheticHistory(options: SyntheticOptions): HistoryRunInput[] {
       suiteVersion: '0.1.0',
       regressionThreshold: 0.1,
       metrics: names.map((name) => {
-        const value = 1000 * factorOf(name) * (1 + noise * (2 * random() - 1))
+        const level = 1000 * factorOf(name)
+        const draw = () => level * (1 + noise * (2 * random() - 1))
+        const samples = Array.from({ length: runsPerPoint }, draw)
+        const value = runsPerPoint === 0 ? draw() : median(samples)
         return {
           name,
           unit: 'ms',
           better: 'lower' as const,
           value,
           ci: { low: value * 0.99, high: value * 1.01 },
-          n: 5,
+          n: runsPerPoint || null,
           verdict: null,
+          samples: runsPerPoint === 0 ? null : samples,
         }
       }),
     }

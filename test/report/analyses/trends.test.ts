@@ -108,18 +108,24 @@ describe('a planted step', () => {
     expect(t.charts[0]).toMatchObject({ metric: 'wall/1 GPU', changes: 1, regressions: 0 })
   })
 
-  test('the newest commit is judged against the last stable window; a step at it is a regression at the newest', () => {
+  test("the newest run is judged by its runs against the last stable window; a slow one is the gate's regression", () => {
     const file = syntheticHeadlineHistory(root, {
       names,
       runs: 24,
-      commitOfRun: (run) => Math.min(run, 20),
-      step: { metrics: ['wall/1 GPU'], atRun: 20, factor: 1.5 },
+      step: { metrics: ['wall/1 GPU'], atRun: 23, factor: 1.5 },
     })
     const t = loaded(file)
-    expect(t.newestCommit).toBe(syntheticCommit(20))
-    expect(t.regressionAtNewest).toEqual([expect.objectContaining({ metric: 'wall/1 GPU' })])
+    expect(t.newestCommit).toBe(syntheticCommit(23))
+    expect(t.regressions).toEqual([
+      expect.objectContaining({
+        metric: 'wall/1 GPU',
+        how: 'newest-vs-window',
+        fromCommit: syntheticCommit(22),
+        toCommit: syntheticCommit(23),
+      }),
+    ])
     const judged = t.newest.find((j) => j.metric === 'wall/1 GPU')!
-    expect(judged).toMatchObject({ verdict: 'regressed', commit: syntheticCommit(20) })
+    expect(judged).toMatchObject({ verdict: 'regressed', commit: syntheticCommit(23), basis: 'runs' })
     expect(t.newest.find((j) => j.metric === 'energy/1 GPU')!.verdict).toBe('unchanged')
   })
 })
@@ -148,6 +154,7 @@ describe('bounds', () => {
       host,
       gpuModel: 'g',
       values,
+      rowIds: values.map((_, i) => i + 1),
       detail: null,
       records: values.map((_, i) => ({
         runId: `${host}-${String(i).padStart(4, '0')}`,
@@ -184,6 +191,7 @@ describe('bounds', () => {
       regression: true,
       fromRun: `${host}-${String(index - 1).padStart(4, '0')}`,
       toRun: `${host}-${String(index).padStart(4, '0')}`,
+      confirmedByNewest: false,
       movedWith: [],
     })
     const last = hosts.at(-1)!
@@ -194,7 +202,7 @@ describe('bounds', () => {
       notJudged: [],
       changes: [change(last, 3), change(last, 55)],
       newest: [],
-      regressionAtNewest: [],
+      regressions: [],
     }
     const t = analyzeTrends({ state: 'loaded', file: 'f', series: all, changes })
     if (t?.state !== 'loaded') throw new Error('not loaded')

@@ -47,16 +47,22 @@ describe('terminal summary: projected capacity verdicts', () => {
 })
 
 describe('terminal summary: trends', () => {
-  const loaded = (regressionAtNewest: { metric: string; recordId: string; host: string; gpuModel: string }[]) =>
+  const loaded = (regressions: { metric: string; recordId: string; host: string; gpuModel: string }[]) =>
     ({
       state: 'loaded',
       file: '/h.sqlite',
       series: 4,
       changes: [{ regression: true }, { regression: false }],
-      regressionAtNewest: regressionAtNewest.map((r) => ({ ...r, how: ['change-point'] })),
+      regressions: regressions.map((r) => ({
+        ...r,
+        how: 'change-point',
+        fromCommit: 'a'.repeat(40),
+        toCommit: 'b'.repeat(40),
+        relativeChange: 0.123,
+      })),
     }) as unknown as Report['trends']
 
-  test('a line with the change points, one more naming the regressions at the newest commit; none without a history', async () => {
+  test('a line with the change points, one more naming what the newest run brings to light; none without a history', async () => {
     const demo = buildReport(await loadDemo())
     const lines = (trends: Report['trends']) =>
       terminalSummary({ ...demo, trends }, '/out', []).filter((l) => /trends|history|newest/i.test(l))
@@ -65,7 +71,7 @@ describe('terminal summary: trends', () => {
       'gpu-report: trends: 2 change point(s) (1 regression(s)) in 4 headline series of /h.sqlite',
     ])
     expect(lines(loaded([{ metric: 'wall/1 GPU', recordId: 'r', host: 'h', gpuModel: 'g' }]))[1]).toBe(
-      'gpu-report: Regression at the newest commit in 1 series: wall/1 GPU of r on h / g (change-point).',
+      'gpu-report: Regression brought to light by the newest run in 1 series: wall/1 GPU of r on h / g: +12.3% in aaaaaaa..bbbbbbb (change point confirmed).',
     )
     expect(lines({ state: 'unavailable', file: '/h', reason: 'no history database at /h' })).toEqual([
       'gpu-report: History not used, no trends: no history database at /h',

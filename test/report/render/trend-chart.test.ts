@@ -11,8 +11,9 @@ const root = tempDirUntilFileEnd('trend-chart-')
 const file = syntheticHeadlineHistory(root, {
   names: ['wall/1 GPU', 'energy/1 GPU'],
   steps: [
-    { metrics: ['wall/1 GPU'], atRun: 10, factor: 1.3 },
-    { metrics: ['wall/1 GPU'], atRun: 20, factor: 1 / 1.3 },
+    // Not at 10 and 20: a hump of exactly a third of a short history is the detector's weak case (src/measure/README.md).
+    { metrics: ['wall/1 GPU'], atRun: 8, factor: 1.3 },
+    { metrics: ['wall/1 GPU'], atRun: 22, factor: 1 / 1.3 },
   ],
 })
 const trends = loadedTrends((await reportWithHistory(file)).report)
@@ -48,15 +49,15 @@ describe('trend chart spec', () => {
   test('a dashed rule per change point between its two runs, red for the regression, green for the recovery', () => {
     const rules = dashedRules(wall)
     expect(rules.map((r) => [r.mark.color, r.data.values.map((v) => v.x)])).toEqual([
-      [REGRESSION_COLOR, [9.5]],
-      [IMPROVEMENT_COLOR, [19.5]],
+      [REGRESSION_COLOR, [7.5]],
+      [IMPROVEMENT_COLOR, [21.5]],
     ])
     const texts = layers(wall)
       .filter((l) => l.mark.type === 'text')
       .flatMap((l) => l.data.values.map((v) => v.text))
     const short = (i: number) => syntheticCommit(i).slice(0, 7)
     const pct = (i: number) => `${(trends.changes.find((c) => c.index === i)!.relativeChange * 100).toFixed(1)}%`
-    expect(texts).toEqual([`${short(9)}..${short(10)} +${pct(10)}`, `${short(19)}..${short(20)} ${pct(20)}`])
+    expect(texts).toEqual([`${short(7)}..${short(8)} +${pct(8)}`, `${short(21)}..${short(22)} ${pct(22)}`])
   })
 
   test('a chart without change points has no rules', () => {

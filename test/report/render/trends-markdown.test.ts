@@ -1,4 +1,4 @@
-// summary.md's trends section: the change-point table and the newest commit's judgement, over a real SQLite history.
+// summary.md's trends section: the change-point table and the newest run's judgement, over a real SQLite history.
 import { describe, expect, test } from 'vitest'
 import { buildReport } from '../../../src/report/analyses/build.ts'
 import { summaryMarkdown } from '../../../src/report/render/markdown.ts'
@@ -10,13 +10,14 @@ import { loadedTrends, reportWithHistory, syntheticHeadlineHistory } from '../su
 
 const root = tempDirUntilFileEnd('trends-markdown-')
 const short = (i: number) => syntheticCommit(i).slice(0, 7)
-// 24 runs; the last four at one commit (20), where wall time steps up by half: a regression at the newest commit.
+// 24 nights, one commit each: 1-GPU wall time steps up by half at night 21 (tonight's run, the third at the new level,
+// confirms it), 2-GPU wall time only tonight (its runs against the window's), energy improves at night 8.
 const file = syntheticHeadlineHistory(root, {
-  names: ['wall/1 GPU', 'energy/1 GPU'],
+  names: ['wall/1 GPU', 'wall/2 GPUs', 'energy/1 GPU'],
   runs: 24,
-  commitOfRun: (run) => Math.min(run, 20),
   steps: [
-    { metrics: ['wall/1 GPU'], atRun: 20, factor: 1.5 },
+    { metrics: ['wall/1 GPU'], atRun: 21, factor: 1.5 },
+    { metrics: ['wall/2 GPUs'], atRun: 23, factor: 1.5 },
     { metrics: ['energy/1 GPU'], atRun: 8, factor: 0.7 },
   ],
 })
@@ -27,7 +28,7 @@ const md = trendsMarkdown(trends)
 describe('trends in summary.md', () => {
   test('one line on what the history holds and what changed', () => {
     expect(md.split('\n')[0]).toBe(
-      `History ${file}: 2 headline series with 2 or more points over 24 runs \\(newest: run synthetic-000023, commit ${short(20)}\\); 2 change point\\(s\\): 1 regression\\(s\\), 1 improvement\\(s\\).`,
+      `History ${file}: 3 headline series with 2 or more points over 24 runs \\(newest: run synthetic-000023, commit ${short(23)}\\); 2 change point\\(s\\): 1 regression\\(s\\), 1 improvement\\(s\\).`,
     )
   })
 
@@ -36,22 +37,26 @@ describe('trends in summary.md', () => {
     expect(rows).toHaveLength(2)
     expect(rows[0]).toMatch(
       new RegExp(
-        `^\\| regression \\| wall/1 GPU \\| synthetic \\| synthetic-host / NVIDIA H200 \\| ${short(19)}\\.\\.${short(20)} \\| synthetic-000019\\.\\.synthetic-000020 \\| 1\\d{3} ms \\\\\\[.+\\\\\\] \\\\\\(n 20\\\\\\) \\| 1[45]\\d\\d ms .* \\| \\\\\\+(49|5\\d)\\.\\d% \\|`,
+        `^\\| regression \\| wall/1 GPU \\| synthetic \\| synthetic-host / NVIDIA H200 \\| ${short(20)}\\.\\.${short(21)} \\| synthetic-000020\\.\\.synthetic-000021 \\| 1\\d{3} ms \\\\\\[.+\\\\\\] \\\\\\(n 21\\\\\\) \\| 1[45]\\d\\d ms .* \\| \\\\\\+(49|5\\d)\\.\\d% \\|`,
       ),
     )
     expect(rows[1]).toMatch(/^\| improvement \| energy\/1 GPU \| .* \| -[23]\d\.\d% \|/)
   })
 
-  test('the newest commit against the last stable window, and the regression at it', () => {
+  test('the newest run against the last stable window, and what the gate fails on, with commit ranges', () => {
     expect(md).toContain(
-      `Newest commit ${short(20)} \\(run synthetic-000023\\) against the last stable window: 1 unchanged, 1 regressed.`,
+      `Newest run synthetic-000023 \\(commit ${short(23)}\\) against the last stable window: 2 unchanged, 1 regressed.`,
     )
-    // The series never changed before the newest commit: its window is the whole history before it.
+    // The 2-GPU series never changed: its window is the history before tonight (less the two unconfirmed nights).
     expect(md).toMatch(
-      /\| REGRESSED \| wall\/1 GPU \| synthetic \| synthetic-host \/ NVIDIA H200 \| history start \| ratio 1\.[45]/,
+      new RegExp(
+        `\\| REGRESSED \\| wall/2 GPUs \\| synthetic \\| synthetic-host / NVIDIA H200 \\| history start \\| ${short(22)}\\.\\.${short(23)} \\| runs: ratio 1\\.[45]`,
+      ),
     )
-    expect(md).toContain(
-      '**Regression at the newest commit in 1 series: wall/1 GPU of synthetic on synthetic-host / NVIDIA H200 \\(change-point, newest-vs-window\\).**',
+    expect(md).toMatch(
+      new RegExp(
+        `\\*\\*Regression brought to light by the newest run in 2 series: wall/1 GPU of synthetic on synthetic-host / NVIDIA H200: \\\\\\+(49|5\\d)\\.\\d% in ${short(20)}\\.\\.${short(21)} \\\\\\(change point confirmed\\\\\\); wall/2 GPUs of synthetic on synthetic-host / NVIDIA H200: \\\\\\+(4\\d|5\\d)\\.\\d% in ${short(22)}\\.\\.${short(23)} \\\\\\(newest run against the last stable window\\\\\\)\\.\\*\\*`,
+      ),
     )
   })
 
