@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { analyzeChanges } from '../history/changes.ts'
 import { historyRunsOf } from '../history/entry.ts'
 import { HistoryError } from '../history/errors.ts'
@@ -57,7 +56,6 @@ async function add(args: string[]): Promise<number> {
     if (!(await stat(dir).catch(() => null))?.isDirectory())
       throw new UsageError(`history add: RUN_DIR '${dir}' is not a directory`)
   const file = historyFile(values.db)
-  mkdirSync(dirname(file), { recursive: true })
   using store = HistoryStore.open(file, { create: true })
   for (const dir of positionals.map((d) => resolve(d))) {
     const { records, invalid } = await readResultRecords(dir)

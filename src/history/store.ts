@@ -7,7 +7,8 @@
  * number of retries with a pause, then one HistoryError naming the file. One transaction per run, so a run is either
  * all in or not at all.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import type { HistoryRecordInput, HistoryRunInput } from './entry.ts'
 import { HistoryError, isBusy } from './errors.ts'
@@ -15,7 +16,7 @@ import { encodeSamples } from './samples.ts'
 import { migrate } from './schema.ts'
 
 export interface HistoryOpenOptions {
-  /** Create the file (and its schema) when it does not exist; otherwise a missing file is HISTORY_MISSING. */
+  /** Create the file (its folder and its schema) when it does not exist; otherwise a missing file is HISTORY_MISSING. */
   create?: boolean
   /** How long SQLite itself waits for a lock before reporting it busy (ms). */
   busyTimeoutMs?: number
@@ -75,6 +76,7 @@ export class HistoryStore {
       )
     let db: DatabaseSync
     try {
+      if (options.create) mkdirSync(dirname(file), { recursive: true })
       db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
     } catch (error) {
       throw new HistoryError('HISTORY_UNREADABLE', file, `cannot open history database ${file}: ${message(error)}`, {

