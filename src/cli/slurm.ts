@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto'
+import { join, resolve } from 'node:path'
+import type { Campaign } from '../cluster/campaign.ts'
+import { validateCampaign } from '../cluster/campaign.ts'
+import { campaignEnv, suiteFiles } from '../cluster/campaign-inputs.ts'
+import { ClusterError } from '../cluster/errors.ts'
+import { DEFAULT_K8S_OPTIONS, renderK8sManifest } from '../cluster/k8s-manifest.ts'
+import { renderSbatchScript } from '../cluster/sbatch-script.ts'
+import { type CampaignStatus, campaignStatus, cancelCampaign } from '../cluster/status.ts'
+import { submitCampaign } from '../cluster/submit.ts'
+import { makeRunId } from '../results/run-id.ts'
+import { resultsRoot } from '../suites/context.ts'
+import { REPO_ROOT } from '../target/profiles.ts'
+import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
+import { slurmCancelSpec, slurmSpec, slurmStatusSpec, slurmSubmitSpec } from './specs-slurm.ts'
+import { parseIntegerOption, UsageError } from './usage-error.ts'
+
+/** Where a --k8s manifest expects the checkout and the results root inside its image and pods. */
+const K8S_REPO_DIR = '/opt/virnucpro-bench'
+const K8S_RESULTS_ROOT = '/results'
+
+/**
+ * `virnucpro-bench slurm submit|status|cancel`. Exit 0; 1 the cluster said no (ClusterError: one line, in the
+ * scheduler's words where it spoke); 2 bad arguments (a campaign that cannot be rendered is one).
+ */
+export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const selected = selectSubcommand(slurmSpec, args)
+  if (!('spec' in selected)) throw new UsageError(`${slurmSpec.name}: expected a subcommand before options`)
+  try {
+    if (selected.spec === slurmSubmitSpec) return await submit(selected.args, env)
+    if (selected.spec === slurmStatusSpec) return await status(selected.args, env)
+    return await cancel(selected.args, env)
+  } catch (error) {
+    if (!(error instanceof ClusterError)) throw error
+    if (error.code === 'CLUSTER_BAD_CAMPAIGN') throw new UsageError(`${selected.spec.name}: ${error.message}`)
+    console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
+    return 1
+  }
+}
+
+/** parseArgs keeps the last of a repeated option silently; a list given twice must not lose its first half. */
+function rejectRepeats(spec: CommandSpec, args: readonly string[]): void {
+  const seen = new Set<string>()
+  for (const arg of args) {
+    if (arg === '--') break
+    const name = /^--([^=]+)/.exec(arg)?.[1]
+    if (name === undefined) continue
+    if (seen.has(name)) throw new UsageError(`${spec.name}: --${name} given twice; give a list once, comma-separated`)
+    seen.add(name)
+  }
+}
+
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+
+function checkModeOptions(values: SubmitValues): void {
+  const name = slurmSubmitSpec.name
+  if (values.k8s && !values['dry-run'])
+    throw new UsageError(`${name}: --k8s renders a manifest; give it with --dry-run (then: kubectl apply -f FILE)`)
+  if (!values.k8s && (values.image !== undefined || values.claim !== undefined))
+    throw new UsageError(`${name}: --image and --claim belong to --k8s`)
+  if (values.k8s && (values.partition !== undefined || values.account !== undefined || values.qos !== undefined))
+    throw new UsageError(`${name}: --partition, --account and --qos are Slurm's; a Kubernetes Job has none`)
+  if (values.device !== undefined && !['gpu', 'cpu'].includes(values.device))
+    throw new UsageError(`${name}: --device must be gpu or cpu, got '${values.device}'`)
+}
+
+type SubmitValues = ReturnType<typeof parseCommand<typeof slurmSubmitSpec>>['values']
+type CountOption = 'nodes' | 'gpus-per-node' | 'cpus-per-task' | 'time-limit-min'
+
+/** The submit options and the campaign they describe. @throws UsageError; ClusterError CLUSTER_BAD_CAMPAIGN. */
+export function parseSubmit(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  rejectRepeats(slurmSubmitSpec, args)
+  const { values } = parseCommand(slurmSubmitSpec, args)
+  checkModeOptions(values)
+  return { values, campaign: campaignOf(values, env) }
+}
+
+function campaignOf(values: SubmitValues, env: NodeJS.ProcessEnv): Campaign {
+  const count = (option: CountOption, min: number) =>
+    parseIntegerOption(slurmSubmitSpec.name, option, values[option], min)
+  const k8s = values.k8s === true
+  const root = values['results-dir'] ? resolve(values['results-dir']) : k8s ? K8S_RESULTS_ROOT : resultsRoot(env)
+  return {
+    runId: values['run-id'] ?? (env.VIRNUCPRO_BENCH_RUN_ID?.trim() || makeRunId()),
+    resultsRoot: root,
+    repoDir: k8s ? K8S_REPO_DIR : REPO_ROOT.replace(/\/$/, ''),
+    nodeExe: values['node-exe'] ?? (k8s ? 'node' : process.execPath),
+    partitions: list(values.partition),
+    nodesPerPartition: count('nodes', 1) ?? 1,
+    gpusPerNode: count('gpus-per-node', 0) ?? 0,
+    cpusPerTask: count('cpus-per-task', 1) ?? null,
+    timeLimitMin: count('time-limit-min', 1) ?? 60,
+    account: values.account ?? null,
+    qos: values.qos ?? null,
+    exclusive: values.exclusive === true,
+    suiteFiles: suiteFiles(list(values.suites), REPO_ROOT),
+    env: campaignEnv(env, list(values.export), { VIRNUCPRO_BENCH_DEVICE: values.device ?? 'gpu' }),
+    // The seam for sharded inputs (`--shard-input FASTA`): one entry per task with its VIRNUCPRO_BENCH_SHARD.
+    taskEnv: [],
+    probeToken: randomBytes(8).toString('hex'),
+  }
+}
+
+async function submit(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, campaign } = parseSubmit(args, env)
+  validateCampaign(campaign)
+  if (values['dry-run']) {
+    const k8s = {
+      image: values.image ?? DEFAULT_K8S_OPTIONS.image,
+      claimName: values.claim ?? DEFAULT_K8S_OPTIONS.claimName,
+    }
+    process.stdout.write(values.k8s ? renderK8sManifest(campaign, k8s) : renderSbatchScript(campaign))
+    return 0
+  }
+  const submitted = await submitCampaign(campaign, { env })
+  const jobs = submitted.jobs.map(
+    (j) => `job ${j.jobId} (${j.partition ?? 'default partition'}, tasks ${j.firstTask}-${j.lastTask})`,
+  )
+  console.log(
+    [
+      `run ${campaign.runId}: submitted ${jobs.join(', ')}`,
+      `  records: ${submitted.runDir}`,
+      `  status:  virnucpro-bench slurm status ${campaign.runId}${values['results-dir'] ? ` --results-dir ${campaign.resultsRoot}` : ''}`,
+      `  report:  virnucpro-bench report ${submitted.runDir}   (once every task has ended)`,
+      `  script:  ${submitted.scriptPath}`,
+    ].join('\n'),
+  )
+  return 0
+}
+
+function runIdOperand(spec: CommandSpec, positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError(`${spec.name}: expected one RUN_ID, got ${positionals.length}`)
+  return positionals[0]!
+}
+
+const clock = (s: number | null) => (s === null ? '' : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`)
+
+/** The status as lines a person reads. Pure. */
+export function statusLines(s: CampaignStatus): string[] {
+  const lines = [`run ${s.runId}: ${s.tasks.length} task(s), ${s.records} record(s) in ${s.runDir}`]
+  for (const t of s.tasks) {
+    const parts = [`task ${t.index}`, t.state.padEnd(10), t.host ? `on ${t.host}` : '', clock(t.usedS)]
+    if (t.exitCode !== null) parts.push(`exit ${t.exitCode}`)
+    lines.push(`  ${parts.filter(Boolean).join('  ')}`)
+    if (t.note) lines.push(`    ${t.note}`)
+  }
+  lines.push(s.finished ? `every task has ended: virnucpro-bench report ${s.runDir}` : 'tasks still queued or running')
+  return lines
+}
+
+async function status(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseCommand(slurmStatusSpec, args)
+  const runId = runIdOperand(slurmStatusSpec, positionals)
+  const root = values['results-dir'] ? resolve(values['results-dir']) : resultsRoot(env)
+  const found = await campaignStatus(runId, join(root, runId), { env })
+  console.log(values.json ? JSON.stringify(found, null, 2) : statusLines(found).join('\n'))
+  return 0
+}
+
+async function cancel(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { positionals } = parseCommand(slurmCancelSpec, args)
+  const runId = runIdOperand(slurmCancelSpec, positionals)
+  const ids = await cancelCampaign(runId, { env })
+  console.log(`run ${runId}: cancelled job(s) ${ids.join(', ')}`)
+  return 0
+}

@@ -1,0 +1,112 @@
+// `virnucpro-bench slurm` without a cluster: the dry runs print what would be submitted (and write nothing), bad
+// arguments are one usage line each, and a machine without Slurm's commands gets one line saying so, not a stack.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { parse } from 'yaml'
+import { run } from '../../src/cli/slurm.ts'
+import { UsageError } from '../../src/cli/usage-error.ts'
+import { captured } from '../cluster/support/capture.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+
+const root = tempDirUntilFileEnd('slurm-cli-')
+const env = { PATH: process.env.PATH, VIRNUCPRO_BENCH_RUNS: '5', UNRELATED: 'x' }
+const RUN_ID = '2026-11-25T09-00-00Z-ab12'
+
+describe('submit --dry-run', () => {
+  test('prints the sbatch script: valid bash, the run ID, the chosen suites and settings; writes nothing', async () => {
+    const args = ['submit', '--dry-run', '--nodes', '2', '--device', 'cpu', '--suites', 'stage-throughput,scaling']
+    const out = await captured(() => run([...args, '--results-dir', root, '--run-id', RUN_ID], env))
+    expect(out.code).toBe(0)
+    expect(out.stderr).toBe('')
+    expect(spawnSync('bash', ['-n'], { input: out.stdout }).status).toBe(0)
+    expect(out.stdout).toContain(`#SBATCH --job-name=vnpb-${RUN_ID}\n`)
+    expect(out.stdout).toContain('#SBATCH --array=0-1\n')
+    expect(out.stdout).toContain(
+      'node_modules/vitest/vitest.mjs run --project gpu benchmarks/stage-throughput.gpu.test.ts benchmarks/scaling.gpu.test.ts\n',
+    )
+    for (const line of [
+      "export VIRNUCPRO_BENCH_DEVICE='cpu'",
+      "export VIRNUCPRO_BENCH_RUNS='5'",
+      `export VIRNUCPRO_BENCH_RESULTS_DIR='${root}'`,
+    ])
+      expect(out.stdout).toContain(`${line}\n`)
+    expect(out.stdout).not.toContain('UNRELATED')
+    expect(readdirSync(root)).toEqual([])
+  })
+
+  test('--k8s prints an Indexed Job that parses, a pod per task, the results root from a claim', async () => {
+    const args = ['submit', '--dry-run', '--k8s', '--nodes', '3', '--gpus-per-node', '8', '--image', 'reg/vnpb:1']
+    const out = await captured(() => run([...args, '--run-id', RUN_ID], env))
+    expect(out.code).toBe(0)
+    const job = parse(out.stdout)
+    expect(job.spec).toMatchObject({ completionMode: 'Indexed', completions: 3, parallelism: 3 })
+    const pod = job.spec.template.spec
+    expect(pod.containers[0]).toMatchObject({ image: 'reg/vnpb:1', workingDir: '/opt/virnucpro-bench' })
+    expect(pod.containers[0].resources.limits).toEqual({ 'nvidia.com/gpu': 8 })
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'results', mountPath: '/results' }])
+    expect(pod.volumes[0].persistentVolumeClaim.claimName).toBe('virnucpro-bench-results')
+  })
+})
+
+describe('bad arguments: one usage line each', () => {
+  test.for([
+    [
+      ['--partition', 'a', '--partition', 'b'],
+      'slurm submit: --partition given twice; give a list once, comma-separated',
+    ],
+    [['--suites', 'scalign'], /^slurm submit: unknown suite 'scalign' \(suites: .*\bscaling\b/],
+    [['--k8s'], 'slurm submit: --k8s renders a manifest; give it with --dry-run (then: kubectl apply -f FILE)'],
+    [['--image', 'x'], 'slurm submit: --image and --claim belong to --k8s'],
+    [
+      ['--dry-run', '--k8s', '--partition', 'gpu'],
+      "slurm submit: --partition, --account and --qos are Slurm's; a Kubernetes Job has none",
+    ],
+    [['--device', 'tpu'], "slurm submit: --device must be gpu or cpu, got 'tpu'"],
+    [['--nodes', '0'], "slurm submit: --nodes must be an integer >= 1, got '0'"],
+    [['--export', 'NOT_SET_ANYWHERE'], 'slurm submit: --export: NOT_SET_ANYWHERE is not set in this environment'],
+    [
+      ['--dry-run', '--partition', 'gpu;rm'],
+      "slurm submit: partition 'gpu;rm' may hold only letters, digits, '.', '_' and '-'",
+    ],
+    [
+      ['--dry-run', '--results-dir', '/my results'],
+      /^slurm submit: results directory '\/my results' must be absolute, without whitespace/,
+    ],
+  ] as const)('submit %j', async ([args, message]) => {
+    const error = await run(['submit', ...args], env).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UsageError)
+    if (typeof message === 'string') expect((error as Error).message).toBe(message)
+    else expect((error as Error).message).toMatch(message)
+  })
+
+  test('status and cancel need exactly one RUN_ID', async () => {
+    await expect(run(['status'], env)).rejects.toThrow('slurm status: expected one RUN_ID, got 0')
+    await expect(run(['cancel', 'a', 'b'], env)).rejects.toThrow('slurm cancel: expected one RUN_ID, got 2')
+  })
+})
+
+describe('a machine without Slurm', () => {
+  const noSlurm = { ...env, PATH: '/nonexistent' }
+
+  test('submit: one line saying sbatch is not on PATH, exit 1, nothing written', async () => {
+    const out = await captured(() => run(['submit', '--results-dir', root, '--run-id', RUN_ID], noSlurm))
+    expect(out).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        "virnucpro-bench slurm submit: sbatch not found on PATH: run this on a Slurm login node, or add Slurm's client commands to PATH\n",
+    })
+    expect(existsSync(join(root, RUN_ID))).toBe(false)
+  })
+
+  test('status and cancel: one line saying squeue is not on PATH', async () => {
+    const missing = (command: string) =>
+      `virnucpro-bench slurm ${command}: squeue not found on PATH: run this on a Slurm login node, or add Slurm's client commands to PATH\n`
+    const status = await captured(() => run(['status', RUN_ID, '--results-dir', root], noSlurm))
+    expect(status).toEqual({ code: 1, stdout: '', stderr: missing('status') })
+    const cancel = await captured(() => run(['cancel', RUN_ID], noSlurm))
+    expect(cancel).toEqual({ code: 1, stdout: '', stderr: missing('cancel') })
+  })
+})
