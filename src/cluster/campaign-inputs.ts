@@ -38,12 +38,16 @@ export function suiteFiles(names: readonly string[], repoDir: string): string[] 
   return names.map((name) => `benchmarks/${name}${SUITE_SUFFIX}`)
 }
 
-/** Set per task or per campaign by the job script itself: never carried from the submit side. */
+/**
+ * Set per campaign or per task by the job script itself: never carried from the submit side (a shard set there would
+ * give every task the same one).
+ */
 const CAMPAIGN_OWNED = new Set([
   'VIRNUCPRO_BENCH_RUN_ID',
   'VIRNUCPRO_BENCH_RESULTS_DIR',
   'VIRNUCPRO_BENCH_TASK',
   'VIRNUCPRO_BENCH_REPORTS_DIR',
+  'VIRNUCPRO_BENCH_SHARD',
 ])
 
 /** The suite's own variables (sizing, target, thresholds: README "Where results land") travel by default. */

@@ -73,6 +73,7 @@ describe('suites and environment', () => {
       REFPIPE_PYTHON: '/opt/py',
       VIRNUCPRO_BENCH_RUN_ID: 'stale',
       VIRNUCPRO_BENCH_RESULTS_DIR: '/elsewhere',
+      VIRNUCPRO_BENCH_SHARD: '0/2',
       HOME: '/root',
       FAKE_NVML_SCRIPT: '/tmp/s',
     }
