@@ -10,4 +10,5 @@ export {
   ResultRecordSchema,
 } from './record.ts'
 export { EXIT_CLASSES, RunRecordSchema } from './run-record.ts'
+export { type ShardStats, ShardStatsSchema } from './shard-stats.ts'
 export { VERDICT_MEANINGS, VERDICTS, type Verdict, VerdictSchema, type VerdictValue } from './verdict.ts'

@@ -3,10 +3,21 @@ import { ThresholdsSchema } from '../../config/thresholds.ts'
 import { MonitorSummarySchema } from './monitor-summary.ts'
 import { ProvenanceSchema } from './provenance.ts'
 import { RunRecordSchema } from './run-record.ts'
+import { ShardStatsSchema } from './shard-stats.ts'
 import { VerdictSchema } from './verdict.ts'
 
 export const RESULT_SCHEMA_VERSION = 1
-export const RESULT_KINDS = ['scaling', 'stage', 'memory', 'e2e', 'equivalence', 'sweep', 'ab', 'capacity'] as const
+export const RESULT_KINDS = [
+  'scaling',
+  'stage',
+  'memory',
+  'e2e',
+  'equivalence',
+  'sweep',
+  'ab',
+  'capacity',
+  'shard',
+] as const
 export type ResultKind = (typeof RESULT_KINDS)[number]
 
 const configValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.number())])
@@ -28,21 +39,31 @@ export type MeasuredRun = z.infer<typeof MeasuredRunSchema>
  * One measurement, one file (ARCHITECTURE.md "Result record"). `stats` holds the kind's computed figures (speedups,
  * per-stage throughput, projections...: each suite documents its own); `verdicts` are what reports and gates read.
  * The monitor summary lives with each run (`runs[].gpu`) rather than once per record, since a record holds several runs.
+ * A completed `shard` record's stats are checked against their schema (shard-stats.ts): the report merges shards
+ * written by other nodes, and must never read a half-shaped one as measured.
  */
-export const ResultRecordSchema = z.object({
-  schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
-  /** Unique within the run ID; also the file name (`<id>.json`). */
-  id: z.string().regex(/^[A-Za-z0-9._-]+$/),
-  kind: z.enum(RESULT_KINDS),
-  name: z.string().min(1),
-  state: z.enum(['completed', 'failed', 'skipped']),
-  /** Why a record is failed or skipped; null when completed. */
-  reason: z.string().nullable(),
-  createdAt: z.string(),
-  provenance: ProvenanceSchema,
-  runs: z.array(MeasuredRunSchema),
-  stats: z.record(z.string(), z.unknown()),
-  thresholds: ThresholdsSchema,
-  verdicts: z.array(VerdictSchema),
-})
+export const ResultRecordSchema = z
+  .object({
+    schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
+    /** Unique within the run ID; also the file name (`<id>.json`). */
+    id: z.string().regex(/^[A-Za-z0-9._-]+$/),
+    kind: z.enum(RESULT_KINDS),
+    name: z.string().min(1),
+    state: z.enum(['completed', 'failed', 'skipped']),
+    /** Why a record is failed or skipped; null when completed. */
+    reason: z.string().nullable(),
+    createdAt: z.string(),
+    provenance: ProvenanceSchema,
+    runs: z.array(MeasuredRunSchema),
+    stats: z.record(z.string(), z.unknown()),
+    thresholds: ThresholdsSchema,
+    verdicts: z.array(VerdictSchema),
+  })
+  .superRefine((record, ctx) => {
+    if (record.kind !== 'shard' || record.state !== 'completed') return
+    const parsed = ShardStatsSchema.safeParse(record.stats)
+    if (parsed.success) return
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', path: ['stats', ...issue.path], message: issue.message })
+  })
 export type ResultRecord = z.infer<typeof ResultRecordSchema>
