@@ -1,0 +1,91 @@
+/**
+ * Shard suite (kind `shard`): one array task of a sharded production run. It runs the pipeline on shard i of N of the
+ * input on this node's GPUs (the configuration given), and on a nested subset of that shard, interleaved (warm-ups
+ * first, then the measured runs in turn: drift falls on both), and writes one record: the shard's figures (stats: the
+ * shape in src/results/schema/shard-stats.ts) and PERF-02 and bottleneck verdicts of its full-shard runs. Merging
+ * the shards of one run (fleet time, straggler, N nodes against 1) is the report's job (src/report/analyses/fleet-*.ts):
+ * no task knows the others.
+ */
+
+import type { ShardSpec } from '../fixtures/shard.ts'
+import type { Provenance, ResultRecord } from '../results/schema/index.ts'
+import { storeResultRecord } from '../results/store.ts'
+import type { Configuration } from './configuration.ts'
+import type { SuiteContext } from './context.ts'
+import type { InputIdentity } from './input-identity.ts'
+import { measureInterleaved } from './measure-configuration.ts'
+import { buildRecord, failureReason } from './record.ts'
+import { shardFigures } from './shard-figures.ts'
+import { prepareShardInputs, type ShardInputs, shardProvenance } from './shard-input.ts'
+import { analyzeStageThroughput } from './stage.ts'
+import type { SuiteMeasure, SuiteOutcome } from './suites.ts'
+
+/**
+ * The GPU model a record ran on, named as the history names it (src/history/entry.ts gpuModelOf: NVML's distinct
+ * names joined with ' + ', or `no GPU`); the history imports the suites, so the suites cannot import it.
+ */
+export function gpuModelOf(provenance: Provenance): string {
+  const { nvml } = provenance
+  if (!nvml.available || nvml.gpus.length === 0) return 'no GPU'
+  return [...new Set(nvml.gpus.map((g) => g.name))].join(' + ')
+}
+
+export interface ShardRun {
+  config: Configuration
+  /** GPUs the configuration runs on (0 for a CPU stand-in). */
+  gpuCount: number
+  spec: ShardSpec
+  /** The whole input the shards split. */
+  source: InputIdentity
+  /** Where the shard and its subset are written (the dataset cache). */
+  cacheDir: string
+}
+
+const armLabel = (config: Configuration, spec: ShardSpec, subset: boolean) =>
+  `${config.label}, shard ${spec.index}/${spec.count}${subset ? ' subset' : ''}`
+
+function measure(ctx: SuiteContext, m: Omit<SuiteMeasure, 'input'>, r: ShardRun, inputs: ShardInputs) {
+  const arms = [
+    { config: { ...r.config, label: armLabel(r.config, r.spec, false) }, input: inputs.full.file },
+    ...(inputs.subset
+      ? [{ config: { ...r.config, label: armLabel(r.config, r.spec, true) }, input: inputs.subset.file }]
+      : []),
+  ]
+  return measureInterleaved(arms, { ...m, profile: ctx.profile, workDir: ctx.workDir, cacheDir: ctx.cacheDir })
+}
+
+/**
+ * Prepares the shard, measures it and writes its record at once.
+ * @throws what prepareShardInputs throws (a count above the input's records, a bad FASTA: before any run);
+ * InvalidResultRecordError when the record does not validate. Failed runs are data: a failed record with the reason.
+ */
+export async function runShardSuite(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  r: ShardRun,
+): Promise<SuiteOutcome> {
+  const inputs = await prepareShardInputs(r.source, r.spec, r.cacheDir)
+  const [full, subset] = await measure(ctx, m, r, inputs)
+  const measurements = [full!, ...(subset ? [subset] : [])]
+  const analysis = analyzeStageThroughput(full!, ctx.thresholds)
+  const reason = failureReason(measurements)
+  const { index, count } = r.spec
+  const record: ResultRecord = await buildRecord(
+    { ...ctx, inputs: { provenanceOf: (files) => shardProvenance(inputs, files) } },
+    {
+      kind: 'shard',
+      id: `shard-${index}-of-${count}-${r.config.label}`,
+      name: `shard ${index}/${count} of ${r.source.records.toLocaleString('en-US')} seqs (${r.source.sha256.slice(0, 12)}), ${r.config.label}`,
+      measurements,
+      stats: {},
+      verdicts: analysis.verdicts,
+      ...(reason ? { state: 'failed' as const, reason } : {}),
+    },
+  )
+  record.stats = {
+    ...shardFigures(inputs, r.config.label, full!, subset ?? null, r.gpuCount, ctx.thresholds),
+    host: record.provenance.host.hostname,
+    gpuModel: gpuModelOf(record.provenance),
+  }
+  return storeResultRecord(ctx.resultsDir, record)
+}
