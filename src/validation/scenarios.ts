@@ -61,6 +61,18 @@ export const CAPACITY_FIXED_COST_S = 10
 export const CAPACITY_STALL_MS = 1_000
 export const CAPACITY_RUNS = 3
 
+/**
+ * The history's known answer (benchmarks/validation/history): HISTORY_NIGHTS commits of a stepped target, the stall
+ * added at HISTORY_STEP_AT (5 nights before it: a change needs 3 a side, and 5 make the permutation test's smallest p
+ * well below 0.05), HISTORY_RUNS runs a night on HISTORY_RECORDS MEDIUM-parameter records; the stall is longer than a
+ * batch's GPU time (CAPACITY_STALL_MS says why).
+ */
+export const HISTORY_NIGHTS = 10
+export const HISTORY_STEP_AT = 5
+export const HISTORY_RUNS = 3
+export const HISTORY_RECORDS = 300
+export const HISTORY_STALL_MS = 1_000
+
 /** Small input for fault scenarios where one short run decides. */
 export const FAULT_RECORDS = 300
 

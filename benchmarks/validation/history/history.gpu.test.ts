@@ -1,0 +1,86 @@
+/**
+ * The history's known answer on a GPU (issue 19; its CPU twin runs in CI: test/validation/history-known-answer.test.ts):
+ * a real git checkout of a `virnucpro` shim over the reference pipeline (full scale) whose commit HISTORY_STEP_AT adds
+ * `--inject cpu-stall-ms=HISTORY_STALL_MS` (src/validation/history-target.ts); one stage record a night on GPU 0 at
+ * that night's commit, HISTORY_RUNS runs a night (one warm-up before the first); then the nights added to a fresh
+ * SQLite history one by one and judged after each, as the nightly job does. Asserted: quiet before the step; the gate
+ * fails on the night the slowdown lands, naming its commits; a change point at that commit, confirmed within three
+ * nights. Every night's gate findings are printed as annotations.
+ * GPU machine: npx vitest run --project gpu benchmarks/validation/history
+ */
+import { join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { measureNights, type NightJudgement, replayNights } from '../../../src/validation/history-nights.ts'
+import { createSteppedTarget, type SteppedTarget } from '../../../src/validation/history-target.ts'
+import {
+  HISTORY_NIGHTS,
+  HISTORY_RECORDS,
+  HISTORY_RUNS,
+  HISTORY_STALL_MS,
+  HISTORY_STEP_AT,
+  ONCE,
+} from '../../../src/validation/scenarios.ts'
+import { gpuAvailable } from '../../support/gpu.ts'
+import { createRunContext } from '../../support/run-context.ts'
+import { mediumInput } from '../support.ts'
+
+let target: SteppedTarget
+let nights: NightJudgement[] = []
+const wall = (n: NightJudgement) => n.regressions.filter((r) => r.metric === 'wall/1 GPU')
+
+describe('history known answer on a GPU', () => {
+  beforeAll(async () => {
+    if (!gpuAvailable()) return
+    const rc = await createRunContext(1)
+    const root = join(rc.ctx.resultsDir, 'history-known-answer')
+    target = await createSteppedTarget(join(root, 'target'), {
+      nights: HISTORY_NIGHTS,
+      stepAt: HISTORY_STEP_AT,
+      inject: `cpu-stall-ms=${HISTORY_STALL_MS}`,
+    })
+    const input = await mediumInput(HISTORY_RECORDS)
+    const measure = (night: number) => ({
+      ...rc.measure(input),
+      policy: { ...ONCE, warmupRuns: night === 0 ? 1 : 0, minRuns: HISTORY_RUNS, maxRuns: HISTORY_RUNS },
+    })
+    const dirs = await measureNights({
+      target,
+      resultsRoot: join(root, 'results'),
+      runIdOf: (night) => `${rc.ctx.runId}-night-${night}`,
+      measureOf: measure,
+      config: rc.configs.base([0]),
+    })
+    nights = await replayNights(join(root, 'history.sqlite'), dirs)
+  }, 1_200_000)
+
+  test('quiet before the step; the gate fails the night the slowdown lands, naming its commits', ({ annotate }) => {
+    for (const n of nights)
+      annotate(
+        `history night ${n.night} (${target.commits[n.night]!.slice(0, 7)}): ${n.regressions.map((r) => `${r.metric} ${(r.relativeChange * 100).toFixed(1)}% ${r.how} ${r.fromCommit.slice(0, 7)}..${r.toCommit.slice(0, 7)}`).join('; ') || 'nothing'}`,
+      )
+    expect(nights).toHaveLength(HISTORY_NIGHTS)
+    expect(nights.slice(0, HISTORY_STEP_AT).flatMap((n) => n.regressions)).toEqual([])
+    expect(wall(nights[HISTORY_STEP_AT]!)).toEqual([
+      expect.objectContaining({
+        how: 'newest-vs-window',
+        fromCommit: target.commits[HISTORY_STEP_AT - 1],
+        toCommit: target.commits[HISTORY_STEP_AT],
+      }),
+    ])
+  })
+
+  test('a change point at that commit, confirmed within three nights, what moved with it', ({ annotate }) => {
+    const confirmed = nights.findIndex((n) => wall(n).some((r) => r.how === 'change-point'))
+    const last = nights.at(-1)!.changes.filter((c) => c.metric === 'wall/1 GPU')
+    annotate(
+      `history: change confirmed on night ${confirmed}; at the end ${last.map((c) => `${c.metric} ${(c.relativeChange * 100).toFixed(1)}% p ${c.pValue.toPrecision(2)} at ${c.toKey.slice(0, 7)}, moved with it: ${c.movedWith.map((m) => `${m.metric} ${(m.relativeChange * 100).toFixed(1)}%`).join(', ')}`).join('; ')}`,
+    )
+    expect(confirmed).toBeGreaterThanOrEqual(HISTORY_STEP_AT + 2)
+    expect(confirmed).toBeLessThanOrEqual(HISTORY_STEP_AT + 4)
+    expect(wall(nights[confirmed]!).find((r) => r.how === 'change-point')).toMatchObject({
+      fromCommit: target.commits[HISTORY_STEP_AT - 1],
+      toCommit: target.commits[HISTORY_STEP_AT],
+    })
+    expect(last).toEqual([expect.objectContaining({ toKey: target.commits[HISTORY_STEP_AT], regression: true })])
+  })
+})

@@ -1,0 +1,83 @@
+/**
+ * The history's known answer, measured: one stage-suite record a night, each in a run directory of its own, the
+ * stepped target (history-target.ts) checked out at that night's commit; then every night added to a fresh history
+ * in order and judged after each add, as the nightly job does (scripts/nightly-history.sh runs the same calls through
+ * the CLI). What each night's judgement found is returned for the caller's checks.
+ */
+import { analyzeChanges, type Regression, type SeriesChange } from '../history/changes.ts'
+import { historyRunsOf } from '../history/entry.ts'
+import { readSeries, sampleReader } from '../history/read.ts'
+import { HistoryStore } from '../history/store.ts'
+import { findTorchPython } from '../platform/python.ts'
+import { readResultRecords } from '../results/store.ts'
+import type { Configuration } from '../suites/configuration.ts'
+import { createSuiteContext } from '../suites/context.ts'
+import { runStageSuite, type SuiteMeasure } from '../suites/suites.ts'
+import { checkoutNight, type SteppedTarget } from './history-target.ts'
+
+export interface NightsOptions {
+  target: SteppedTarget
+  /** Where the nights' run directories go (one `<runId>/` each). */
+  resultsRoot: string
+  runIdOf: (night: number) => string
+  /** How each night measures (input, monitor, runs); night 0 may warm up. */
+  measureOf: (night: number) => SuiteMeasure
+  config: Configuration
+}
+
+/**
+ * The target's settings, as a user sets them: the runner launches the target from this process's environment
+ * (VIRNUCPRO_DIR, VIRNUCPRO_PYTHON), so they are set here for the nights and put back after.
+ */
+async function withTargetEnv<T>(target: SteppedTarget, fn: () => Promise<T>): Promise<T> {
+  const python = findTorchPython(process.env)
+  const settings: Record<string, string> = { VIRNUCPRO_BENCH_TARGET: 'virnucpro', VIRNUCPRO_DIR: target.dir }
+  if (python.state === 'found' && !process.env.VIRNUCPRO_PYTHON) settings.VIRNUCPRO_PYTHON = python.executable
+  const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]))
+  Object.assign(process.env, settings)
+  try {
+    return await fn()
+  } finally {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k]
+      else process.env[k] = v
+  }
+}
+
+/** Measures every night in turn; returns the run directories, oldest first. */
+export function measureNights(options: NightsOptions): Promise<string[]> {
+  const config = { ...options.config, env: { ...options.config.env, ...options.target.env } }
+  return withTargetEnv(options.target, async () => {
+    const dirs: string[] = []
+    for (let night = 0; night < options.target.commits.length; night++) {
+      await checkoutNight(options.target, night)
+      const ctx = await createSuiteContext(options.runIdOf(night), process.env, options.resultsRoot)
+      await runStageSuite(ctx, options.measureOf(night), config)
+      dirs.push(ctx.resultsDir)
+    }
+    return dirs
+  })
+}
+
+export interface NightJudgement {
+  night: number
+  runId: string
+  /** What a nightly gate fails on after this night's add. */
+  regressions: Regression[]
+  changes: SeriesChange[]
+}
+
+/** Adds each run directory to a fresh history at `file`, in order, and judges the history after each add. */
+export async function replayNights(file: string, runDirs: readonly string[]): Promise<NightJudgement[]> {
+  using store = HistoryStore.open(file, { create: true })
+  const out: NightJudgement[] = []
+  for (const [night, dir] of runDirs.entries()) {
+    const { records, invalid } = await readResultRecords(dir)
+    if (invalid.length > 0) throw new Error(`night ${night}: invalid record ${invalid[0]!.file}: ${invalid[0]!.reason}`)
+    const runs = historyRunsOf(records, dir)
+    for (const run of runs) store.addRun(run)
+    const report = analyzeChanges(readSeries(store), { samplesOf: sampleReader(store) })
+    out.push({ night, runId: runs[0]?.runId ?? '', regressions: report.regressions, changes: report.changes })
+  }
+  return out
+}

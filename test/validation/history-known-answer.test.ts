@@ -1,0 +1,74 @@
+// The history's known answer on the CPU (the GPU twin: benchmarks/validation/history/history.gpu.test.ts): a real git
+// checkout whose fifth commit adds `--inject cpu-stall-ms` to the reference pipeline (tiny scale, TINY fixture, fake
+// NVML scripted), one stage record a night at its commit, 3 runs a night; then the nights added to a fresh SQLite
+// history one by one and judged after each, as the nightly job does. Asserted: quiet before the step; the gate fails
+// on the night it lands, naming its commits; a change point at that commit, confirmed within three nights.
+import { join } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { referenceProfile } from '../../src/target/profiles.ts'
+import { measureNights, type NightJudgement, replayNights } from '../../src/validation/history-nights.ts'
+import { createSteppedTarget, type SteppedTarget } from '../../src/validation/history-target.ts'
+import { cpuConfig, fakeGpu, scripted, tinyInput } from '../suites/support/cpu-suite.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+
+const NIGHTS = 10
+const STEP_AT = 5
+const RUNS = 3
+const STALL_MS = 1500
+
+const ready = await referenceProfile.preflight(process.env, 0)
+const root = tempDirUntilFileEnd('history-known-answer-')
+let target: SteppedTarget
+let nights: NightJudgement[] = []
+const wall = (n: NightJudgement) => n.regressions.filter((r) => r.metric === 'wall/1 CPU')
+
+describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () => {
+  beforeAll(async () => {
+    target = await createSteppedTarget(join(root, 'target'), {
+      nights: NIGHTS,
+      stepAt: STEP_AT,
+      inject: `cpu-stall-ms=${STALL_MS}`,
+    })
+    const input = await tinyInput()
+    const dirs = await measureNights({
+      target,
+      resultsRoot: join(root, 'results'),
+      runIdOf: (night) => `night-${night}`,
+      measureOf: (night) => scripted([fakeGpu(90)], RUNS, night === 0 ? 1 : 0, input),
+      config: cpuConfig('1 CPU'),
+    })
+    nights = await replayNights(join(root, 'history.sqlite'), dirs)
+  }, 600_000)
+
+  test('every night is a record at its own commit of the checkout', () => {
+    expect(nights.map((n) => n.runId)).toEqual(Array.from({ length: NIGHTS }, (_, i) => `night-${i}`))
+    expect(new Set(target.commits).size).toBe(NIGHTS)
+  })
+
+  test('before the step: nothing to fail on', () => {
+    expect(nights.slice(0, STEP_AT).flatMap((n) => n.regressions)).toEqual([])
+  })
+
+  test('the night the stall lands: the gate fails on wall time, naming the commit before it and its own', () => {
+    expect(wall(nights[STEP_AT]!)).toEqual([
+      expect.objectContaining({
+        how: 'newest-vs-window',
+        fromCommit: target.commits[STEP_AT - 1],
+        toCommit: target.commits[STEP_AT],
+      }),
+    ])
+  })
+
+  test('a change point at that commit, confirmed within three nights, the same commit range', () => {
+    const confirmed = nights.findIndex((n) => wall(n).some((r) => r.how === 'change-point'))
+    expect(confirmed).toBeGreaterThanOrEqual(STEP_AT + 2)
+    expect(confirmed).toBeLessThanOrEqual(STEP_AT + 4)
+    expect(wall(nights[confirmed]!).find((r) => r.how === 'change-point')).toMatchObject({
+      fromCommit: target.commits[STEP_AT - 1],
+      toCommit: target.commits[STEP_AT],
+    })
+    const last = nights.at(-1)!.changes.filter((c) => c.metric === 'wall/1 CPU')
+    expect(last).toEqual([expect.objectContaining({ toKey: target.commits[STEP_AT], regression: true })])
+    expect(last[0]!.relativeChange).toBeGreaterThan(0.1)
+  })
+})
