@@ -1,12 +1,16 @@
 /** Text for `history list`, `history show` and `history changes`: data in, lines out. Pure. */
 
-import type { ChangesReport, Regression, SeriesChange } from '../history/changes.ts'
+import type { ChangesReport, SeriesChange } from '../history/changes.ts'
 import type { RunSummary, Series } from '../history/read.ts'
 import { fmtRange, fmtValue } from '../report/render/format.ts'
-
-const withUnit = (text: string, unit: string | null) => (unit ? `${text} ${unit}` : text)
-const short = (commit: string) => (/^[0-9a-f]{40}$/.test(commit) ? commit.slice(0, 10) : commit)
-const signedPct = (share: number) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)}%`
+import {
+  commitRange,
+  fmtChange,
+  fmtLevel,
+  machineOf,
+  regressionText,
+  shortCommit,
+} from '../report/render/trends-text.ts'
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
@@ -25,7 +29,7 @@ export function renderRuns(runs: readonly RunSummary[], file: string): string[] 
     r.createdAt,
     r.hosts.join(', '),
     r.gpuModels.join(', '),
-    `${r.commits.map(short).join(', ')} (${r.commitOf.join(', ')})`,
+    `${r.commits.map(shortCommit).join(', ')} (${r.commitOf.join(', ')})`,
     String(r.records),
     String(r.metrics),
   ])
@@ -41,7 +45,7 @@ export function renderSeries(series: readonly Series[]): string[] {
   const out: string[] = []
   for (const s of series) {
     const better = s.metric.better ? `${s.metric.better} is better` : 'no direction'
-    out.push(`${s.metric.name} (${s.metric.unit ?? 'no unit'}, ${better}) of ${s.recordId} on ${s.host}, ${s.gpuModel}`)
+    out.push(`${s.metric.name} (${s.metric.unit ?? 'no unit'}, ${better}) of ${s.recordId} on ${machineOf(s)}`)
     const rows = s.records.map((r, i) => {
       const d = s.detail
       const low = d?.ciLow[i] ?? null
@@ -50,7 +54,7 @@ export function renderSeries(series: readonly Series[]): string[] {
       return [
         r.createdAt,
         r.runId,
-        short(r.commit),
+        shortCommit(r.commit),
         fmtValue(s.values[i]!),
         ci,
         d?.n[i]?.toString() ?? '',
@@ -66,35 +70,27 @@ export function renderSeries(series: readonly Series[]): string[] {
 }
 
 function renderChange(c: SeriesChange): string[] {
-  const side = (s: SeriesChange['before']) =>
-    `${withUnit(fmtValue(s.median), c.unit)}${fmtRange(s.ci, fmtValue)} (n ${s.n})`
-  const moved = c.movedWith.map((m) => `${m.metric} ${signedPct(m.relativeChange)}`)
+  const moved = c.movedWith.map((m) => `${m.metric} ${fmtChange(m.relativeChange)}`)
   const confirmed = c.confirmedByNewest ? ' [confirmed by the newest run]' : ''
   return [
-    `${c.regression ? 'REGRESSION' : 'improvement'} ${c.metric} of ${c.recordId} on ${c.host}, ${c.gpuModel}: ${short(c.fromKey)}..${short(c.toKey)} (runs ${c.fromRun}..${c.toRun})${confirmed}`,
-    `  before ${side(c.before)}, after ${side(c.after)}: ${signedPct(c.relativeChange)}, p ${c.pValue.toPrecision(3)}`,
+    `${c.regression ? 'REGRESSION' : 'improvement'} ${c.metric} of ${c.recordId} on ${machineOf(c)}: ${commitRange(c)} (runs ${c.fromRun}..${c.toRun})${confirmed}`,
+    `  before ${fmtLevel(c.before, c.unit)}, after ${fmtLevel(c.after, c.unit)}: ${fmtChange(c.relativeChange)}, p ${c.pValue.toPrecision(3)}`,
     ...(moved.length ? [`  moved with it: ${moved.join('; ')}`] : []),
   ]
-}
-
-/** One gate line per regression: what, where, how it shows, and the commit range to look in. */
-export function regressionLine(r: Regression): string {
-  const how = r.how === 'change-point' ? 'change point confirmed' : 'newest run against the last stable window'
-  return `${r.metric} of ${r.recordId} on ${r.host}, ${r.gpuModel}: ${signedPct(r.relativeChange)} in ${short(r.fromCommit)}..${short(r.toCommit)} (${how})`
 }
 
 function renderNewest(report: ChangesReport): string[] {
   if (!report.newestCommit) return []
   const out = [
     '',
-    `newest run ${report.newestRun} (commit ${short(report.newestCommit)}) against the last stable window:`,
+    `newest run ${report.newestRun} (commit ${shortCommit(report.newestCommit)}) against the last stable window:`,
   ]
   const counts = new Map<string, number>()
   for (const j of report.newest) {
     const v = j.comparison.verdict
     counts.set(v, (counts.get(v) ?? 0) + 1)
     if (v === 'regressed' || v === 'improved')
-      out.push(`  ${v} ${j.metric} of ${j.recordId} on ${j.host}, ${j.gpuModel} (${j.basis}): ${j.comparison.reason}`)
+      out.push(`  ${v} ${j.metric} of ${j.recordId} on ${machineOf(j)} (${j.basis}): ${j.comparison.reason}`)
   }
   const tooFew = report.newest.find((j) => j.comparison.verdict === 'inconclusive' && j.comparison.ratio === null)
   out.push(`  ${[...counts].map(([v, n]) => `${n} ${v}`).join(', ') || 'no series with earlier points'}`)
@@ -111,12 +107,11 @@ export function renderChanges(report: ChangesReport): string[] {
   )
   for (const c of report.changes) out.push(...renderChange(c))
   out.push(...renderNewest(report))
-  for (const n of report.notJudged)
-    out.push(`not judged: ${n.metric} of ${n.recordId} on ${n.host}, ${n.gpuModel}: ${n.reason}`)
+  for (const n of report.notJudged) out.push(`not judged: ${n.metric} of ${n.recordId} on ${machineOf(n)}: ${n.reason}`)
   if (report.regressions.length === 0) out.push('no regression brought to light by the newest run')
   else {
     out.push(`REGRESSION: the newest run brings ${report.regressions.length} regression(s) to light:`)
-    for (const r of report.regressions) out.push(`  ${regressionLine(r)}`)
+    for (const r of report.regressions) out.push(`  ${regressionText(r)}`)
   }
   return out
 }

@@ -50,9 +50,9 @@ describe('virnucpro-bench history on real records', () => {
     const lines = text.stdout.split('\n')
     expect(lines[0]).toMatch(/^run\s+created\s+host\s+GPU\s+commit\s+records\s+metrics$/)
     expect(lines[1]).toMatch(
-      /^2026-03-02T09-30-00Z-de30\s+2026-11-22T00:26:22.617Z\s+demo-host\s+no GPU\s+3a14f2dc28 \(suite\)\s+2\s+11$/,
+      /^2026-03-02T09-30-00Z-de30\s+2026-11-22T00:26:22.617Z\s+demo-host\s+no GPU\s+3a14f2d \(suite\)\s+2\s+11$/,
     )
-    expect(lines[2]).toMatch(/^\S+\s+2026-11-24T12:41:00.990Z\s+vm\s+NVIDIA H200\s+0e04bd908a \(suite\)\s+1\s+17$/)
+    expect(lines[2]).toMatch(/^\S+\s+2026-11-24T12:41:00.990Z\s+vm\s+NVIDIA H200\s+0e04bd9 \(suite\)\s+1\s+17$/)
     const json = JSON.parse((await history(['list', '--db', db, '--json'])).stdout)
     expect(json.runs.map((r: { runId: string }) => r.runId)).toEqual([
       '2026-03-02T09-30-00Z-de30',
@@ -65,10 +65,10 @@ describe('virnucpro-bench history on real records', () => {
     const text = await history(['show', 'capacity/1/perf01/6000000', '--db', db, '--gpu', 'NVIDIA H200'])
     expect(text.exitCode).toBe(0)
     expect(text.stdout).toContain(
-      'capacity/1/perf01/6000000 (h, lower is better) of capacity-1-GPU on vm, NVIDIA H200\n',
+      'capacity/1/perf01/6000000 (h, lower is better) of capacity-1-GPU on vm / NVIDIA H200\n',
     )
     expect(text.stdout).toMatch(
-      /2026-11-24T12:41:00.990Z\s+2026-11-24T12-37-22Z-afb8\s+0e04bd908a\s+5.574\s+\[5.341, 5.825\]\s+pass/,
+      /2026-11-24T12:41:00.990Z\s+2026-11-24T12-37-22Z-afb8\s+0e04bd9\s+5.574\s+\[5.341, 5.825\]\s+pass/,
     )
     expect(text.stdout).not.toContain('(fake)')
     const json = JSON.parse((await history(['show', 'wall/1 GPU', '--db', db, '--json'])).stdout)
@@ -128,13 +128,13 @@ describe('virnucpro-bench history changes', () => {
     step: { metrics: ['synthetic/m1'], atRun: 20, factor: 1.1 },
   })
   const range = (from: number, to: number) =>
-    `${syntheticCommit(from).slice(0, 10)}..${syntheticCommit(to).slice(0, 10)}`
+    `${syntheticCommit(from).slice(0, 7)}..${syntheticCommit(to).slice(0, 7)}`
 
   test("a regression the night's run confirms: exit 1; the commit range, medians with CIs, what moved with it", async () => {
     const result = await history(['changes', '--db', confirmedTonight])
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toContain(
-      `REGRESSION wall/A of synthetic on synthetic-host, NVIDIA H200: ${range(36, 37)} (runs synthetic-000036..synthetic-000037) [confirmed by the newest run]`,
+      `REGRESSION wall/A of synthetic on synthetic-host / NVIDIA H200: ${range(36, 37)} (runs synthetic-000036..synthetic-000037) [confirmed by the newest run]`,
     )
     expect(result.stdout).toMatch(
       /before 1\d{3}(\.\d+)? ms \[.*\] \(n 37\), after 1\d{3}(\.\d+)? ms \[.*\] \(n 3\): \+1\d\.\d%, p 0\.0\d+/,
@@ -146,7 +146,7 @@ describe('virnucpro-bench history changes', () => {
     expect(gate.split('\n').slice(1, 3)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^  wall/A of synthetic on synthetic-host, NVIDIA H200: \\+1\\d\\.\\d% in ${range(36, 37)} \\(change point confirmed\\)$`,
+          `^  wall/A of synthetic on synthetic-host / NVIDIA H200: \\+1\\d\\.\\d% in ${range(36, 37)} \\(change point confirmed\\)$`,
         ),
       ),
       expect.stringMatching(/^ {2}wall\/B of synthetic .* \(change point confirmed\)$/),
@@ -157,7 +157,7 @@ describe('virnucpro-bench history changes', () => {
     const text = await history(['changes', '--db', slowTonight])
     expect(text.exitCode).toBe(1)
     expect(text.stdout).toContain('no change points in 2 series')
-    expect(text.stdout).toMatch(/regressed wall\/A of synthetic on synthetic-host, NVIDIA H200 \(runs\): ratio 1\.1\d+/)
+    expect(text.stdout).toMatch(/regressed wall\/A of synthetic on synthetic-host \/ NVIDIA H200 \(runs\): ratio 1\.1\d+/)
     expect(text.stdout).toContain(`in ${range(38, 39)} (newest run against the last stable window)`)
     const result = await history(['changes', '--db', slowTonight, '--metric', 'wall/A', '--json'])
     expect(result.exitCode).toBe(1)

@@ -87,11 +87,11 @@ describe('scripts/nightly-history.sh', () => {
     expect(result.exitCode, result.stdout).toBe(1)
     expect(result.output).toBe('exit=1\n')
     const errors = result.stdout.split('\n').filter((l) => l.startsWith('::error'))
-    const range = `${syntheticCommit(11).slice(0, 10)}..${syntheticCommit(12).slice(0, 10)}`
+    const range = `${syntheticCommit(11).slice(0, 7)}..${syntheticCommit(12).slice(0, 7)}`
     expect(errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^::error title=Performance regression::wall/1 GPU of scaling-reference on demo-host, no GPU: \\+(29|30|31)\\.\\d% in ${range} \\(newest run against the last stable window\\)$`,
+          `^::error title=Performance regression::wall/1 GPU of scaling-reference on demo-host / no GPU: \\+(29|30|31)\\.\\d% in ${range} \\(newest run against the last stable window\\)$`,
         ),
       ),
     ])
