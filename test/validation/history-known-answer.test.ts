@@ -59,8 +59,19 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
     ])
   })
 
-  test('a change point at that commit, confirmed within three nights, the same commit range', () => {
+  test('a change point at that commit, confirmed within three nights, the same commit range', ({ annotate }) => {
     const confirmed = nights.findIndex((n) => wall(n).some((r) => r.how === 'change-point'))
+    for (const n of nights)
+      annotate(
+        `history night ${n.night}: ${
+          wall(n)
+            .map(
+              (r) =>
+                `${(r.relativeChange * 100).toFixed(1)}% ${r.how} ${r.fromCommit.slice(0, 7)}..${r.toCommit.slice(0, 7)}`,
+            )
+            .join('; ') || 'nothing'
+        }`,
+      )
     expect(confirmed).toBeGreaterThanOrEqual(STEP_AT + 2)
     expect(confirmed).toBeLessThanOrEqual(STEP_AT + 4)
     expect(wall(nights[confirmed]!).find((r) => r.how === 'change-point')).toMatchObject({
