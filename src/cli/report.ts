@@ -15,20 +15,20 @@ async function requireDir(path: string, what: string): Promise<void> {
 }
 
 /**
- * `virnucpro-bench report [RESULTS_DIR] [--baseline DIR] [--out DIR] [--fail-on-regression] [--history FILE]`: rebuilds
- * every report from stored records (RESULTS_DIR defaults to the current directory), with trends over a history database
- * when --history names one (one that cannot be used is a note in the reports). Exit 0; 1 when --fail-on-regression finds a
- * regression; 2 for a usage error. Invalid record files are listed on stderr and in the reports, never fatal.
+ * `virnucpro-bench report [RESULTS_DIR...] [--baseline DIR] [--out DIR] [--fail-on-regression] [--history FILE]`:
+ * rebuilds every report from stored records (RESULTS_DIR defaults to the current directory). Several RESULTS_DIRs, or a
+ * results root holding run directories, are merged into one report whose fleet section compares their hosts and
+ * sharded runs. With --history, trends over a history database (one that cannot be used is a note in the reports).
+ * Exit 0; 1 when --fail-on-regression finds a regression; 2 for a usage error. Invalid record files are listed on
+ * stderr and in the reports (the rest merged), never fatal.
  */
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(reportSpec, args)
-  if (positionals.length > 1)
-    throw new UsageError(`report: expected at most one RESULTS_DIR, got ${positionals.length} (usage: ${USAGE})`)
-  const resultsDir = positionals[0] ?? '.'
-  await requireDir(resultsDir, 'RESULTS_DIR')
+  const resultsDirs = positionals.length > 0 ? positionals : ['.']
+  for (const dir of resultsDirs) await requireDir(dir, 'RESULTS_DIR')
   if (values.baseline !== undefined) await requireDir(values.baseline, '--baseline')
   const input = await loadReportInput({
-    resultsDir,
+    resultsDir: resultsDirs.length === 1 ? resultsDirs[0]! : resultsDirs,
     baselineDir: values.baseline ?? null,
     history: values.history ?? null,
     outcome: { state: 'unknown', note: 'rebuilt from stored records; how the original run ended is not recorded' },

@@ -6,6 +6,7 @@ import { DEFAULT_CODING, PRESET_NAMES } from '../fixtures/presets.ts'
 import { SAMPLE_SELECTIONS, STRATIFY_BY } from '../fixtures/sample.ts'
 import { DEFAULT_SAMPLER_OPTIONS } from '../monitor/options.ts'
 import type { CommandSpec } from './command-spec.ts'
+import { slurmSpec } from './specs-slurm.ts'
 
 export const doctorSpec = {
   name: 'doctor',
@@ -129,8 +130,9 @@ export const monitorSpec = {
 
 export const reportSpec = {
   name: 'report',
-  summary: 'Rebuild every report (markdown, JSON, HTML charts, CI formats, Perfetto trace) from stored result records.',
-  operands: '[RESULTS_DIR]',
+  summary:
+    'Rebuild every report (markdown, JSON, HTML charts, CI formats, Perfetto trace) from stored result records, of one run or many hosts and runs merged.',
+  operands: '[RESULTS_DIR...]',
   positionals: true,
   options: {
     baseline: { type: 'string', value: 'DIR', description: "a baseline run's records to compare against" },
@@ -148,11 +150,15 @@ export const reportSpec = {
   },
   notes: [
     'RESULTS_DIR defaults to the current directory. Exit 0; 1 a regression with --fail-on-regression; 2 bad arguments.',
+    'Each RESULTS_DIR is a run directory (results/<runId>) or a results root holding run directories; several are merged into one report (records of one run ID from several hosts may share a directory or be spread over several). A merged report compares hosts and GPU models (seq/s, tok/s, J/seq, PERF-01/02/03, bad nodes) and merges sharded runs (fleet time, straggler, N nodes against 1).',
+    'An invalid record file (truncated, another schema) is named on stderr and in the reports and left out; the rest is merged.',
     'A --history FILE that cannot be used (missing, locked, a newer schema) is a note in the reports, not an error.',
   ],
   examples: [
     'virnucpro-bench report results/2026-11-22T05-00-00Z-h3b1 --baseline results/main --fail-on-regression',
     'virnucpro-bench report results/2026-11-22T05-00-00Z-h3b1 --history results/history.sqlite',
+    'virnucpro-bench report /shared/results --out reports/fleet',
+    'virnucpro-bench report /shared/results/2026-11-22T05-00-00Z-a1b2 /scratch/node07/results --out reports/fleet',
   ],
 } as const satisfies CommandSpec
 
@@ -254,6 +260,7 @@ export const programSpec = {
     history: historySpec,
     monitor: monitorSpec,
     report: reportSpec,
+    slurm: slurmSpec,
   },
   examples: ['virnucpro-bench doctor', 'virnucpro-bench help monitor'],
 } as const satisfies CommandSpec

@@ -1,6 +1,6 @@
 /**
- * What every analysis reads: the records of one run ID, the monitor series they point to, benchmark results, and the
- * headline series of a history database when one was asked for.
+ * What every analysis reads: the records of one run ID (or of many hosts and runs merged), the monitor series they
+ * point to, benchmark results, and the headline series of a history database when one was asked for.
  */
 import type { ChangesReport } from '../history/changes.ts'
 import type { Series } from '../history/read.ts'
@@ -28,6 +28,20 @@ export interface StoredRun {
   invalid: InvalidRecord[]
 }
 
+/** One run directory a merged report read (a directory given, or a run directory of a results root given). */
+export interface SourceDir {
+  dir: string
+  /** Run IDs of the records read from it, first-seen order. */
+  runIds: string[]
+  /** Records taken from it (copies of records read before left out). */
+  records: number
+  invalid: number
+  /** Records it held that an earlier directory held too (the same run, id, time and host). */
+  duplicates: number
+  /** Why it could not be read; null when it was. */
+  problem: string | null
+}
+
 /**
  * A history database's headline series (with their CIs and verdict states) and what changed in them, as read by
  * history-input.ts; or why the file could not be used (missing, locked, a newer schema, not a history).
@@ -51,4 +65,6 @@ export interface ReportInput {
   generatedAt: string
   /** The history's trends; null or absent when no history was asked for (the report says so in one line). */
   trends?: TrendsInput | null
+  /** The directories a merged report read (several given, or a results root); absent for one run directory. */
+  sources?: SourceDir[]
 }

@@ -1,19 +1,26 @@
 /**
- * Reads what the analyses need from disk: the records of one run directory, the monitor series their runs point to
- * (`runs[].gpu.logPath`, relative paths resolved against the run directory), a baseline run, and a history's trends
- * (history-input.ts). Nothing here throws for a bad record, a missing log or an unusable history: bad records come back
- * as `invalid`, missing series as notes, the history as `unavailable` with why.
+ * Reads what the analyses need from disk: the records of one run directory, or of several merged (run directories, and
+ * results roots holding run directories: many hosts' and runs' records in one report), the monitor series their runs
+ * point to (`runs[].gpu.logPath`, relative paths resolved against the record's own directory), a baseline run, and a
+ * history's trends (history-input.ts). Nothing here throws for a bad record, a missing log or an unusable history: bad
+ * records come back as `invalid` (named, the rest merged), missing series as notes, the history as `unavailable`.
  */
+import { readdir } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
 import { readMonitorLog } from '../monitor/log-reader.ts'
 import type { SampleRecord } from '../monitor/records.ts'
-import type { ResultRecord } from '../results/schema/index.ts'
+import { isRunId } from '../results/run-id.ts'
+import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import { readResultRecords } from '../results/store.ts'
 import { type HistoryLoadOptions, loadTrendsInput } from './history-input.ts'
-import type { BenchmarkTaskResult, ReportInput, RunOutcome, StoredRun } from './input.ts'
+import type { BenchmarkTaskResult, ReportInput, RunOutcome, SourceDir, StoredRun } from './input.ts'
 
 export interface LoadOptions {
-  resultsDir: string | null
+  /**
+   * A run directory; or several directories to merge, each a run directory or a results root (its run-ID
+   * subdirectories are read). Records of one run ID from several hosts may share a directory or be spread over several.
+   */
+  resultsDir: string | readonly string[] | null
   baselineDir?: string | null
   benchmarks?: BenchmarkTaskResult[]
   outcome?: RunOutcome
@@ -56,12 +63,118 @@ function historyTrends(history: LoadOptions['history']): ReportInput['trends'] {
   return loadTrendsInput(typeof history === 'string' ? { file: history } : history)
 }
 
-/**
- * Everything a report needs. A results directory that does not exist reads as empty, with a note.
- * @throws only when `baselineDir` is given and cannot be read (the caller asked for that comparison).
- */
-export async function loadReportInput(options: LoadOptions): Promise<ReportInput> {
-  const dir = options.resultsDir === null ? null : resolve(options.resultsDir)
+/** The run directories `dir` stands for: itself, or its run-ID subdirectories when it is a results root. */
+async function runDirsOf(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true })
+  const runs = entries.filter((e) => e.isDirectory() && isRunId(e.name)).map((e) => join(dir, e.name))
+  const ownRecords = entries.some((e) => e.isFile() && e.name.endsWith('.json'))
+  return runs.length === 0 || ownRecords ? [dir, ...runs.sort()] : runs.sort()
+}
+
+/** The same run, record, creation time and host: one record, however many directories hold a copy. */
+const identityOf = (r: ResultRecord) =>
+  [r.provenance.runId, r.id, r.createdAt, r.provenance.host.hostname].join('\u0000')
+
+/** Monitor log paths made absolute against the record's directory: records of many directories share one series map. */
+function withAbsoluteLogs(record: ResultRecord, dir: string): ResultRecord {
+  const runs = record.runs.map((run): MeasuredRun => {
+    const logPath = run.gpu?.logPath
+    return run.gpu && logPath && !isAbsolute(logPath)
+      ? { ...run, gpu: { ...run.gpu, logPath: join(dir, logPath) } }
+      : run
+  })
+  return { ...record, runs }
+}
+
+/** The record's id, or (taken by a record read earlier: two hosts' records of one suite) the id with its host. */
+function freeId(record: ResultRecord, used: ReadonlySet<string>): string {
+  const host = record.provenance.host.hostname.replace(/[^A-Za-z0-9._-]+/g, '-')
+  for (let n = 0; ; n++) {
+    const id = n === 0 ? record.id : n === 1 ? `${record.id}-${host}` : `${record.id}-${host}-${n}`
+    if (!used.has(id)) return id
+  }
+}
+
+interface Merged {
+  records: ResultRecord[]
+  invalid: StoredRun['invalid']
+  sources: SourceDir[]
+  notes: string[]
+}
+
+/** Reads every run directory of `dirs` into one set of records: copies counted once, ids kept unique. */
+async function mergeDirs(dirs: readonly string[]): Promise<Merged> {
+  const out: Merged = { records: [], invalid: [], sources: [], notes: [] }
+  const seen = new Set<string>()
+  const used = new Set<string>()
+  const visited = new Set<string>()
+  let renamed = 0
+  for (const given of dirs) {
+    const runDirs = await runDirsOf(given).catch((error: Error) => {
+      out.sources.push({ dir: given, runIds: [], records: 0, invalid: 0, duplicates: 0, problem: error.message })
+      out.notes.push(`results directory ${given}: not read (${error.message})`)
+      return []
+    })
+    for (const dir of runDirs.filter((d) => !visited.has(d))) {
+      visited.add(dir)
+      const source: SourceDir = { dir, runIds: [], records: 0, invalid: 0, duplicates: 0, problem: null }
+      out.sources.push(source)
+      const stored = await readStored(dir).catch((error: Error) => {
+        source.problem = error.message
+        out.notes.push(`results directory ${dir}: not read (${error.message})`)
+        return null
+      })
+      out.invalid.push(...(stored?.invalid ?? []))
+      source.invalid = stored?.invalid.length ?? 0
+      for (const record of stored?.records ?? []) {
+        const key = identityOf(record)
+        if (seen.has(key)) {
+          source.duplicates++
+          continue
+        }
+        seen.add(key)
+        const id = freeId(record, used)
+        used.add(id)
+        if (id !== record.id) renamed++
+        out.records.push(withAbsoluteLogs({ ...record, id }, dir))
+        source.records++
+        if (!source.runIds.includes(record.provenance.runId)) source.runIds.push(record.provenance.runId)
+      }
+    }
+  }
+  const copies = out.sources.reduce((n, s) => n + s.duplicates, 0)
+  if (copies > 0)
+    out.notes.push(`${copies} record(s) found in more than one directory (same run, id, time and host): counted once`)
+  if (renamed > 0)
+    out.notes.push(
+      `${renamed} record(s) shared an id with a record read before them (another host's): shown as <id>-<host>`,
+    )
+  return out
+}
+
+/** One run ID as it is; several as a short list (a merged report's title). */
+function runIdOf(records: readonly ResultRecord[]): string | null {
+  const ids = [...new Set(records.map((r) => r.provenance.runId))].sort()
+  if (ids.length <= 1) return ids[0] ?? null
+  return `${ids.length} runs: ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''}`
+}
+
+async function loadMerged(dirs: readonly string[], options: LoadOptions): Promise<ReportInput> {
+  const merged = await mergeDirs(dirs)
+  const { series, notes } = await loadSeries(merged.records, '/')
+  return {
+    ...(await loadSingle(null, options)),
+    runId: runIdOf(merged.records),
+    resultsDir: dirs.join(' + '),
+    records: merged.records,
+    invalid: merged.invalid,
+    series,
+    seriesNotes: [...merged.notes, ...notes],
+    sources: merged.sources,
+  }
+}
+
+async function loadSingle(dir: string | null, options: LoadOptions): Promise<ReportInput> {
   let stored: StoredRun = { dir: dir ?? '', records: [], invalid: [] }
   const notes: string[] = []
   if (dir !== null) {
@@ -86,4 +199,20 @@ export async function loadReportInput(options: LoadOptions): Promise<ReportInput
     generatedAt: (options.now ?? new Date()).toISOString(),
     trends: historyTrends(options.history),
   }
+}
+
+/**
+ * Everything a report needs. One run directory reads as before; several directories, or a results root, are merged
+ * (the report's fleet section compares their hosts). A results directory that does not exist reads as empty, with a note.
+ * @throws only when `baselineDir` is given and cannot be read (the caller asked for that comparison).
+ */
+export async function loadReportInput(options: LoadOptions): Promise<ReportInput> {
+  const given = options.resultsDir
+  if (given === null) return loadSingle(null, options)
+  const dirs = [...new Set((typeof given === 'string' ? [given] : given).map((d) => resolve(d)))]
+  if (dirs.length === 1) {
+    const runDirs = await runDirsOf(dirs[0]!).catch(() => dirs)
+    if (runDirs.length === 1 && runDirs[0] === dirs[0]) return loadSingle(dirs[0]!, options)
+  }
+  return loadMerged(dirs, options)
 }
