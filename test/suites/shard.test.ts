@@ -3,7 +3,8 @@
 // the script's while times, sizes, sequences and the split come from the runs.
 import { readFile } from 'node:fs/promises'
 import { describe, expect, test } from 'vitest'
-import type { ShardStats } from '../../src/results/schema/index.ts'
+import { analyzeShards } from '../../src/report/analyses/fleet-shards.ts'
+import type { ResultRecord, ShardStats } from '../../src/results/schema/index.ts'
 import { parseResultRecord } from '../../src/results/store.ts'
 import { createInputResolver } from '../../src/suites/input.ts'
 import { SHARD_SUBSET_SHARE } from '../../src/suites/shard-input.ts'
@@ -22,6 +23,7 @@ describe.skipIf(ready.state !== 'ready')('shard suite on the CPU', () => {
     const source = (await resolver.input('SMALL', 40)).source
     const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
     const stats: ShardStats[] = []
+    const records: ResultRecord[] = []
     for (const index of [0, 1]) {
       const { record, path } = await runShardSuite(ctx, m, {
         config: cpuConfig('cpu tiny'),
@@ -35,6 +37,7 @@ describe.skipIf(ready.state !== 'ready')('shard suite on the CPU', () => {
       expect(record.state, record.reason ?? '').toBe('completed')
       const s = record.stats as unknown as ShardStats
       stats.push(s)
+      records.push(record)
       expect(s.shard).toEqual({ index, count: 2 })
       expect(s.source).toMatchObject({ sha256: source.sha256, records: 40 })
       expect(s.measuredRuns).toBe(2)
@@ -56,6 +59,18 @@ describe.skipIf(ready.state !== 'ready')('shard suite on the CPU', () => {
     }
     expect(stats[0]!.full.records + stats[1]!.full.records).toBe(40)
     expect(stats[0]!.full.work + stats[1]!.full.work).toBe(stats[0]!.source.work)
+    // The report merges them: one run of 2 shards, its fleet time the slower shard's, 2 nodes against 1 projected
+    // from the shards' own size models (no 0/1 task ran).
+    const [run] = analyzeShards(records).runs
+    expect(run).toMatchObject({ count: 2, missing: [], incomplete: null })
+    expect(run!.fleet!.sequences).toBe(40)
+    expect(run!.fleet!.wallMs.ci).not.toBeNull()
+    expect(run!.vsOneNode).toMatchObject({
+      state: 'judged',
+      method: 'projected',
+      nodes: 2,
+      band: { low: 1.6, high: 2 },
+    })
   }, 120_000)
 
   test('a shard whose pipeline crashes: a failed record naming the run and its error, an error verdict, no figures', async () => {

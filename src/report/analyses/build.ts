@@ -6,6 +6,7 @@ import type { BenchmarkTaskResult, ReportInput, RunOutcome } from '../input.ts'
 import { analyzeBottlenecks, type BottleneckReport } from './bottleneck.ts'
 import { analyzeCapacityRecords, type CapacityReport } from './capacity.ts'
 import { analyzeE2e, type E2eReport } from './e2e.ts'
+import { analyzeFleet, type FleetReport } from './fleet.ts'
 import { analyzeKinds, type KindsReport } from './kinds.ts'
 import { analyzeMemory, type MemoryReport } from './memory.ts'
 import { analyzePerf02, type Perf02Report } from './perf02.ts'
@@ -31,6 +32,8 @@ export interface Report {
   memory: MemoryReport
   e2e: E2eReport
   capacity: CapacityReport
+  /** Hosts, GPU models, bad nodes and sharded runs of a merged report; null for one host's run without shards. */
+  fleet: FleetReport | null
   kinds: KindsReport
   regression: RegressionReport | null
   /** Headline metrics over a history database's runs, with change points; null when no history was asked for. */
@@ -71,6 +74,7 @@ export function buildReport(input: ReportInput): Report {
     memory: analyzeMemory(records, groups),
     e2e: analyzeE2e(records),
     capacity: analyzeCapacityRecords(records),
+    fleet: analyzeFleet(records, input.sources),
     kinds: analyzeKinds(records),
     regression: input.baseline ? analyzeRegression(records, input.baseline.records, input.baseline.dir) : null,
     trends: analyzeTrends(input.trends),
