@@ -1,6 +1,6 @@
 /**
  * index.html: one self-contained page (inline CSS and SVG, no script, no external resource) with the suite verdicts,
- * capacity (verdicts at the size users run, with its chart), PERF-02 table, bottleneck flags, trends over a history
+ * the fleet of a merged report (hosts, GPU models, bad nodes, sharded runs), capacity (verdicts at the size users run, with its chart), PERF-02 table, bottleneck flags, trends over a history
  * database (charts with change points), the per-stage time breakdown, scaling curves and GPU timelines with stage bands.
  * Every string from records, logs or IDs is escaped; SVGs come from vega's own serializer.
  */
@@ -12,6 +12,7 @@ import type { Report } from '../analyses/build.ts'
 import { capacitySection } from './capacity-html.ts'
 import { breakdownSpec, renderSvg, scalingSpec, timelineSpec } from './charts.ts'
 import { escapeHtml as h } from './escape.ts'
+import { fleetSection } from './fleet-html.ts'
 import { fmtMs, fmtPct } from './format.ts'
 import { MAX_TABLE_ROWS, table, verdictCell } from './html-table.ts'
 import { outcomeNote } from './markdown.ts'
@@ -156,6 +157,7 @@ export async function renderHtml(
     `<p>Run <code>${h(report.runId ?? 'n/a')}</code>, generated ${h(report.generatedAt)}: ${c.records} records (${c.completed} completed, ${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.</p>`,
     note ? `<p class="note">${h(note)}</p>` : '',
     suitesSection(report),
+    await fleetSection(report.fleet),
     await capacitySection(report.capacity),
     perf02Section(report),
     bottleneckSection(report),

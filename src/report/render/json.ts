@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { VERDICTS } from '../../results/schema/index.ts'
 import type { Report } from '../analyses/build.ts'
+import { FleetJsonSchema } from './fleet-json.ts'
 import { jsonArrayWriter } from './json-array.ts'
 import { TrendsJsonSchema, trendsSummary } from './trends-json.ts'
 
@@ -136,6 +137,8 @@ export const ReportJsonSchema = z.looseObject({
       }),
     ),
   }),
+  /** Absent in reports written before fleets were merged; null for one host's run without shards. */
+  fleet: FleetJsonSchema.optional(),
   kinds: z.object({ equivalence: z.array(z.unknown()), sweep: z.array(z.unknown()), ab: z.array(z.unknown()) }),
   regression: z.looseObject({ comparisons: z.array(z.unknown()), regressed: z.number().int() }).nullable(),
   /** Absent in reports written before the history existed; null when no history was asked for. */

@@ -2,6 +2,7 @@
 import type { Report } from '../analyses/build.ts'
 import { capacityMarkdown } from './capacity-markdown.ts'
 import { escapeMarkdown as esc } from './escape.ts'
+import { fleetMarkdown } from './fleet-markdown.ts'
 import { fmtNum } from './format.ts'
 import {
   bottleneckMarkdown,
@@ -73,6 +74,8 @@ export function summaryMarkdown(report: Report): string {
     `## Scaling\n\n${scalingMarkdown({ curves: report.scaling.curves.filter((c) => c.scope === 'total') })}`,
     `## End to end\n\n${e2eMarkdown(report.e2e)}`,
     `## Capacity (verdicts at the size users run)\n\n${capacityMarkdown(report.capacity)}`,
+    // Only a merged report (several hosts, directories or shards) has a fleet: one host's summary stays as it was.
+    ...(report.fleet ? [`## Fleet: hosts, GPU models and sharded runs\n\n${fleetMarkdown(report.fleet)}`] : []),
     `## Regression\n\n${regressionMarkdown(report.regression)}`,
     `## Trends over the history\n\n${trendsMarkdown(report.trends)}`,
     `## Bottlenecks\n\nSee bottleneck.md: ${report.bottleneck.groups.reduce((n, g) => n + g.flags.length, 0)} flags over ${report.bottleneck.groups.length} run groups.\n`,

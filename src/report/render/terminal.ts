@@ -1,10 +1,12 @@
 /**
  * The compact terminal summary: one line per suite (verdict, key figure), the capacity records' projected verdicts
- * (time at the target sizes with PERF-01, speedup and break-even for k > 1), the history's change points when a history
+ * (time at the target sizes with PERF-01, speedup and break-even for k > 1), the fleet's bad nodes and sharded runs
+ * (merged reports), the history's change points when a history
  * was read, then where the reports are. Pure.
  */
 import type { Report } from '../analyses/build.ts'
 import { capacityTerminalLines } from './capacity-text.ts'
+import { fleetTerminalLines } from './fleet-text.ts'
 import { outcomeNote } from './markdown.ts'
 import { trendsTerminalLines } from './trends-text.ts'
 
@@ -33,6 +35,7 @@ export function terminalSummary(report: Report, outDir: string, files: readonly 
     lines.push(`gpu-report: ERROR ${e.recordId}/${e.group}: not compared with the baseline, ${e.reason}`)
   for (const entry of report.capacity.entries)
     for (const line of capacityTerminalLines(entry)) lines.push(`gpu-report: ${line}`)
+  for (const line of fleetTerminalLines(report.fleet)) lines.push(`gpu-report: ${line}`)
   for (const line of trendsTerminalLines(report.trends)) lines.push(`gpu-report: ${line}`)
   lines.push(`gpu-report: ${files.length} reports in ${outDir} (open index.html; trace.json opens in ui.perfetto.dev)`)
   return lines
