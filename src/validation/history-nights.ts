@@ -81,3 +81,23 @@ export async function replayNights(file: string, runDirs: readonly string[]): Pr
   }
   return out
 }
+
+/** What the gate found on `metric` the night of `n`. */
+export function findingsOn(n: NightJudgement, metric: string): Regression[] {
+  return n.regressions.filter((r) => r.metric === metric)
+}
+
+/** The first night whose gate confirmed a change point on `metric`; -1 when none did. */
+export function confirmedNight(nights: readonly NightJudgement[], metric: string): number {
+  return nights.findIndex((n) => findingsOn(n, metric).some((r) => r.how === 'change-point'))
+}
+
+/** One line a night: what the gate found on `metric`, with the change and its commits (for a log or an annotation). */
+export function nightLines(nights: readonly NightJudgement[], metric: string): string[] {
+  return nights.map((n) => {
+    const found = findingsOn(n, metric).map(
+      (r) => `${(r.relativeChange * 100).toFixed(1)}% ${r.how} ${r.fromCommit.slice(0, 7)}..${r.toCommit.slice(0, 7)}`,
+    )
+    return `history night ${n.night}: ${metric} ${found.join('; ') || 'nothing'}`
+  })
+}

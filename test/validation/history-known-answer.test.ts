@@ -6,7 +6,14 @@
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { referenceProfile } from '../../src/target/profiles.ts'
-import { measureNights, type NightJudgement, replayNights } from '../../src/validation/history-nights.ts'
+import {
+  confirmedNight,
+  findingsOn,
+  measureNights,
+  type NightJudgement,
+  nightLines,
+  replayNights,
+} from '../../src/validation/history-nights.ts'
 import { createSteppedTarget, type SteppedTarget } from '../../src/validation/history-target.ts'
 import { cpuConfig, fakeGpu, scripted, tinyInput } from '../suites/support/cpu-suite.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
@@ -20,7 +27,8 @@ const ready = await referenceProfile.preflight(process.env, 0)
 const root = tempDirUntilFileEnd('history-known-answer-')
 let target: SteppedTarget
 let nights: NightJudgement[] = []
-const wall = (n: NightJudgement) => n.regressions.filter((r) => r.metric === 'wall/1 CPU')
+const METRIC = 'wall/1 CPU'
+const wall = (n: NightJudgement) => findingsOn(n, METRIC)
 
 describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () => {
   beforeAll(async () => {
@@ -60,25 +68,15 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
   })
 
   test('a change point at that commit, confirmed within three nights, the same commit range', ({ annotate }) => {
-    const confirmed = nights.findIndex((n) => wall(n).some((r) => r.how === 'change-point'))
-    for (const n of nights)
-      annotate(
-        `history night ${n.night}: ${
-          wall(n)
-            .map(
-              (r) =>
-                `${(r.relativeChange * 100).toFixed(1)}% ${r.how} ${r.fromCommit.slice(0, 7)}..${r.toCommit.slice(0, 7)}`,
-            )
-            .join('; ') || 'nothing'
-        }`,
-      )
+    const confirmed = confirmedNight(nights, METRIC)
+    for (const line of nightLines(nights, METRIC)) annotate(line)
     expect(confirmed).toBeGreaterThanOrEqual(STEP_AT + 2)
     expect(confirmed).toBeLessThanOrEqual(STEP_AT + 4)
     expect(wall(nights[confirmed]!).find((r) => r.how === 'change-point')).toMatchObject({
       fromCommit: target.commits[STEP_AT - 1],
       toCommit: target.commits[STEP_AT],
     })
-    const last = nights.at(-1)!.changes.filter((c) => c.metric === 'wall/1 CPU')
+    const last = nights.at(-1)!.changes.filter((c) => c.metric === METRIC)
     expect(last).toEqual([expect.objectContaining({ toKey: target.commits[STEP_AT], regression: true })])
     expect(last[0]!.relativeChange).toBeGreaterThan(0.1)
   })

@@ -10,7 +10,14 @@
  */
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { measureNights, type NightJudgement, replayNights } from '../../../src/validation/history-nights.ts'
+import {
+  confirmedNight,
+  findingsOn,
+  measureNights,
+  type NightJudgement,
+  nightLines,
+  replayNights,
+} from '../../../src/validation/history-nights.ts'
 import { createSteppedTarget, type SteppedTarget } from '../../../src/validation/history-target.ts'
 import {
   HISTORY_NIGHTS,
@@ -26,7 +33,8 @@ import { mediumInput } from '../support.ts'
 
 let target: SteppedTarget
 let nights: NightJudgement[] = []
-const wall = (n: NightJudgement) => n.regressions.filter((r) => r.metric === 'wall/1 GPU')
+const METRIC = 'wall/1 GPU'
+const wall = (n: NightJudgement) => findingsOn(n, METRIC)
 
 describe('history known answer on a GPU', () => {
   beforeAll(async () => {
@@ -54,10 +62,7 @@ describe('history known answer on a GPU', () => {
   }, 1_200_000)
 
   test('quiet before the step; the gate fails the night the slowdown lands, naming its commits', ({ annotate }) => {
-    for (const n of nights)
-      annotate(
-        `history night ${n.night} (${target.commits[n.night]!.slice(0, 7)}): ${n.regressions.map((r) => `${r.metric} ${(r.relativeChange * 100).toFixed(1)}% ${r.how} ${r.fromCommit.slice(0, 7)}..${r.toCommit.slice(0, 7)}`).join('; ') || 'nothing'}`,
-      )
+    for (const line of nightLines(nights, METRIC)) annotate(line)
     expect(nights).toHaveLength(HISTORY_NIGHTS)
     expect(nights.slice(0, HISTORY_STEP_AT).flatMap((n) => n.regressions)).toEqual([])
     expect(wall(nights[HISTORY_STEP_AT]!)).toEqual([
@@ -70,8 +75,8 @@ describe('history known answer on a GPU', () => {
   })
 
   test('a change point at that commit, confirmed within three nights, what moved with it', ({ annotate }) => {
-    const confirmed = nights.findIndex((n) => wall(n).some((r) => r.how === 'change-point'))
-    const last = nights.at(-1)!.changes.filter((c) => c.metric === 'wall/1 GPU')
+    const confirmed = confirmedNight(nights, METRIC)
+    const last = nights.at(-1)!.changes.filter((c) => c.metric === METRIC)
     annotate(
       `history: change confirmed on night ${confirmed}; at the end ${last.map((c) => `${c.metric} ${(c.relativeChange * 100).toFixed(1)}% p ${c.pValue.toPrecision(2)} at ${c.toKey.slice(0, 7)}, moved with it: ${c.movedWith.map((m) => `${m.metric} ${(m.relativeChange * 100).toFixed(1)}%`).join(', ')}`).join('; ')}`,
     )
