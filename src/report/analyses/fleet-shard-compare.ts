@@ -2,7 +2,9 @@
  * The figures of a sharded run as a whole, from its shards' size models (fleet-shard-models.ts), each with the CI of
  * the models' draws taken together (estimateFrom: draw b of every shard's model at once; the shards' draws are
  * independent), which covers every shard's run-to-run variation, start-up included:
- * - fleet time: the slowest shard's wall time at its own size (the shards run at once; the run ends with the last);
+ * - fleet time: the slowest shard's wall time at its own size (the shards run at once; the run ends with the last).
+ *   It is the slowest shard's mean time: one pass waits for the slowest shard's actual run, which run-to-run noise
+ *   makes a little longer when several shards are about as slow (by about the noise's sd x E[max of k normals]);
  * - fleet throughput (sequences per second of fleet time) and joules per sequence (every shard's energy summed);
  * - N nodes against 1: one node on the whole input is either measured (a `0/1` task's own model, at the input's size)
  *   or, without one, projected from the shards' own fixed + per-sequence parts (each shard's node on the whole input,

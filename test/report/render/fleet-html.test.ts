@@ -62,7 +62,7 @@ describe('index.html fleet section in chromium', () => {
     expect(section.match(/<div class="chart"><svg/g)).toHaveLength(3)
     expect(section).toMatch(/<path [^>]*stroke="#cf222e"/)
     expect(section).toContain('&lt;b&gt;node-02&lt;/b&gt;')
-    expect(section).toContain('<span class="flag">FLAG</span> slower')
+    expect(section).toContain('<span class="flag">FLAG</span> (slower) slower than the fleet: ')
     expect(section).toMatch(/<p><strong>Straggler: shard 3 on shard-node-3 /)
     expect(dom).not.toMatch(/<script/i)
   }, 90_000)
