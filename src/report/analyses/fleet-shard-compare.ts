@@ -179,7 +179,13 @@ export function compareWithOneNode(
     },
     band: band ? { low: band[0], high: band[1] } : null,
     verdict: judged.verdict,
-    detail: `${judged.detail}; ${how}${models.every((m) => m.model?.draws) ? '' : `; ${firstProblem(models) ?? 'no CI'}`}`,
+    detail: [
+      judged.detail,
+      how,
+      ...(models.every((m) => m.model?.draws) ? [] : [firstProblem(models) ?? 'no CI']),
+      // Few runs a size and a long extrapolation give draws below zero: the CI is valid but says little.
+      ...(one.ci && one.ci.low <= 0 ? ['the one-node CI reaches 0 s: more runs at each size would narrow it'] : []),
+    ].join('; '),
   }
 }
 
