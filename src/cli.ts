@@ -15,6 +15,7 @@ const COMMANDS: Record<keyof typeof programSpec.subcommands, () => Promise<Comma
   history: () => import('./cli/history.ts'),
   monitor: () => import('./cli/monitor.ts'),
   report: () => import('./cli/report.ts'),
+  slurm: () => import('./cli/slurm.ts'),
 }
 
 function packageVersion(): string {
