@@ -7,7 +7,7 @@
 export function encodeSamples(samples: readonly number[] | null): Uint8Array | null {
   if (samples === null || samples.length === 0) return null
   const view = new DataView(new ArrayBuffer(samples.length * 8))
-  samples.forEach((v, i) => view.setFloat64(i * 8, v, true))
+  for (const [i, v] of samples.entries()) view.setFloat64(i * 8, v, true)
   return new Uint8Array(view.buffer)
 }
 

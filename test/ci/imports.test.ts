@@ -32,7 +32,7 @@ function withoutComments(source: string): string {
 }
 
 /** file -> the files it imports (relative to the repository root), for every scanned file. */
-export function importGraph(): Map<string, string[]> {
+function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>()
   for (const file of SCANNED.flatMap(sourceFiles)) {
     const targets = [...withoutComments(readFileSync(join(ROOT, file), 'utf8')).matchAll(IMPORT)].map((m) =>
@@ -44,7 +44,7 @@ export function importGraph(): Map<string, string[]> {
 }
 
 /** One cycle as a path that starts and ends at the same node, or null (depth-first, three colours). */
-export function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | null {
+function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | null {
   const state = new Map<string, 'open' | 'done'>()
   const path: string[] = []
   const visit = (node: string): string[] | null => {

@@ -127,8 +127,7 @@ describe('virnucpro-bench history changes', () => {
     metrics: 2,
     step: { metrics: ['synthetic/m1'], atRun: 20, factor: 1.1 },
   })
-  const range = (from: number, to: number) =>
-    `${syntheticCommit(from).slice(0, 7)}..${syntheticCommit(to).slice(0, 7)}`
+  const range = (from: number, to: number) => `${syntheticCommit(from).slice(0, 7)}..${syntheticCommit(to).slice(0, 7)}`
 
   test("a regression the night's run confirms: exit 1; the commit range, medians with CIs, what moved with it", async () => {
     const result = await history(['changes', '--db', confirmedTonight])
@@ -157,7 +156,9 @@ describe('virnucpro-bench history changes', () => {
     const text = await history(['changes', '--db', slowTonight])
     expect(text.exitCode).toBe(1)
     expect(text.stdout).toContain('no change points in 2 series')
-    expect(text.stdout).toMatch(/regressed wall\/A of synthetic on synthetic-host \/ NVIDIA H200 \(runs\): ratio 1\.1\d+/)
+    expect(text.stdout).toMatch(
+      /regressed wall\/A of synthetic on synthetic-host \/ NVIDIA H200 \(runs\): ratio 1\.1\d+/,
+    )
     expect(text.stdout).toContain(`in ${range(38, 39)} (newest run against the last stable window)`)
     const result = await history(['changes', '--db', slowTonight, '--metric', 'wall/A', '--json'])
     expect(result.exitCode).toBe(1)

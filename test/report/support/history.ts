@@ -60,7 +60,7 @@ export function syntheticHeadlineHistory(
       for (const m of run.records[0]!.metrics)
         if (step.metrics.includes(m.name)) {
           m.value *= step.factor
-          m.samples = m.samples && m.samples.map((v) => v * step.factor)
+          m.samples = m.samples?.map((v) => v * step.factor) ?? null
           m.ci = m.ci && { low: m.ci.low * step.factor, high: m.ci.high * step.factor }
         }
   using store = HistoryStore.open(file, { create: true })
