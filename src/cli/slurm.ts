@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Campaign } from '../cluster/campaign.ts'
 import { validateCampaign } from '../cluster/campaign.ts'
@@ -10,6 +11,7 @@ import { type CampaignStatus, campaignStatus, cancelCampaign } from '../cluster/
 import { submitCampaign } from '../cluster/submit.ts'
 import { makeRunId } from '../results/run-id.ts'
 import { resultsRoot } from '../suites/context.ts'
+import { SHARD_ENV } from '../suites/shard-settings.ts'
 import { REPO_ROOT } from '../target/profiles.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
 import { slurmCancelSpec, slurmSpec, slurmStatusSpec, slurmSubmitSpec } from './specs-slurm.ts'
@@ -79,28 +81,65 @@ export function parseSubmit(args: string[], env: NodeJS.ProcessEnv = process.env
   return { values, campaign: campaignOf(values, env) }
 }
 
+/** The shard suite's test file: what every task of a sharded production run runs (benchmarks/shard.gpu.test.ts). */
+const SHARD_SUITE = 'shard'
+
+/**
+ * A sharded production run: the input every task reads (VIRNUCPRO_BENCH_INPUT, absolute: the nodes see the same path)
+ * and each task's shard (VIRNUCPRO_BENCH_SHARD=i/N); with --one-node the last task reads all of it (0/1), so N nodes
+ * against one is measured rather than projected. null without --shard-input.
+ * @throws UsageError for --one-node or --suites beside it, an input that is not a file, too few tasks for --one-node.
+ */
+function shardedRun(values: SubmitValues, tasks: number) {
+  const name = slurmSubmitSpec.name
+  const input = values['shard-input']
+  if (input === undefined) {
+    if (values['one-node']) throw new UsageError(`${name}: --one-node belongs to --shard-input`)
+    return null
+  }
+  if (values.suites !== undefined) throw new UsageError(`${name}: --shard-input runs the shard suite; drop --suites`)
+  const path = resolve(input)
+  if (!statSync(path, { throwIfNoEntry: false })?.isFile())
+    throw new UsageError(
+      `${name}: --shard-input '${input}' is not a file (a FASTA, .fa.gz, on a filesystem the nodes share)`,
+    )
+  const oneNode = values['one-node'] === true
+  if (oneNode && tasks < 2)
+    throw new UsageError(`${name}: --one-node needs at least 2 tasks (shards and the one-node task), got ${tasks}`)
+  const shards = oneNode ? tasks - 1 : tasks
+  const taskEnv = Array.from({ length: tasks }, (_, i) => ({
+    [SHARD_ENV]: i < shards ? `${i}/${shards}` : '0/1',
+  }))
+  return { env: { VIRNUCPRO_BENCH_INPUT: path }, taskEnv }
+}
+
 function campaignOf(values: SubmitValues, env: NodeJS.ProcessEnv): Campaign {
   const count = (option: CountOption, min: number) =>
     parseIntegerOption(slurmSubmitSpec.name, option, values[option], min)
   const k8s = values.k8s === true
   const root = values['results-dir'] ? resolve(values['results-dir']) : k8s ? K8S_RESULTS_ROOT : resultsRoot(env)
+  const partitions = list(values.partition)
+  const nodesPerPartition = count('nodes', 1) ?? 1
+  const sharded = shardedRun(values, Math.max(1, partitions.length) * nodesPerPartition)
   return {
     runId: values['run-id'] ?? (env.VIRNUCPRO_BENCH_RUN_ID?.trim() || makeRunId()),
     resultsRoot: root,
     repoDir: k8s ? K8S_REPO_DIR : REPO_ROOT.replace(/\/$/, ''),
     nodeExe: values['node-exe'] ?? (k8s ? 'node' : process.execPath),
-    partitions: list(values.partition),
-    nodesPerPartition: count('nodes', 1) ?? 1,
+    partitions,
+    nodesPerPartition,
     gpusPerNode: count('gpus-per-node', 0) ?? 0,
     cpusPerTask: count('cpus-per-task', 1) ?? null,
     timeLimitMin: count('time-limit-min', 1) ?? 60,
     account: values.account ?? null,
     qos: values.qos ?? null,
     exclusive: values.exclusive === true,
-    suiteFiles: suiteFiles(list(values.suites), REPO_ROOT),
-    env: campaignEnv(env, list(values.export), { VIRNUCPRO_BENCH_DEVICE: values.device ?? 'gpu' }),
-    // The seam for sharded inputs (`--shard-input FASTA`): one entry per task with its VIRNUCPRO_BENCH_SHARD.
-    taskEnv: [],
+    suiteFiles: suiteFiles(sharded ? [SHARD_SUITE] : list(values.suites), REPO_ROOT),
+    env: campaignEnv(env, list(values.export), {
+      VIRNUCPRO_BENCH_DEVICE: values.device ?? 'gpu',
+      ...sharded?.env,
+    }),
+    taskEnv: sharded?.taskEnv ?? [],
     probeToken: randomBytes(8).toString('hex'),
   }
 }

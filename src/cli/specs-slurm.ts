@@ -38,6 +38,16 @@ export const slurmSubmitSpec = {
       value: 'LIST',
       description: 'gpu suites by name, comma-separated, e.g. scaling,stage-throughput (default: all of them)',
     },
+    'shard-input': {
+      type: 'string',
+      value: 'FASTA',
+      description:
+        'sharded production run: every task runs the shard suite on its own work-stratified shard of this input',
+    },
+    'one-node': {
+      type: 'boolean',
+      description: 'with --shard-input: the last task runs the whole input on one node, for N nodes against 1 measured',
+    },
     device: {
       type: 'string',
       value: 'DEV',
@@ -73,11 +83,15 @@ export const slurmSubmitSpec = {
     'Every task runs `vitest run --project gpu SUITES` in this checkout (which, like the results root, must be on a',
     'filesystem the nodes share: each task checks the probe file the submit side writes and stops at once if it is',
     "not there). Records are named per host and task (`<id>.<host>-t<task>`); `report` merges the run's directory.",
+    'With --shard-input the tasks run benchmarks/shard.gpu.test.ts, task i of N on shard i/N of the input (which the',
+    'nodes must see at the same path); --one-node adds the whole input on one node as the last task, else the report',
+    "projects one node from the shards' own size models.",
     CLUSTER_EXIT,
   ],
   examples: [
     'virnucpro-bench slurm submit --partition gpu-h200 --nodes 4 --gpus-per-node 8 --exclusive --suites scaling',
     'virnucpro-bench slurm submit --nodes 2 --device cpu --suites stage-throughput --dry-run',
+    'virnucpro-bench slurm submit --partition gpu-h200 --nodes 5 --gpus-per-node 8 --shard-input /shared/sample.fa.gz --one-node',
     'virnucpro-bench slurm submit --nodes 2 --gpus-per-node 8 --dry-run --k8s --image registry/virnucpro-bench:1',
   ],
 } as const satisfies CommandSpec

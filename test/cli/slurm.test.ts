@@ -50,6 +50,55 @@ describe('submit --dry-run', () => {
   })
 })
 
+describe('submit --shard-input: a sharded production run', () => {
+  const input = join(import.meta.dirname, '../fixtures/results/2026-03-02T09-30-00Z-de30/scaling-reference.json')
+
+  test('every task runs the shard suite on its shard of one input; --one-node adds the whole input as the last task', async () => {
+    const args = ['submit', '--dry-run', '--nodes', '4', '--shard-input', input, '--one-node']
+    const out = await captured(() => run([...args, '--results-dir', root, '--run-id', RUN_ID], env))
+    expect(out.code, out.stderr).toBe(0)
+    expect(spawnSync('bash', ['-n'], { input: out.stdout }).status).toBe(0)
+    expect(out.stdout).toContain('#SBATCH --array=0-3\n')
+    expect(out.stdout).toContain(`export VIRNUCPRO_BENCH_INPUT='${input}'\n`)
+    expect(out.stdout).toContain('run --project gpu benchmarks/shard.gpu.test.ts\n')
+    const shards = [...out.stdout.matchAll(/^ {2}(\d+)\) export VIRNUCPRO_BENCH_SHARD='([^']+)' ;;$/gm)].map((m) => [
+      Number(m[1]),
+      m[2],
+    ])
+    expect(shards).toEqual([
+      [0, '0/3'],
+      [1, '1/3'],
+      [2, '2/3'],
+      [3, '0/1'],
+    ])
+    const plain = await captured(() =>
+      run(['submit', '--dry-run', '--nodes', '2', '--shard-input', input, '--run-id', RUN_ID], env),
+    )
+    expect(plain.stdout).toContain("  1) export VIRNUCPRO_BENCH_SHARD='1/2' ;;\n")
+    expect(plain.stdout).not.toContain("'0/1'")
+  })
+
+  test.for([
+    [['--one-node'], 'slurm submit: --one-node belongs to --shard-input'],
+    [
+      ['--shard-input', 'INPUT', '--suites', 'scaling'],
+      'slurm submit: --shard-input runs the shard suite; drop --suites',
+    ],
+    [
+      ['--shard-input', 'INPUT', '--one-node'],
+      'slurm submit: --one-node needs at least 2 tasks (shards and the one-node task), got 1',
+    ],
+    [['--shard-input', '/no/such.fa'], /^slurm submit: --shard-input '\/no\/such\.fa' is not a file/],
+  ] as const)('refused: %j', async ([args, message]) => {
+    const error = await run(['submit', '--dry-run', ...args.map((a) => (a === 'INPUT' ? input : a))], env).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(UsageError)
+    if (typeof message === 'string') expect((error as Error).message).toBe(message)
+    else expect((error as Error).message).toMatch(message)
+  })
+})
+
 describe('bad arguments: one usage line each', () => {
   test.for([
     [
