@@ -21,9 +21,13 @@ describe.skipIf(ready.state !== 'ready')('capacity suite on the CPU', () => {
     const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('capacity-inputs-') })
     const inputs = await resolver.nested('SMALL', [8, 40])
     const { input: _input, ...m } = scripted([fakeGpu(90), fakeGpu(90)], 2, 0)
+    // A planted per-batch stall in small ESM-2 batches gives every sequence a known cost on top of the tiny models':
+    // on a loaded 2-core machine the start-up's noise (~0.3 s) can otherwise outweigh 32 more sequences of tiny work
+    // and tip the fitted slope below zero (seen in CI: -0.57 ms a sequence).
+    const perSequence = ['--esm-batch-size', '512', '--inject', 'cpu-stall-ms=20']
     const configs = [
-      { config: cpuConfig('1 worker', ['--cpu-workers', '1']), gpuCount: 1 },
-      { config: cpuConfig('2 workers', ['--cpu-workers', '2']), gpuCount: 2 },
+      { config: cpuConfig('1 worker', ['--cpu-workers', '1', ...perSequence]), gpuCount: 1 },
+      { config: cpuConfig('2 workers', ['--cpu-workers', '2', ...perSequence]), gpuCount: 2 },
     ]
     const { record } = await runCapacitySuite({ ...ctx, inputs: resolver }, m, configs, inputs)
     expect(record.kind).toBe('capacity')
