@@ -8,6 +8,7 @@ import { loadReportInput } from '../src/report/load.ts'
 import { terminalSummary } from '../src/report/render/terminal.ts'
 import { listRunDirs, newRunDir, reportsDir, resultsRoot } from '../src/report/run-dir.ts'
 import { writeReports } from '../src/report/write.ts'
+import { storeInvocation } from '../src/results/invocations.ts'
 
 export interface GpuReportOptions {
   /** Where reports go; default VIRNUCPRO_BENCH_REPORTS_DIR or `reports`. */
@@ -127,6 +128,9 @@ export default class GpuReportReporter implements Reporter {
       if (input.records.length === 0 && input.invalid.length === 0 && this.#benchmarks.length === 0) return
       const written = await writeReports(input, reportsDir(this.#options.outDir))
       write(`${terminalSummary(written.report, written.outDir, written.files).join('\n')}\n`)
+      // So that `virnucpro-bench report` rebuilds these reports whole (benchmarks and outcome are no records).
+      if (dir !== null)
+        await storeInvocation(dir, { finishedAt: new Date().toISOString(), outcome, benchmarks: this.#benchmarks })
       if (this.#options.failOnRegression && regressionGateFails(written.report.regression)) process.exitCode = 1
     } catch (error) {
       // A report failure must never hide the test results or the closing summary line.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The nightly GPU job's history step (.github/workflows/gpu-bench.yml): add the night's run to the history database,
-# look for change points, and fail on what the newest run brings to light, naming each regression's commit range.
+# look for change points, rebuild the reports with the night in their trends, and fail on what the newest run brings
+# to light, naming each regression's commit range.
 #   usage: scripts/nightly-history.sh RUN_DIR
 #   env:   VIRNUCPRO_BENCH_HISTORY  the database (created on the first night)
 #          REPORTS_DIR              where history-changes.txt and .json go (default reports)
@@ -34,6 +35,13 @@ json_exit=$?
 changes=$?
 cat "$reports/history-changes.txt"
 if [ $changes -ne $json_exit ]; then echo "nightly-history: text and JSON disagree ($changes vs $json_exit)" >&2; exit 3; fi
+
+# The reports again, now with this night in the history's trends (the reporter drew them before the night was added);
+# benchmarks and how the run ended come from what the reporter stored beside the records. The reporters appended their
+# step summaries already, and the job's summary step appends the rebuilt summary.md: not a third time here.
+if ! GITHUB_STEP_SUMMARY='' "${cli[@]}" report "$run_dir" --history "$VIRNUCPRO_BENCH_HISTORY" --out "$reports" > "$reports/report-rebuild.log" 2>&1; then
+  echo "::warning title=Reports not rebuilt::the reports lack this night's trends: see $reports/report-rebuild.log"
+fi
 
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   # 1 MiB per step is GitHub's limit; the report's own summary comes after this one.

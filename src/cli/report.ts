@@ -31,7 +31,8 @@ export async function run(args: string[]): Promise<number> {
     resultsDir: resultsDirs.length === 1 ? resultsDirs[0]! : resultsDirs,
     baselineDir: values.baseline ?? null,
     history: values.history ?? null,
-    outcome: { state: 'unknown', note: 'rebuilt from stored records; how the original run ended is not recorded' },
+    // The benchmarks and how the run ended, as the reporter stored them beside the records (unknown when it did not).
+    rebuild: true,
   })
   const written = await writeReports(input, reportsDir(values.out))
   for (const bad of written.report.invalid)

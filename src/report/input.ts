@@ -5,22 +5,11 @@
 import type { ChangesReport } from '../history/changes.ts'
 import type { Series } from '../history/read.ts'
 import type { SampleRecord } from '../monitor/records.ts'
+import type { BenchmarkTaskResult, RunOutcome } from '../results/invocations.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import type { InvalidRecord } from '../results/store.ts'
 
-/** One benchmark task as vitest's `onTestCaseBenchmark` reports it, reduced to what reports show (latency in ms). */
-export interface BenchmarkTaskResult {
-  /** `<test name> > <bench label>`. */
-  name: string
-  project: string
-  latencyMs: { mean: number; p50: number; p99: number; min: number; max: number; sd: number; rme: number }
-  samples: number
-  /** Operations per second (tinybench's throughput mean). */
-  opsPerS: number
-}
-
-/** How the vitest run that produced the records ended; reports say when they cover an incomplete run. */
-export type RunOutcome = { state: 'passed' } | { state: 'failed' | 'interrupted' | 'unknown'; note: string }
+export type { BenchmarkTaskResult, RunOutcome } from '../results/invocations.ts'
 
 export interface StoredRun {
   dir: string

@@ -9,6 +9,7 @@ import { readdir } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
 import { readMonitorLog } from '../monitor/log-reader.ts'
 import type { SampleRecord } from '../monitor/records.ts'
+import { combinedOutcome, readInvocations } from '../results/invocations.ts'
 import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import { readResultRecords } from '../results/store.ts'
@@ -24,6 +25,11 @@ export interface LoadOptions {
   baselineDir?: string | null
   benchmarks?: BenchmarkTaskResult[]
   outcome?: RunOutcome
+  /**
+   * A rebuild from stored records (`virnucpro-bench report`): the benchmarks and how the run ended come from the
+   * invocations the reporter stored beside the records (src/results/invocations.ts), unless given here.
+   */
+  rebuild?: boolean
   now?: Date
   /** A history database to draw trends from (a file name, or with lock waits); none when null or absent. */
   history?: string | HistoryLoadOptions | null
@@ -159,17 +165,36 @@ function runIdOf(records: readonly ResultRecord[]): string | null {
   return `${ids.length} runs: ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', ...' : ''}`
 }
 
+/** Benchmarks and outcome of a rebuild, from the invocations stored in `runDirs`; notes for files that are not one. */
+async function storedRunEnd(runDirs: readonly string[], options: LoadOptions) {
+  if (!options.rebuild) return { benchmarks: options.benchmarks ?? [], outcome: options.outcome, notes: [] }
+  const all = await Promise.all(runDirs.map((dir) => readInvocations(dir)))
+  const invocations = all.flatMap((a) => a.invocations)
+  const notes = all.flatMap((a) => a.invalid.map((i) => `invocation file ${i.file}: not read (${i.reason})`))
+  return {
+    benchmarks: options.benchmarks ?? invocations.flatMap((i) => i.benchmarks),
+    outcome: options.outcome ?? combinedOutcome(invocations),
+    notes,
+  }
+}
+
 async function loadMerged(dirs: readonly string[], options: LoadOptions): Promise<ReportInput> {
   const merged = await mergeDirs(dirs)
   const { series, notes } = await loadSeries(merged.records, '/')
+  const end = await storedRunEnd(
+    merged.sources.map((s) => s.dir),
+    options,
+  )
   return {
-    ...(await loadSingle(null, options)),
+    ...(await loadSingle(null, { ...options, rebuild: false })),
+    benchmarks: end.benchmarks,
+    outcome: end.outcome ?? { state: 'passed' },
     runId: runIdOf(merged.records),
     resultsDir: dirs.join(' + '),
     records: merged.records,
     invalid: merged.invalid,
     series,
-    seriesNotes: [...merged.notes, ...notes],
+    seriesNotes: [...merged.notes, ...notes, ...end.notes],
     sources: merged.sources,
   }
 }
@@ -186,16 +211,17 @@ async function loadSingle(dir: string | null, options: LoadOptions): Promise<Rep
   }
   const { series, notes: seriesNotes } = dir ? await loadSeries(stored.records, dir) : { series: new Map(), notes: [] }
   const baseline = options.baselineDir ? await readStored(resolve(options.baselineDir)) : null
+  const end = await storedRunEnd(dir === null ? [] : [dir], options)
   return {
     runId: stored.records[0]?.provenance.runId ?? (dir ? (dir.split(/[\\/]/).at(-1) ?? null) : null),
     resultsDir: dir,
     records: stored.records,
     invalid: stored.invalid,
     series,
-    seriesNotes: [...notes, ...seriesNotes],
-    benchmarks: options.benchmarks ?? [],
+    seriesNotes: [...notes, ...seriesNotes, ...end.notes],
+    benchmarks: end.benchmarks,
     baseline,
-    outcome: options.outcome ?? { state: 'passed' },
+    outcome: end.outcome ?? { state: 'passed' },
     generatedAt: (options.now ?? new Date()).toISOString(),
     trends: historyTrends(options.history),
   }

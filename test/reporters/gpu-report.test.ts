@@ -8,6 +8,7 @@ import { execa } from 'execa'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ReportJsonSchema } from '../../src/report/render/json.ts'
 import { REPORT_FILES } from '../../src/report/write.ts'
+import { readInvocations } from '../../src/results/invocations.ts'
 import { dumpDom } from '../report/support/chromium.ts'
 import { expectBmf, expectGithubBenchmark, expectTrace } from '../report/support/formats.ts'
 import { syntheticHeadlineHistory } from '../report/support/history.ts'
@@ -123,6 +124,19 @@ describe('gpu-report reporter on a real vitest run', () => {
   test('bench.bmf.json and github-benchmark.json match their formats', async () => {
     expectBmf(JSON.parse(await read('bench.bmf.json')))
     expectGithubBenchmark(JSON.parse(await read('github-benchmark.json')))
+  })
+
+  test('how the run ended is stored beside its records, so `report` rebuilds the same summary', async () => {
+    const runDir = join(work, 'results', RUN_ID)
+    const { invocations } = await readInvocations(runDir)
+    expect(invocations).toEqual([
+      expect.objectContaining({ outcome: { state: 'failed', note: expect.stringMatching(/^some tests failed/) } }),
+    ])
+    const rebuilt = join(work, 'rebuilt')
+    const result = await execa(process.execPath, ['src/cli.ts', 'report', runDir, '--out', rebuilt], { reject: false })
+    expect(result.exitCode, result.stderr).toBe(0)
+    const summary = await readFile(join(rebuilt, 'summary.md'), 'utf8')
+    expect(summary).toContain('> **FAILED: rebuilt from stored records: 1 of 1 vitest invocation')
   })
 
   test('the step summary is appended to GITHUB_STEP_SUMMARY', async () => {

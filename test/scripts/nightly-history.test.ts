@@ -77,9 +77,14 @@ describe('scripts/nightly-history.sh', () => {
   }, 60_000)
 
   test('a stable night after twelve: exit 0', async () => {
-    const result = await nightly(await setUp(12, 1))
+    const c = await setUp(12, 1)
+    const result = await nightly(c)
     expect(result.exitCode, result.stdout).toBe(0)
     expect(result.stdout).toMatch(/newest run night-012 .* against the last stable window:\n {2}\d+ unchanged/)
+    // The reports are rebuilt with the night in the trends: 13 runs, this one the newest.
+    const summary = readFileSync(join(c.dir, 'reports', 'summary.md'), 'utf8')
+    expect(summary).toContain(`History ${c.db}: `)
+    expect(summary).toMatch(/over 13 runs \\\(newest: run night-012, commit /)
   }, 60_000)
 
   test('a night 30% slower on 1 GPU: exit 1, one error annotation naming the metric, the change and the commits', async () => {

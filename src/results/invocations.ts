@@ -1,0 +1,112 @@
+/**
+ * What a run directory keeps of each vitest invocation that wrote into it, beside its records: how the invocation
+ * ended and its benchmark results (tinybench's figures are not records). `virnucpro-bench report` then rebuilds the
+ * reports as the reporter wrote them, benchmark table and outcome included; the nightly job rebuilds them after adding
+ * the night to the history, so its trend charts hold the night itself. One file an invocation, written atomically and
+ * never over another: `<run dir>/invocations/<finishedAt>-<pid>.json`.
+ */
+import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { writeFileAtomicNew } from './atomic-write.ts'
+
+/** One benchmark task as vitest's `onTestCaseBenchmark` reports it, reduced to what reports show (latency in ms). */
+export interface BenchmarkTaskResult {
+  /** `<test name> > <bench label>`. */
+  name: string
+  project: string
+  latencyMs: { mean: number; p50: number; p99: number; min: number; max: number; sd: number; rme: number }
+  samples: number
+  /** Operations per second (tinybench's throughput mean). */
+  opsPerS: number
+}
+
+/** How the vitest run that produced the records ended; reports say when they cover an incomplete run. */
+export type RunOutcome = { state: 'passed' } | { state: 'failed' | 'interrupted' | 'unknown'; note: string }
+
+export const INVOCATIONS_DIR = 'invocations'
+
+const Latency = z.object({
+  mean: z.number(),
+  p50: z.number(),
+  p99: z.number(),
+  min: z.number(),
+  max: z.number(),
+  sd: z.number(),
+  rme: z.number(),
+})
+const InvocationSchema = z.object({
+  schemaVersion: z.literal(1),
+  finishedAt: z.iso.datetime(),
+  outcome: z.union([
+    z.object({ state: z.literal('passed') }),
+    z.object({ state: z.enum(['failed', 'interrupted', 'unknown']), note: z.string() }),
+  ]),
+  benchmarks: z.array(
+    z.object({
+      name: z.string(),
+      project: z.string(),
+      latencyMs: Latency,
+      samples: z.number(),
+      opsPerS: z.number(),
+    }),
+  ),
+})
+
+export type Invocation = z.infer<typeof InvocationSchema>
+
+/**
+ * Stores one invocation's outcome and benchmarks in `runDir`.
+ * @throws the fs error when the file cannot be written (the caller says so; reports are written already).
+ */
+export async function storeInvocation(runDir: string, invocation: Omit<Invocation, 'schemaVersion'>): Promise<string> {
+  const stamp = invocation.finishedAt.replace(/[^0-9A-Za-z]/g, '')
+  await mkdir(join(runDir, INVOCATIONS_DIR), { recursive: true })
+  for (let n = 0; ; n++) {
+    const path = join(runDir, INVOCATIONS_DIR, `${stamp}-${process.pid}${n === 0 ? '' : `-${n}`}.json`)
+    const text = `${JSON.stringify({ schemaVersion: 1, ...invocation }, null, 2)}\n`
+    if (await writeFileAtomicNew(path, text)) return path
+  }
+}
+
+/** The invocations stored in `runDir`, oldest first, and each file that is not one (named, with why). */
+export async function readInvocations(
+  runDir: string,
+): Promise<{ invocations: Invocation[]; invalid: { file: string; reason: string }[] }> {
+  const dir = join(runDir, INVOCATIONS_DIR)
+  const names = await readdir(dir).catch(() => [] as string[])
+  const invocations: Invocation[] = []
+  const invalid: { file: string; reason: string }[] = []
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+    const file = join(dir, name)
+    try {
+      const parsed = InvocationSchema.safeParse(JSON.parse(await readFile(file, 'utf8')))
+      if (parsed.success) invocations.push(parsed.data)
+      else
+        invalid.push({ file, reason: `${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}` })
+    } catch (error) {
+      invalid.push({ file, reason: (error as Error).message })
+    }
+  }
+  return { invocations: invocations.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt)), invalid }
+}
+
+/**
+ * How the invocations ended, together: failed when one failed, else interrupted when one was, else passed; none
+ * stored is unknown (records written before invocations were kept, or by another tool).
+ */
+export function combinedOutcome(invocations: readonly Invocation[]): RunOutcome {
+  const rebuilt = 'rebuilt from stored records'
+  if (invocations.length === 0)
+    return { state: 'unknown', note: `${rebuilt}; how the original run ended is not recorded` }
+  for (const state of ['failed', 'interrupted'] as const) {
+    const ended = invocations.filter((i) => i.outcome.state === state)
+    if (ended.length > 0)
+      return {
+        state,
+        note: `${rebuilt}: ${ended.length} of ${invocations.length} vitest invocation(s) ${state}: ${ended.map((i) => ('note' in i.outcome ? i.outcome.note : '')).join('; ')}`,
+      }
+  }
+  if (invocations.every((i) => i.outcome.state === 'passed')) return { state: 'passed' }
+  return { state: 'unknown', note: `${rebuilt}; an invocation's end was not known` }
+}
