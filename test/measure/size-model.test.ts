@@ -42,7 +42,12 @@ describe('fitSizeModel', () => {
           const runs = sizes.flatMap((size) => [0, 1].map(() => ({ size, values: { wall: fixed + perUnit * size } })))
           const model = fitSizeModel(runs, { draws: 50 })
           expect(model.fits.wall!.fixed).toBeCloseTo(fixed, 3)
-          expect(model.fits.wall!.perUnit / perUnit).toBeCloseTo(1, 6)
+          // Exact up to rounding: the values carry ~eps x their size each, so a slope over the size spread can be off by
+          // that much whatever the fit (fixed 65,536 ms, 1e-6 ms per unit over sizes 1..6 is off by 1.1e-6 of itself).
+          const largest = fixed + perUnit * Math.max(...sizes)
+          const spread = Math.max(...sizes) - Math.min(...sizes)
+          const rounding = (64 * Number.EPSILON * largest) / spread
+          expect(Math.abs(model.fits.wall!.perUnit - perUnit)).toBeLessThanOrEqual(1e-6 * perUnit + rounding)
           // No spread, no width: every draw is the fit itself.
           const at = projectSeries(model, 'wall', 10 * Math.max(...sizes))
           expect((at.ci!.high - at.ci!.low) / at.estimate).toBeLessThan(1e-9)
