@@ -8,6 +8,7 @@ import os from 'node:os'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeEach, describe, expect, test } from 'vitest'
+import { cachedDataset } from '../../benchmarks/support/dataset.ts'
 import { parseSubmit, run } from '../../src/cli/slurm.ts'
 import { campaignPaths, jobName, runDirOf, submissions } from '../../src/cluster/campaign.ts'
 import { prepareCampaignDir, writeManifest } from '../../src/cluster/campaign-files.ts'
@@ -138,6 +139,71 @@ describe('a 2-task campaign on the cluster', () => {
     const lines = await captured(() => run(['status', sub.runId, '--results-dir', root], env))
     expect(lines.stdout).toContain(`run ${sub.runId}: 2 task(s), 2 record(s) in ${sub.runDir}`)
     expect(lines.stdout).toContain(`every task has ended: virnucpro-bench report ${sub.runDir}`)
+  }, 360_000)
+})
+
+describe('a sharded production run on the cluster', () => {
+  test('2 shards and the one-node task through --shard-input --one-node: 3 shard records, fleet time, straggler, 2 nodes vs 1 measured', async (context) => {
+    if (pipeline.state !== 'ready') context.skip(`the reference pipeline cannot run here: ${pipeline.reason}`)
+    const fake = createFakeNvml({
+      devices: [
+        {
+          name: 'NVIDIA H200 (fake)',
+          memTotalBytes: 80 * GIB,
+          memUsedBytes: 2 * GIB,
+          utilGpuPct: 95,
+          powerMw: 300_000,
+          energyMj: [1_000, 2_000, 3_000, 4_000],
+        },
+      ],
+    })
+    atFileEnd(() => fake.remove())
+    // 40 records: shards of 20, and a tenth of each for its size model; 2 runs a size, no warm-up.
+    const input = (await cachedDataset({ preset: 'SMALL', overrides: { seed: 1, records: 40 } })).files[0]!
+    const env = jobEnv({ ...TINY, ...fake.env, VIRNUCPRO_BENCH_RUNS: '2' })
+    const root = tempDirUntilFileEnd('slurm-shards-')
+    const args = ['--nodes', '3', '--cpus-per-task', '1', '--device', 'cpu', '--time-limit-min', '10']
+    const startedMs = Date.now()
+    const sub = await submit(
+      root,
+      [...args, '--shard-input', input, '--one-node', '--export', 'FAKE_NVML_SCRIPT,FAKE_NVML_STATS'],
+      env,
+    )
+    expect(sub.code, sub.stderr).toBe(0)
+    const status = await waitFinished(sub.runId, sub.runDir, env, 300_000)
+    const logs = status.tasks.map((t) => readFileSync(t.log, 'utf8')).join('\n')
+    expect(
+      status.tasks.map((t) => [t.index, t.state, t.exitCode]),
+      logs,
+    ).toEqual([
+      [0, 'COMPLETED', 0],
+      [1, 'COMPLETED', 0],
+      [2, 'COMPLETED', 0],
+    ])
+    console.info(`sharded run on the cluster (3 tasks): ${((Date.now() - startedMs) / 1000).toFixed(1)} s`)
+    const { records, invalid } = await readResultRecords(sub.runDir)
+    expect(invalid).toEqual([])
+    expect(records.map((r) => [r.kind, r.state, (r.stats as { shard?: unknown }).shard])).toEqual(
+      expect.arrayContaining([
+        ['shard', 'completed', { index: 0, count: 2 }],
+        ['shard', 'completed', { index: 1, count: 2 }],
+        ['shard', 'completed', { index: 0, count: 1 }],
+      ]),
+    )
+
+    const out = tempDirUntilFileEnd('slurm-shards-report-')
+    const report = await execa(process.execPath, ['src/cli.ts', 'report', sub.runDir, '--out', out], {
+      reject: false,
+      env: jobEnv({}),
+    })
+    expect(report.exitCode, report.stderr).toBe(0)
+    const [run] = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).fleet.shardRuns
+    expect(run).toMatchObject({ runId: sub.runId, count: 2, missing: [], input: { records: 40 } })
+    expect(run.fleet.wallMs.value).toBeGreaterThan(0)
+    expect(run.fleet.sequences).toBe(40)
+    expect(run.straggler.index === 0 || run.straggler.index === 1).toBe(true)
+    expect(run.vsOneNode).toMatchObject({ state: 'judged', method: 'measured', nodes: 2 })
+    expect(run.vsOneNode.speedup.ci.low).toBeLessThan(run.vsOneNode.speedup.value)
   }, 360_000)
 })
 
