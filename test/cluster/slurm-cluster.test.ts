@@ -61,22 +61,28 @@ const TINY = {
 }
 const GIB = 2 ** 30
 
+/** One scripted GPU at 95% (PERF-02 passes), removed when the file ends. */
+function fakeH200() {
+  const fake = createFakeNvml({
+    devices: [
+      {
+        name: 'NVIDIA H200 (fake)',
+        memTotalBytes: 80 * GIB,
+        memUsedBytes: 2 * GIB,
+        utilGpuPct: 95,
+        powerMw: 300_000,
+        energyMj: [1_000, 2_000, 3_000, 4_000],
+      },
+    ],
+  })
+  atFileEnd(() => fake.remove())
+  return fake
+}
+
 describe('a 2-task campaign on the cluster', () => {
   test('both tasks run the stage suite on the CPU; one run directory, two records named by task, host in provenance, report reads it', async (context) => {
     if (pipeline.state !== 'ready') context.skip(`the reference pipeline cannot run here: ${pipeline.reason}`)
-    const fake = createFakeNvml({
-      devices: [
-        {
-          name: 'NVIDIA H200 (fake)',
-          memTotalBytes: 80 * GIB,
-          memUsedBytes: 2 * GIB,
-          utilGpuPct: 95,
-          powerMw: 300_000,
-          energyMj: [1_000, 2_000, 3_000, 4_000],
-        },
-      ],
-    })
-    atFileEnd(() => fake.remove())
+    const fake = fakeH200()
     const env = jobEnv({ ...TINY, ...fake.env })
     const root = tempDirUntilFileEnd('slurm-campaign-')
     const startedMs = Date.now()
@@ -145,19 +151,7 @@ describe('a 2-task campaign on the cluster', () => {
 describe('a sharded production run on the cluster', () => {
   test('2 shards and the one-node task through --shard-input --one-node: 3 shard records, fleet time, straggler, 2 nodes vs 1 measured', async (context) => {
     if (pipeline.state !== 'ready') context.skip(`the reference pipeline cannot run here: ${pipeline.reason}`)
-    const fake = createFakeNvml({
-      devices: [
-        {
-          name: 'NVIDIA H200 (fake)',
-          memTotalBytes: 80 * GIB,
-          memUsedBytes: 2 * GIB,
-          utilGpuPct: 95,
-          powerMw: 300_000,
-          energyMj: [1_000, 2_000, 3_000, 4_000],
-        },
-      ],
-    })
-    atFileEnd(() => fake.remove())
+    const fake = fakeH200()
     // 40 records: shards of 20, and a tenth of each for its size model; 2 runs a size, no warm-up.
     const input = (await cachedDataset({ preset: 'SMALL', overrides: { seed: 1, records: 40 } })).files[0]!
     const env = jobEnv({ ...TINY, ...fake.env, VIRNUCPRO_BENCH_RUNS: '2' })
