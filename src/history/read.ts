@@ -7,6 +7,7 @@
 import type { StatementSync } from 'node:sqlite'
 import type { Better } from './metric-names.ts'
 import { decodeSamples } from './samples.ts'
+import { seriesRecordId } from './series-id.ts'
 import type { HistoryStore } from './store.ts'
 
 export interface RunSummary {
@@ -118,15 +119,16 @@ function readRecords(store: HistoryStore) {
   /** Record row id -> its place in history order (-1: none), and -> its machine id. */
   const position = new Int32Array(maxId + 1).fill(-1)
   const machine = new Int32Array(maxId + 1)
-  /** Record row id -> a small number for its record id (records of one id across runs share it). */
+  /** Record row id -> a small number for its series' record id (one id across runs and campaign tasks shares it). */
   const recordKey = new Int32Array(maxId + 1)
   const recordIds = new Map<string, number>()
   for (const [id, runId, recordId, createdAt, host, gpuModel, commit, commitOf, threshold, machineId] of all) {
     position[Number(id)] = refs.length
     rowIdAt.push(Number(id))
     machine[Number(id)] = Number(machineId)
-    const key = recordIds.get(String(recordId)) ?? recordIds.size
-    recordIds.set(String(recordId), key)
+    const series = seriesRecordId(String(recordId), String(host))
+    const key = recordIds.get(series) ?? recordIds.size
+    recordIds.set(series, key)
     recordKey[Number(id)] = key
     refs.push({
       runId: String(runId),
@@ -195,7 +197,8 @@ export function readSeries(store: HistoryStore, options: ReadSeriesOptions = {})
     const key = (metric * machines + machine[record]!) * recordIdCount + recordKey[record]!
     let builder = builders.get(key)
     if (!builder) {
-      const { host, gpuModel, recordId } = refs[at]!
+      const { host, gpuModel } = refs[at]!
+      const recordId = seriesRecordId(refs[at]!.recordId, host)
       const detail = options.detail ? newDetail() : null
       const series: Series = {
         metric: names.get(metric)!,

@@ -36,6 +36,20 @@ describe('series keys', () => {
   })
 })
 
+describe('campaign records', () => {
+  test("one host's record on two nights, as task 0 and as task 3 of the array, is one series of two points", () => {
+    const [first, second] = syntheticHistory({ runs: 2, metrics: 1, hosts: ['gpu07.cluster'] })
+    first!.records[0]!.recordId = 'stage-1-GPU.gpu07-t0'
+    second!.records[0]!.recordId = 'stage-1-GPU.gpu07-t3'
+    using store = HistoryStore.open(freshFile(), { create: true })
+    store.addRuns([first!, second!])
+    const series = readSeries(store)
+    expect(series.map((x) => [x.recordId, x.host, x.values.length])).toEqual([['stage-1-GPU', 'gpu07.cluster', 2]])
+    // Each point still names the record it came from.
+    expect(series[0]!.records.map((r) => r.recordId)).toEqual(['stage-1-GPU.gpu07-t0', 'stage-1-GPU.gpu07-t3'])
+  })
+})
+
 describe('adding real runs', () => {
   test('adding a run twice changes nothing: the second add says every record is already present', async () => {
     const { records } = await readResultRecords(SCALING_RUN_DIR)
