@@ -2,6 +2,7 @@
  * What the history stores of a run's records: per record its keys (host, GPU model, target profile, commit, suite
  * version, createdAt) and its headline metrics. Pure: records in, rows out; the store writes them.
  */
+import { gpuModelOf } from '../results/runs.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import { type HeadlineMetric, headlineMetrics } from './metrics.ts'
 
@@ -30,13 +31,6 @@ export interface HistoryRunInput {
   records: HistoryRecordInput[]
 }
 
-/** The GPU model a record ran on: NVML's names (distinct, in index order, joined with ' + '), or `no GPU`. */
-export function gpuModelOf(record: ResultRecord): string {
-  const { nvml } = record.provenance
-  if (!nvml.available || nvml.gpus.length === 0) return 'no GPU'
-  return [...new Set(nvml.gpus.map((g) => g.name))].join(' + ')
-}
-
 /**
  * The commit a record measured. A target checkout (VIRNUCPRO_DIR) has its own; the bundled reference pipeline lives in
  * this repository, so the suite's commit is what changed it.
@@ -56,7 +50,7 @@ function recordInput(record: ResultRecord, metrics: HeadlineMetric[]): HistoryRe
     state: record.state,
     createdAt: record.createdAt,
     host: record.provenance.host.hostname,
-    gpuModel: gpuModelOf(record),
+    gpuModel: gpuModelOf(record.provenance),
     targetProfile: record.provenance.target.profile,
     commit,
     commitOf: whose,

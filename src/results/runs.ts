@@ -1,7 +1,7 @@
 /** Small shared readings of result records: which runs count, their GPU count, their stage times. */
 import { median } from '../measure/estimators.ts'
 import { toSorted } from '../measure/samples.ts'
-import type { MeasuredRun, ResultRecord } from './schema/index.ts'
+import type { MeasuredRun, Provenance, ResultRecord } from './schema/index.ts'
 
 export interface CountedRun {
   recordId: string
@@ -125,4 +125,14 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
     else map.set(k, [item])
   }
   return map
+}
+
+/**
+ * The GPU model a record ran on: NVML's names (distinct, in index order, joined with ' + '), or `no GPU`. One name for
+ * the history's series keys, the shard records and the fleet report's per-model comparison.
+ */
+export function gpuModelOf(provenance: Provenance): string {
+  const { nvml } = provenance
+  if (!nvml.available || nvml.gpus.length === 0) return 'no GPU'
+  return [...new Set(nvml.gpus.map((g) => g.name))].join(' + ')
 }

@@ -8,7 +8,8 @@
  */
 
 import type { ShardSpec } from '../fixtures/shard.ts'
-import type { Provenance, ResultRecord } from '../results/schema/index.ts'
+import { gpuModelOf } from '../results/runs.ts'
+import type { ResultRecord } from '../results/schema/index.ts'
 import { storeResultRecord } from '../results/store.ts'
 import type { Configuration } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
@@ -19,16 +20,6 @@ import { shardFigures } from './shard-figures.ts'
 import { prepareShardInputs, type ShardInputs, shardProvenance } from './shard-input.ts'
 import { analyzeStageThroughput } from './stage.ts'
 import type { SuiteMeasure, SuiteOutcome } from './suites.ts'
-
-/**
- * The GPU model a record ran on, named as the history names it (src/history/entry.ts gpuModelOf: NVML's distinct
- * names joined with ' + ', or `no GPU`); the history imports the suites, so the suites cannot import it.
- */
-export function gpuModelOf(provenance: Provenance): string {
-  const { nvml } = provenance
-  if (!nvml.available || nvml.gpus.length === 0) return 'no GPU'
-  return [...new Set(nvml.gpus.map((g) => g.name))].join(' + ')
-}
 
 export interface ShardRun {
   config: Configuration

@@ -4,11 +4,13 @@
  * configuration; a shard record's, this node alone on the whole production input), and the measurements it was a bad
  * node on. Every verdict and projection is the records' own or the shard analysis's; nothing is judged again. Pure.
  */
+
+import { gpuModelOf } from '../../results/runs.ts'
 import type { ResultRecord, VerdictValue } from '../../results/schema/index.ts'
 import { analyzeCapacityRecords } from './capacity.ts'
 import type { Figure } from './capacity-rows.ts'
 import type { HostComparison } from './fleet-hosts.ts'
-import { gpuModelOf, hostOf } from './fleet-runs.ts'
+import { hostOf } from './fleet-runs.ts'
 import { worstVerdict } from './suites.ts'
 
 export interface PerfSummary {
@@ -80,12 +82,12 @@ export function summarizeHosts(
 ): HostSummary[] {
   const byHost = new Map<string, ResultRecord[]>()
   for (const r of records) {
-    const key = `${hostOf(r)}\u0000${gpuModelOf(r)}`
+    const key = `${hostOf(r)}\u0000${gpuModelOf(r.provenance)}`
     byHost.set(key, [...(byHost.get(key) ?? []), r])
   }
   return [...byHost.values()].map((list) => {
     const host = hostOf(list[0]!)
-    const gpuModel = gpuModelOf(list[0]!)
+    const gpuModel = gpuModelOf(list[0]!.provenance)
     const ids = new Set(list.map((r) => r.id))
     return {
       host,

@@ -7,9 +7,8 @@
  * one measurement here, read once. A shard record's full-shard runs are one measurement for all shards of its run
  * (`<configuration>, shards of N`): the shards carry equal work, so their rates compare like any other hosts'.
  */
-import { gpuModelOf } from '../../history/entry.ts'
 import { medianWithCi, toSorted } from '../../measure/index.ts'
-import { type CountedRun, runGroups } from '../../results/runs.ts'
+import { type CountedRun, gpuModelOf, runGroups } from '../../results/runs.ts'
 import { type ResultRecord, type ShardStats, ShardStatsSchema } from '../../results/schema/index.ts'
 import { type RunThroughput, runThroughput } from '../../suites/shard-run-figures.ts'
 import type { Figure } from './capacity-rows.ts'
@@ -27,8 +26,6 @@ export interface MeasuredGroup {
 
 /** The host a record ran on (its provenance). */
 export const hostOf = (r: ResultRecord) => r.provenance.host.hostname
-
-export { gpuModelOf }
 
 /** A shard record's stats, or null when they are not the shard shape (a record that failed before measuring). */
 export function shardStatsOf(r: ResultRecord): ShardStats | null {
@@ -73,7 +70,7 @@ export function measuredGroups(records: readonly ResultRecord[]): MeasuredGroup[
     out.push({
       measurement,
       host: hostOf(g.record),
-      gpuModel: gpuModelOf(g.record),
+      gpuModel: gpuModelOf(g.record.provenance),
       recordIds: g.recordIds,
       record: g.record,
       runs,

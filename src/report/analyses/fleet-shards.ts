@@ -8,11 +8,11 @@
  */
 import type { Thresholds } from '../../config/thresholds.ts'
 import { workerBalance } from '../../measure/index.ts'
-import { groupBy, medianOf } from '../../results/runs.ts'
+import { gpuModelOf, groupBy, medianOf } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
 import type { Figure } from './capacity-rows.ts'
 import type { ShardProjection } from './fleet-host-summary.ts'
-import { figureOfValues, gpuModelOf, hostOf, shardStatsOf } from './fleet-runs.ts'
+import { figureOfValues, hostOf, shardStatsOf } from './fleet-runs.ts'
 import {
   compareWithOneNode,
   type FleetFigures,
@@ -88,7 +88,7 @@ function row(s: ShardMeasured): ShardRow {
     index: stats.shard.index,
     recordId: record.id,
     host: hostOf(record),
-    gpuModel: gpuModelOf(record),
+    gpuModel: gpuModelOf(record.provenance),
     state: record.state,
     reason: record.reason,
     records: stats.full.records,
@@ -133,7 +133,7 @@ function stragglerOf(shards: readonly ShardMeasured[], t: Thresholds): Straggler
   return {
     index: slow.stats.shard.index,
     host: hostOf(slow.record),
-    gpuModel: gpuModelOf(slow.record),
+    gpuModel: gpuModelOf(slow.record.provenance),
     wallMs: medians[at]!,
     medianShardMs,
     ratio: medians[at]! / medianShardMs,
