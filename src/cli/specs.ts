@@ -4,6 +4,7 @@
  */
 import { DEFAULT_CODING, PRESET_NAMES } from '../fixtures/presets.ts'
 import { SAMPLE_SELECTIONS, STRATIFY_BY } from '../fixtures/sample.ts'
+import { METRIC_FAMILIES } from '../history/metric-names.ts'
 import { DEFAULT_SAMPLER_OPTIONS } from '../monitor/options.ts'
 import type { CommandSpec } from './command-spec.ts'
 import { slurmSpec } from './specs-slurm.ts'
@@ -207,8 +208,8 @@ export const historyShowSpec = {
     json: HISTORY_JSON,
   },
   notes: [
-    'Metric names: <verdict id>, wall/<setup>, energy/<setup>, rate/<setup>/<stage>, capacity/<gpus>/rate/<stage>,',
-    'capacity/<gpus>/perf01/<sequences>.',
+    'Metric names (unit: where the value comes from):',
+    ...METRIC_FAMILIES.map((f) => `  ${f.pattern} (${f.unit}): ${f.from}`),
     HISTORY_EXIT,
   ],
   examples: ["virnucpro-bench history show 'wall/1 GPU' --gpu 'NVIDIA H200'"],

@@ -213,7 +213,7 @@ function linkMovedWith(changes: SeriesChange[]): void {
 const sameChange = (a: ChangePoint, b: ChangePoint) =>
   a.regression === b.regression && (a.toKey === b.toKey || a.toKey === b.fromKey || a.fromKey === b.toKey)
 
-export function newestRef(series: readonly Series[]): Series['records'][number] | null {
+function newestRef(series: readonly Series[]): Series['records'][number] | null {
   let newest: Series['records'][number] | null = null
   for (const s of series) {
     const last = s.records.at(-1)

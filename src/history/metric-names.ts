@@ -28,8 +28,8 @@ export interface HeadlineMetric {
 export type MetricFigure = Omit<HeadlineMetric, 'recordId' | 'better'>
 
 /**
- * The metric families, one line each: the name pattern, its unit and where its value comes from. Reports and `history
- * show --help` read this list.
+ * The metric families, one line each: the name pattern, its unit and where its value comes from. `history
+ * show --help` lists them from here.
  */
 export const METRIC_FAMILIES = [
   { pattern: '<verdict id>', unit: "the verdict's", from: 'every verdict with a numeric value (value, CI, state)' },

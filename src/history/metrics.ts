@@ -33,7 +33,7 @@ function verdictMetrics(record: ResultRecord): MetricFigure[] {
 }
 
 /** Median with CI of the finite values, as a figure; null when there is none. */
-export function medianFigure(name: string, unit: string, values: readonly (number | null)[]): MetricFigure | null {
+function medianFigure(name: string, unit: string, values: readonly (number | null)[]): MetricFigure | null {
   const present = values.filter(isFiniteNumber)
   if (present.length === 0) return null
   const estimate = medianWithCi(toSorted(present, name))

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { METRIC_FAMILIES } from '../../src/history/metric-names.ts'
 import { SCHEMA_VERSION } from '../../src/history/schema.ts'
 import { CAPACITY_CPU, CAPACITY_H200, runDirWith, SCALING_RUN_DIR } from '../history/support/fixtures.ts'
 import { insertSyntheticHistory, syntheticCommit } from '../history/support/synthetic-history.ts'
@@ -207,5 +208,8 @@ test.each(['add', 'list', 'show', 'changes'])(
     expect(result.stdout).toMatch(new RegExp(`^usage: virnucpro-bench history ${name} \\[options\\]`))
     expect(result.stdout).toContain('--db FILE')
     expect(result.stdout).toMatch(/\nexamples?:\n {2}virnucpro-bench history /)
+    // show's help lists every metric family the history stores, from the one list (metric-names.ts).
+    if (name === 'show')
+      for (const f of METRIC_FAMILIES) expect(result.stdout).toContain(`  ${f.pattern} (${f.unit}): `)
   },
 )
