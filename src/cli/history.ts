@@ -5,6 +5,7 @@ import { historyRunsOf } from '../history/entry.ts'
 import { HistoryError } from '../history/errors.ts'
 import { listRuns, type MetricName, metricNames, readSeries, type Series, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
+import { writeFileAtomic } from '../results/atomic-write.ts'
 import { readResultRecords } from '../results/store.ts'
 import { resultsRoot } from '../suites/context.ts'
 import { editDistance } from './closest.ts'
@@ -164,7 +165,10 @@ async function changes(args: string[]): Promise<number> {
   const metrics = values.metric === undefined ? undefined : findMetric(store, values.metric, 'history changes')
   const report = analyzeChanges(readSeries(store, { metrics }), { minRelativeEffect, samplesOf: sampleReader(store) })
   const exitCode = report.regressions.length > 0 ? 1 : 0
-  if (values.json) printJson({ file, ...report, exitCode })
+  const json = { file, ...report, exitCode }
+  if (values['json-file'] !== undefined)
+    await writeFileAtomic(resolve(values['json-file']), `${JSON.stringify(json, null, 2)}\n`)
+  if (values.json) printJson(json)
   else print(renderChanges(report))
   return exitCode
 }

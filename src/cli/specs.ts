@@ -227,6 +227,11 @@ export const historyChangesSpec = {
     },
     db: HISTORY_DB,
     json: HISTORY_JSON,
+    'json-file': {
+      type: 'string',
+      value: 'FILE',
+      description: 'also write the answer as JSON to FILE (the text still goes to stdout): one analysis for both',
+    },
   },
   notes: [
     'Exit 1 when a confirmed regression involves the newest commit (for CI gates): a change point into it, or its',

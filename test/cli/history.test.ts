@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { execa } from 'execa'
@@ -175,6 +175,12 @@ describe('virnucpro-bench history changes', () => {
     ])
     // Tonight's 3 runs against the runs of the 39 nights before, less the 2 a change could still start at: 37 x 3.
     expect(report.newest[0]).toMatchObject({ basis: 'runs', comparison: { candidate: { n: 3 }, baseline: { n: 111 } } })
+    // --json-file: the same JSON in a file, the text on stdout, from one analysis (what the nightly job keeps).
+    const jsonFile = join(root, 'changes.json')
+    const both = await history(['changes', '--db', slowTonight, '--metric', 'wall/A', '--json-file', jsonFile])
+    expect(both.exitCode).toBe(1)
+    expect(both.stdout).toContain('REGRESSION: the newest run brings 1 regression(s) to light:')
+    expect(JSON.parse(readFileSync(jsonFile, 'utf8'))).toEqual(report)
   })
 
   test('a regression 20 commits back is reported but does not fail the gate (exit 0); --min-effect above it hides it', async () => {
