@@ -53,8 +53,12 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
     expect(new Set(target.commits).size).toBe(NIGHTS)
   })
 
-  test('before the step: nothing to fail on', () => {
-    expect(nights.slice(0, STEP_AT).flatMap((n) => n.regressions)).toEqual([])
+  test('before the step: nothing to fail on in what the runs measure', () => {
+    // Wall times and stage rates come from the runs. Energy and utilization here come from the scripted fake NVML,
+    // whose energy counter steps per read, so J/seq follows how many reads a run happened to take (it doubled on a
+    // quiet night once in CI): a series of the script, not of the pipeline, and left out of this check.
+    const measured = (r: { metric: string }) => r.metric.startsWith('wall/') || r.metric.startsWith('rate/')
+    expect(nights.slice(0, STEP_AT).flatMap((n) => n.regressions.filter(measured))).toEqual([])
   })
 
   test('the night the stall lands: the gate fails on wall time, naming the commit before it and its own', () => {
