@@ -104,8 +104,11 @@ function shardedRun(values: SubmitValues, tasks: number) {
       `${name}: --shard-input '${input}' is not a file (a FASTA, .fa.gz, on a filesystem the nodes share)`,
     )
   const oneNode = values['one-node'] === true
-  if (oneNode && tasks < 2)
-    throw new UsageError(`${name}: --one-node needs at least 2 tasks (shards and the one-node task), got ${tasks}`)
+  // One shard against one node would run the same whole input twice and compare it with itself.
+  if (oneNode && tasks < 3)
+    throw new UsageError(
+      `${name}: --one-node needs at least 3 tasks (2 or more shards and the one-node task), got ${tasks}`,
+    )
   const shards = oneNode ? tasks - 1 : tasks
   const taskEnv = Array.from({ length: tasks }, (_, i) => ({
     [SHARD_ENV]: i < shards ? `${i}/${shards}` : '0/1',

@@ -86,7 +86,11 @@ describe('submit --shard-input: a sharded production run', () => {
     ],
     [
       ['--shard-input', 'INPUT', '--one-node'],
-      'slurm submit: --one-node needs at least 2 tasks (shards and the one-node task), got 1',
+      'slurm submit: --one-node needs at least 3 tasks (2 or more shards and the one-node task), got 1',
+    ],
+    [
+      ['--shard-input', 'INPUT', '--nodes', '2', '--one-node'],
+      'slurm submit: --one-node needs at least 3 tasks (2 or more shards and the one-node task), got 2',
     ],
     [['--shard-input', '/no/such.fa'], /^slurm submit: --shard-input '\/no\/such\.fa' is not a file/],
   ] as const)('refused: %j', async ([args, message]) => {
