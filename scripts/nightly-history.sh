@@ -6,7 +6,8 @@
 #   env:   VIRNUCPRO_BENCH_HISTORY  the database (created on the first night)
 #          REPORTS_DIR              where history-changes.txt and .json go (default reports)
 #          GITHUB_STEP_SUMMARY      when set, the change points are appended to the job summary
-# Exit: 0 nothing brought to light; 1 a regression (one ::error:: line per regression, with its commits); 2 bad usage;
+# Exit: 0 nothing brought to light (a regression of tonight's run alone, not yet confirmed, is a ::warning:: line);
+# 1 a confirmed regression (one ::error:: line per regression, with its commits); 2 bad usage;
 # 3 the database cannot be used (missing run directory, locked, a newer schema: its one-line reason).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -44,6 +45,9 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   # 1 MiB per step is GitHub's limit; the report's own summary comes after this one.
   { echo '## Change points over the history'; echo; echo '```'; head -c 200000 "$reports/history-changes.txt"; echo '```'; } >> "$GITHUB_STEP_SUMMARY"
 fi
+
+# A regression of tonight's run alone is a suspect: a warning naming its commits; a second night confirms it (exit 1).
+[ -f "$reports/history-changes.txt" ] && sed -n '/^SUSPECTED: /,/^[^ ]/p' "$reports/history-changes.txt" | sed -n 's/^  \(.*\)$/::warning title=Suspected regression (one night)::\1/p'
 
 case $changes in
   0) exit 0 ;;

@@ -108,6 +108,13 @@ export function renderChanges(report: ChangesReport): string[] {
   for (const c of report.changes) out.push(...renderChange(c))
   out.push(...renderNewest(report))
   for (const n of report.notJudged) out.push(`not judged: ${n.metric} of ${n.recordId} on ${machineOf(n)}: ${n.reason}`)
+  // Before the gate's heading: the nightly job reads the indented lines after that heading as its errors.
+  if (report.suspects.length > 0) {
+    out.push(
+      `SUSPECTED: the newest run alone regressed in ${report.suspects.length} series (not failed on until a second run regresses against the same window):`,
+    )
+    for (const r of report.suspects) out.push(`  ${regressionText(r)}`)
+  }
   if (report.regressions.length === 0) out.push('no regression brought to light by the newest run')
   else {
     out.push(`REGRESSION: the newest run brings ${report.regressions.length} regression(s) to light:`)

@@ -64,6 +64,8 @@ export interface NightJudgement {
   runId: string
   /** What a nightly gate fails on after this night's add. */
   regressions: Regression[]
+  /** What it reports without failing: a regression of this night alone, not yet confirmed by a second night. */
+  suspects: Regression[]
   changes: SeriesChange[]
 }
 
@@ -77,7 +79,8 @@ export async function replayNights(file: string, runDirs: readonly string[]): Pr
     const runs = historyRunsOf(records, dir)
     for (const run of runs) store.addRun(run)
     const report = analyzeChanges(readSeries(store), { samplesOf: sampleReader(store) })
-    out.push({ night, runId: runs[0]?.runId ?? '', regressions: report.regressions, changes: report.changes })
+    const { regressions, suspects, changes } = report
+    out.push({ night, runId: runs[0]?.runId ?? '', regressions, suspects, changes })
   }
   return out
 }
@@ -92,12 +95,24 @@ export function confirmedNight(nights: readonly NightJudgement[], metric: string
   return nights.findIndex((n) => findingsOn(n, metric).some((r) => r.how === 'change-point'))
 }
 
-/** One line a night: what the gate found on `metric`, with the change and its commits (for a log or an annotation). */
+/**
+ * One line a night: what the gate failed on and what it suspected in `metric`, with the change and its commits, and
+ * how many other series it failed on or suspected (for a log or an annotation).
+ */
 export function nightLines(nights: readonly NightJudgement[], metric: string): string[] {
+  const text = (r: Regression) =>
+    `${(r.relativeChange * 100).toFixed(1)}% ${r.how} ${r.fromCommit.slice(0, 7)}..${r.toCommit.slice(0, 7)}`
   return nights.map((n) => {
-    const found = findingsOn(n, metric).map(
-      (r) => `${(r.relativeChange * 100).toFixed(1)}% ${r.how} ${r.fromCommit.slice(0, 7)}..${r.toCommit.slice(0, 7)}`,
-    )
-    return `history night ${n.night}: ${metric} ${found.join('; ') || 'nothing'}`
+    const failed = findingsOn(n, metric).map(text)
+    const suspected = n.suspects.filter((r) => r.metric === metric).map(text)
+    const parts = [
+      failed.length ? `FAILS ${failed.join('; ')}` : '',
+      suspected.length ? `suspect ${suspected.join('; ')}` : '',
+    ].filter(Boolean)
+    const otherFailed = n.regressions.filter((r) => r.metric !== metric).length
+    const otherSuspected = n.suspects.filter((r) => r.metric !== metric).length
+    const others =
+      otherFailed + otherSuspected > 0 ? ` (other series: ${otherFailed} failing, ${otherSuspected} suspect)` : ''
+    return `history night ${n.night}: ${metric} ${parts.join(', ') || 'nothing'}${others}`
   })
 }

@@ -107,6 +107,7 @@ describe('virnucpro-bench history on real records', () => {
 describe('virnucpro-bench history changes', () => {
   const confirmedTonight = join(root, 'confirmed-tonight.sqlite')
   const slowTonight = join(root, 'slow-tonight.sqlite')
+  const slowTwoNights = join(root, 'slow-two-nights.sqlite')
   const stepEarlier = join(root, 'step-earlier.sqlite')
   // 40 nights, one commit each; wall/A and wall/B step +15% together at night 37: tonight's run is the third at the
   // new level, the one that confirms the change.
@@ -116,12 +117,19 @@ describe('virnucpro-bench history changes', () => {
     names: ['wall/A', 'wall/B', 'wall/C'],
     step: { metrics: ['wall/A', 'wall/B'], atRun: 37, factor: 1.15 },
   })
-  // Only tonight's run is slow: no change point yet, its runs against the window's.
+  // Only tonight's run is slow: no change point yet, its runs against the window's, a suspect.
   insertSyntheticHistory(slowTonight, {
     runs: 40,
     metrics: 2,
     names: ['wall/A', 'wall/B'],
     step: { metrics: ['wall/A'], atRun: 39, factor: 1.15 },
+  })
+  // Last night and tonight slow: still no change point; the second slow night confirms it.
+  insertSyntheticHistory(slowTwoNights, {
+    runs: 40,
+    metrics: 2,
+    names: ['wall/A', 'wall/B'],
+    step: { metrics: ['wall/A'], atRun: 38, factor: 1.15 },
   })
   insertSyntheticHistory(stepEarlier, {
     runs: 40,
@@ -153,31 +161,59 @@ describe('virnucpro-bench history changes', () => {
     ])
   })
 
-  test("tonight's runs slower than the window's: exit 1 the same night, with the commit range; --json has it as data", async () => {
+  test("tonight's runs slower than the window's: a suspect, exit 0, with the commit range; --json has it as data", async () => {
     const text = await history(['changes', '--db', slowTonight])
-    expect(text.exitCode).toBe(1)
+    expect(text.exitCode, text.stdout).toBe(0)
     expect(text.stdout).toContain('no change points in 2 series')
     expect(text.stdout).toMatch(
       /regressed wall\/A of synthetic on synthetic-host \/ NVIDIA H200 \(runs\): ratio 1\.1\d+/,
     )
-    expect(text.stdout).toContain(`in ${range(38, 39)} (newest run against the last stable window)`)
+    expect(text.stdout).toContain('SUSPECTED: the newest run alone regressed in 1 series')
+    expect(text.stdout).toContain(
+      `in ${range(38, 39)} (newest run against the last stable window, this run alone)\nno regression brought to light by the newest run`,
+    )
     const result = await history(['changes', '--db', slowTonight, '--metric', 'wall/A', '--json'])
-    expect(result.exitCode).toBe(1)
+    expect(result.exitCode).toBe(0)
     const report = JSON.parse(result.stdout)
-    expect(report).toMatchObject({ newestCommit: syntheticCommit(39), seriesJudged: 1, exitCode: 1, changes: [] })
-    expect(report.regressions).toEqual([
+    expect(report).toMatchObject({ newestCommit: syntheticCommit(39), seriesJudged: 1, exitCode: 0, changes: [] })
+    expect(report.regressions).toEqual([])
+    expect(report.suspects).toEqual([
       expect.objectContaining({
         metric: 'wall/A',
         how: 'newest-vs-window',
         fromCommit: syntheticCommit(38),
         toCommit: syntheticCommit(39),
+        pointsRegressed: 1,
       }),
     ])
     // Tonight's 3 runs against the runs of the 39 nights before, less the 2 a change could still start at: 37 x 3.
     expect(report.newest[0]).toMatchObject({ basis: 'runs', comparison: { candidate: { n: 3 }, baseline: { n: 111 } } })
+  })
+
+  test('a second slow night confirms it: exit 1, naming where it started; --json-file beside the text', async () => {
+    const text = await history(['changes', '--db', slowTwoNights])
+    expect(text.exitCode, text.stdout).toBe(1)
+    expect(text.stdout).toContain('no change points in 2 series')
+    expect(text.stdout).toContain(
+      `REGRESSION: the newest run brings 1 regression(s) to light:\n  wall/A of synthetic on synthetic-host / NVIDIA H200: +`,
+    )
+    expect(text.stdout).toContain(
+      `in ${range(37, 38)} (newest run against the last stable window, 2 runs regressed since it started)`,
+    )
+    const result = await history(['changes', '--db', slowTwoNights, '--metric', 'wall/A', '--json'])
+    expect(result.exitCode).toBe(1)
+    const report = JSON.parse(result.stdout)
+    expect(report.regressions).toEqual([
+      expect.objectContaining({
+        how: 'newest-vs-window',
+        fromCommit: syntheticCommit(37),
+        toCommit: syntheticCommit(38),
+        pointsRegressed: 2,
+      }),
+    ])
     // --json-file: the same JSON in a file, the text on stdout, from one analysis (what the nightly job keeps).
     const jsonFile = join(root, 'changes.json')
-    const both = await history(['changes', '--db', slowTonight, '--metric', 'wall/A', '--json-file', jsonFile])
+    const both = await history(['changes', '--db', slowTwoNights, '--metric', 'wall/A', '--json-file', jsonFile])
     expect(both.exitCode).toBe(1)
     expect(both.stdout).toContain('REGRESSION: the newest run brings 1 regression(s) to light:')
     expect(JSON.parse(readFileSync(jsonFile, 'utf8'))).toEqual(report)

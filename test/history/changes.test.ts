@@ -21,6 +21,8 @@ function analyze(options: SyntheticOptions, minRelativeEffect?: number) {
 
 /** The gate's findings as [metric, how, from commit, to commit]. */
 const gate = (r: ChangesReport) => r.regressions.map((g) => [g.metric, g.how, g.fromCommit, g.toCommit])
+/** What it reports without failing, the same way. */
+const suspected = (r: ChangesReport) => r.suspects.map((g) => [g.metric, g.how, g.fromCommit, g.toCommit])
 
 describe('history changes over a synthetic history (1% noise, 3 runs a point, one point a commit)', () => {
   test('a planted 10% step at commit 25 of 40 is found there, in both metrics that moved, and nowhere else', () => {
@@ -45,7 +47,7 @@ describe('history changes over a synthetic history (1% noise, 3 runs a point, on
     expect(judged.comparison).toMatchObject({ verdict: 'unchanged', candidate: { n: 3 } })
   })
 
-  test('night by night: the gate fails the night a 15% slowdown lands and until a change point confirms it, naming its commits', () => {
+  test('night by night: a 15% slowdown is suspected the night it lands, fails the gate from the next night until a change point confirms it, naming its commits', () => {
     // The nightly job: add the night's run, judge, fail on any regression brought to light. 15%: the window judgement
     // is the gate's rule (the ratio's point estimate beyond 10%), which a step of exactly 10% passes half the time.
     const landsAt = 30
@@ -55,32 +57,41 @@ describe('history changes over a synthetic history (1% noise, 3 runs a point, on
       step: { metrics: ['synthetic/m0'], atRun: landsAt, factor: 1.15 },
     })
     using store = freshStore()
-    const nights: ReturnType<typeof gate>[] = []
+    const reports: ChangesReport[] = []
     for (const run of runs) {
       store.addRun(run)
-      nights.push(gate(judge(store)))
+      reports.push(judge(store))
     }
+    const nights = reports.map(gate)
     const range = [syntheticCommit(landsAt - 1), syntheticCommit(landsAt)]
     expect(nights.slice(0, landsAt).flat()).toEqual([])
-    // The night it lands: the newest run's runs against the window. Every red night names the same commit range.
-    expect(nights[landsAt]).toEqual([['synthetic/m0', 'newest-vs-window', ...range]])
+    expect(reports.slice(0, landsAt).flatMap(suspected)).toEqual([])
+    // The night it lands: the newest run's runs against the window, one night, a suspect; the next night confirms it.
+    expect(nights[landsAt]).toEqual([])
+    expect(suspected(reports[landsAt]!)).toEqual([['synthetic/m0', 'newest-vs-window', ...range]])
+    expect(reports[landsAt]!.suspects[0]!.pointsRegressed).toBe(1)
+    expect(nights[landsAt + 1]).toEqual([['synthetic/m0', 'newest-vs-window', ...range]])
+    expect(reports[landsAt + 1]!.regressions[0]!.pointsRegressed).toBe(2)
     const confirmed = nights.findIndex((n) => n.some((g) => g[1] === 'change-point'))
     expect(confirmed).toBeGreaterThanOrEqual(landsAt + 2)
     expect(confirmed).toBeLessThanOrEqual(landsAt + 4)
     expect(nights[confirmed]!.filter((g) => g[1] === 'change-point')).toEqual([
       ['synthetic/m0', 'change-point', ...range],
     ])
-    for (const night of nights.slice(landsAt, confirmed + 1))
+    for (const night of nights.slice(landsAt + 1, confirmed + 1)) {
+      expect(night.length).toBeGreaterThan(0)
       for (const [metric, , from, to] of night) expect([metric, from, to]).toEqual(['synthetic/m0', ...range])
+    }
     // Once confirmed, the new level is the window: green again, and the change stays in the list, no longer new.
     expect(nights.slice(confirmed + 1).flat()).toEqual([])
+    expect(reports.slice(confirmed + 1).flatMap(suspected)).toEqual([])
     const last = judge(store)
     expect(last.changes.map((c) => [c.metric, c.toKey, c.confirmedByNewest])).toEqual([
       ['synthetic/m0', range[1], false],
     ])
   })
 
-  test('a one-night spike is flagged that night, is no change point, and the next night is green', () => {
+  test('a one-night spike is a suspect that night, never fails the gate, is no change point, and the next night is clean', () => {
     const runs = syntheticHistory({ runs: 30, metrics: 1 })
     for (const m of runs[25]!.records[0]!.metrics) {
       m.value *= 1.3
@@ -91,9 +102,33 @@ describe('history changes over a synthetic history (1% noise, 3 runs a point, on
       store.addRun(run)
       return judge(store)
     })
-    expect(gate(nights[25]!)).toEqual([['synthetic/m0', 'newest-vs-window', syntheticCommit(24), syntheticCommit(25)]])
-    for (const night of nights.slice(26)) expect(night.regressions).toEqual([])
+    expect(suspected(nights[25]!)).toEqual([
+      ['synthetic/m0', 'newest-vs-window', syntheticCommit(24), syntheticCommit(25)],
+    ])
+    for (const night of nights) expect(night.regressions).toEqual([])
+    for (const night of nights.slice(26)) expect(night.suspects).toEqual([])
     expect(nights.at(-1)!.changes).toEqual([])
+  })
+
+  test('two slow nights of the last three fail the gate, a clean night between them or not, naming where it started', () => {
+    // Nights 25 and 27 14% slow, 26 at the old level (a night whose runs missed the slowdown, say): neither 25 nor 26
+    // fails; 27 does, naming 24..25 (a change point or the window judgement: whichever sees it first).
+    const runs = syntheticHistory({ runs: 28, metrics: 1 })
+    for (const night of [25, 27])
+      for (const m of runs[night]!.records[0]!.metrics) {
+        m.value *= 1.14
+        m.samples = m.samples!.map((v) => v * 1.14)
+      }
+    using store = freshStore()
+    const nights = runs.map((run) => {
+      store.addRun(run)
+      return judge(store)
+    })
+    expect(gate(nights[25]!)).toEqual([])
+    expect(gate(nights[26]!)).toEqual([])
+    expect(gate(nights[27]!).map(([metric, , from, to]) => [metric, from, to])).toEqual([
+      ['synthetic/m0', syntheticCommit(24), syntheticCommit(25)],
+    ])
   })
 
   test('without stored runs the newest commit is judged by its points: several nights of one commit', () => {

@@ -35,13 +35,19 @@ function night(i: number, slower = 1): ResultRecord {
 }
 
 let count = 0
-/** A history of `nights` stable nights (0..nights-1), and tonight's run directory (night `nights`). */
-async function setUp(nights: number, tonightSlower: number) {
+/**
+ * A history of `nights` nights (0..nights-1), the last `slowBefore` of them as slow as tonight, and tonight's run
+ * directory (night `nights`).
+ */
+async function setUp(nights: number, tonightSlower: number, slowBefore = 0) {
   const dir = join(root, `case-${++count}`)
   const db = join(dir, 'results', 'history.sqlite')
   if (nights > 0) {
     using store = HistoryStore.open(db, { create: true })
-    for (let i = 0; i < nights; i++) store.addRun(historyRunsOf([night(i)], 'earlier nights')[0]!)
+    for (let i = 0; i < nights; i++) {
+      const slower = i >= nights - slowBefore ? tonightSlower : 1
+      store.addRun(historyRunsOf([night(i, slower)], 'earlier nights')[0]!)
+    }
   }
   const runDir = join(dir, 'results', `night-${nights}`)
   await storeResultRecord(runDir, night(nights, tonightSlower))
@@ -87,16 +93,33 @@ describe('scripts/nightly-history.sh', () => {
     expect(summary).toMatch(/over 13 runs \\\(newest: run night-012, commit /)
   }, 60_000)
 
-  test('a night 30% slower on 1 GPU: exit 1, one error annotation naming the metric, the change and the commits', async () => {
+  test('tonight alone 30% slower on 1 GPU: exit 0, one warning annotation naming the metric, the change and the commits', async () => {
     const result = await nightly(await setUp(12, 1.3))
+    expect(result.exitCode, result.stdout).toBe(0)
+    expect(result.output).toBe('exit=0\n')
+    expect(result.stdout.split('\n').filter((l) => l.startsWith('::error'))).toEqual([])
+    const warnings = result.stdout.split('\n').filter((l) => l.startsWith('::warning'))
+    const range = `${syntheticCommit(11).slice(0, 7)}..${syntheticCommit(12).slice(0, 7)}`
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^::warning title=Suspected regression \\(one night\\)::wall/1 GPU of scaling-reference on demo-host / no GPU: \\+(29|30|31)\\.\\d% in ${range} \\(newest run against the last stable window, this run alone\\)$`,
+        ),
+      ),
+    ])
+  }, 60_000)
+
+  test('the second 30% slower night: exit 1, one error annotation naming the commits where it started', async () => {
+    const result = await nightly(await setUp(13, 1.3, 1))
     expect(result.exitCode, result.stdout).toBe(1)
     expect(result.output).toBe('exit=1\n')
+    expect(result.stdout.split('\n').filter((l) => l.startsWith('::warning'))).toEqual([])
     const errors = result.stdout.split('\n').filter((l) => l.startsWith('::error'))
     const range = `${syntheticCommit(11).slice(0, 7)}..${syntheticCommit(12).slice(0, 7)}`
     expect(errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^::error title=Performance regression::wall/1 GPU of scaling-reference on demo-host / no GPU: \\+(29|30|31)\\.\\d% in ${range} \\(newest run against the last stable window\\)$`,
+          `^::error title=Performance regression::wall/1 GPU of scaling-reference on demo-host / no GPU: \\+(29|30|31)\\.\\d% in ${range} \\(newest run against the last stable window, 2 runs regressed since it started\\)$`,
         ),
       ),
     ])

@@ -1,8 +1,9 @@
 // The history's known answer on the CPU (the GPU twin: benchmarks/validation/history/history.gpu.test.ts): a real git
 // checkout whose fifth commit adds `--inject cpu-stall-ms` to the reference pipeline (tiny scale, TINY fixture, fake
 // NVML scripted), one stage record a night at its commit, 3 runs a night; then the nights added to a fresh SQLite
-// history one by one and judged after each, as the nightly job does. Asserted: quiet before the step; the gate fails
-// on the night it lands, naming its commits; a change point at that commit, confirmed within three nights.
+// history one by one and judged after each, as the nightly job does. Asserted: quiet before the step; a suspect the
+// night it lands and a failing gate the next night, naming its commits; a change point at that commit, confirmed within
+// three nights.
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { referenceProfile } from '../../src/target/profiles.ts'
@@ -61,13 +62,14 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
     expect(nights.slice(0, STEP_AT).flatMap((n) => n.regressions.filter(measured))).toEqual([])
   })
 
-  test('the night the stall lands: the gate fails on wall time, naming the commit before it and its own', () => {
-    expect(wall(nights[STEP_AT]!)).toEqual([
-      expect.objectContaining({
-        how: 'newest-vs-window',
-        fromCommit: target.commits[STEP_AT - 1],
-        toCommit: target.commits[STEP_AT],
-      }),
+  test('the night the stall lands: a suspect in wall time; the next night the gate fails on it, naming the commit before it and its own', () => {
+    const range = { fromCommit: target.commits[STEP_AT - 1], toCommit: target.commits[STEP_AT] }
+    expect(wall(nights[STEP_AT]!)).toEqual([])
+    expect(nights[STEP_AT]!.suspects.filter((r) => r.metric === METRIC)).toEqual([
+      expect.objectContaining({ how: 'newest-vs-window', ...range, pointsRegressed: 1 }),
+    ])
+    expect(wall(nights[STEP_AT + 1]!)).toEqual([
+      expect.objectContaining({ how: 'newest-vs-window', ...range, pointsRegressed: 2 }),
     ])
   })
 

@@ -36,6 +36,8 @@ export type TrendsReport =
       newest: TrendJudgement[]
       /** What the newest run brings to light: what the history's gate fails on. */
       regressions: ChangesReport['regressions']
+      /** The newest run's own regressions against the window, not yet confirmed by a second run: reported only. */
+      suspects: ChangesReport['suspects']
       notJudged: ChangesReport['notJudged']
     }
 
@@ -68,7 +70,7 @@ export function analyzeTrends(input: TrendsInput | null | undefined): TrendsRepo
   const changesOf = groupBy(changes, lineKey)
   const byMetric = groupBy(trending, (s) => `${s.metric.name}\u0000${s.metric.unit ?? ''}`)
   const charts = orderCharts([...byMetric.values()].map((list) => chartOf(list, changesOf)))
-  const { newestCommit, newestRun, newest, regressions, notJudged } = input.changes
+  const { newestCommit, newestRun, newest, regressions, suspects, notJudged } = input.changes
   return {
     state: 'loaded',
     file: input.file,
@@ -82,6 +84,7 @@ export function analyzeTrends(input: TrendsInput | null | undefined): TrendsRepo
     newestRun,
     newest: newest.filter(isHeadline).map(judgementOf),
     regressions: regressions.filter(isHeadline),
+    suspects: suspects.filter(isHeadline),
     notJudged: notJudged.filter(isHeadline),
   }
 }

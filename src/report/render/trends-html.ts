@@ -54,7 +54,7 @@ export async function trendsSection(trends: TrendsReport | null): Promise<string
     TRENDS_HEADING,
     `<p>${h(trendsLine(trends))}</p>`,
     newest ? `<p>${h(newest)}</p>` : '',
-    `<p${trends.regressions.length ? ' class="note"' : ''}><strong>${h(atNewest)}</strong></p>`,
+    `<p${trends.regressions.length + trends.suspects.length ? ' class="note"' : ''}><strong>${h(atNewest)}</strong></p>`,
     trends.charts.length ? charts.join('\n') : '<p>No headline series with two or more points yet.</p>',
     leftOut ? `<p>${h(leftOut)}</p>` : '',
     '<h3>Change points</h3>',

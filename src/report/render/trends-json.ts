@@ -16,6 +16,15 @@ const level = z.object({
   n: z.number().int(),
 })
 
+/** A regression the gate fails on, or a suspect it reports (src/history/changes.ts Regression). */
+const regressionJson = z.looseObject({
+  metric: z.string(),
+  how: z.enum(['change-point', 'newest-vs-window']),
+  fromCommit: z.string(),
+  toCommit: z.string(),
+  pointsRegressed: z.number().int().positive().optional(),
+})
+
 export const TrendsJsonSchema = z
   .union([
     z.object({ state: z.literal('unavailable'), file: z.string(), reason: z.string() }),
@@ -72,14 +81,8 @@ export const TrendsJsonSchema = z
           verdict: z.enum(['regressed', 'improved', 'unchanged', 'inconclusive']),
         }),
       ),
-      regressions: z.array(
-        z.looseObject({
-          metric: z.string(),
-          how: z.enum(['change-point', 'newest-vs-window']),
-          fromCommit: z.string(),
-          toCommit: z.string(),
-        }),
-      ),
+      regressions: z.array(regressionJson),
+      suspects: z.array(regressionJson),
     }),
   ])
   .nullable()

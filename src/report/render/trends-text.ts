@@ -80,14 +80,20 @@ export function newestLine(t: Loaded): string | null {
 
 /** One regression the newest run brings to light: what, where, by how much, the commit range and how it showed. */
 export function regressionText(r: Regression): string {
-  const how = r.how === 'change-point' ? 'change point confirmed' : 'newest run against the last stable window'
+  const runs = r.pointsRegressed
+  const nights = runs === undefined ? '' : runs === 1 ? ', this run alone' : `, ${runs} runs regressed since it started`
+  const how = r.how === 'change-point' ? 'change point confirmed' : `newest run against the last stable window${nights}`
   return `${r.metric} of ${r.recordId} on ${machineOf(r)}: ${fmtChange(r.relativeChange)} in ${commitRange({ fromKey: r.fromCommit, toKey: r.toCommit })} (${how})`
 }
 
-/** What the history's gate fails on, in one line. */
+/** What the history's gate fails on, and what it suspects without failing, in one line. */
 export function regressionsLine(t: Loaded): string {
-  if (t.regressions.length === 0) return 'No regression brought to light by the newest run.'
-  return `Regression brought to light by the newest run in ${t.regressions.length} series: ${t.regressions.map(regressionText).join('; ')}.`
+  const failed =
+    t.regressions.length === 0
+      ? 'No regression brought to light by the newest run.'
+      : `Regression brought to light by the newest run in ${t.regressions.length} series: ${t.regressions.map(regressionText).join('; ')}.`
+  if (t.suspects.length === 0) return failed
+  return `${failed} Suspected, not yet confirmed by a second run, in ${t.suspects.length} series: ${t.suspects.map(regressionText).join('; ')}.`
 }
 
 export const NO_HISTORY =
@@ -110,5 +116,5 @@ export function trendsTerminalLines(trends: TrendsReport | null): string[] {
   if (trends.state === 'unavailable') return [unavailableLine(trends)]
   const regressions = trends.changes.filter((c) => c.regression).length
   const line = `trends: ${trends.changes.length} change point(s) (${regressions} regression(s)) in ${trends.series} headline series of ${trends.file}`
-  return trends.regressions.length ? [line, regressionsLine(trends)] : [line]
+  return trends.regressions.length + trends.suspects.length ? [line, regressionsLine(trends)] : [line]
 }

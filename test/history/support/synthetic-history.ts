@@ -16,6 +16,11 @@ export interface SyntheticOptions {
   gpuModel?: string
   /** Relative noise of each value, uniform in +/- noise (default 0.01). */
   noise?: number
+  /**
+   * Relative noise of each point's level, uniform in +/- nightNoise and shared by the point's runs (default 0: none):
+   * the host's state of one night, which every run of that night sees.
+   */
+  nightNoise?: number
   /** Multiply these metrics' values by `factor` from run `atRun` on (0-based): a planted step. */
   step?: { metrics: readonly string[]; atRun: number; factor: number }
   /** The commit index of run i (default i: one run per commit). */
@@ -64,7 +69,9 @@ export function syntheticHistory(options: SyntheticOptions): HistoryRunInput[] {
       suiteVersion: '0.1.0',
       regressionThreshold: 0.1,
       metrics: names.map((name) => {
-        const level = 1000 * factorOf(name)
+        // Drawn only when asked for, so histories without it keep their values.
+        const night = options.nightNoise ? 1 + options.nightNoise * (2 * random() - 1) : 1
+        const level = 1000 * factorOf(name) * night
         const draw = () => level * (1 + noise * (2 * random() - 1))
         const samples = Array.from({ length: runsPerPoint }, draw)
         const value = runsPerPoint === 0 ? draw() : median(samples)

@@ -108,25 +108,25 @@ describe('a planted step', () => {
     expect(t.charts[0]).toMatchObject({ metric: 'wall/1 GPU', changes: 1, regressions: 0 })
   })
 
-  test("the newest run is judged by its runs against the last stable window; a slow one is the gate's regression", () => {
-    const file = syntheticHeadlineHistory(root, {
-      names,
-      runs: 24,
-      step: { metrics: ['wall/1 GPU'], atRun: 23, factor: 1.5 },
-    })
-    const t = loaded(file)
-    expect(t.newestCommit).toBe(syntheticCommit(23))
-    expect(t.regressions).toEqual([
-      expect.objectContaining({
-        metric: 'wall/1 GPU',
-        how: 'newest-vs-window',
-        fromCommit: syntheticCommit(22),
-        toCommit: syntheticCommit(23),
-      }),
-    ])
-    const judged = t.newest.find((j) => j.metric === 'wall/1 GPU')!
+  test("the newest run is judged by its runs against the last stable window: slow alone a suspect, slow a second time the gate's regression", () => {
+    const slowRuns = (runs: number) =>
+      loaded(syntheticHeadlineHistory(root, { names, runs, step: { metrics: ['wall/1 GPU'], atRun: 23, factor: 1.5 } }))
+    const alone = slowRuns(24)
+    expect(alone.newestCommit).toBe(syntheticCommit(23))
+    const finding = {
+      metric: 'wall/1 GPU',
+      how: 'newest-vs-window',
+      fromCommit: syntheticCommit(22),
+      toCommit: syntheticCommit(23),
+    }
+    expect(alone.regressions).toEqual([])
+    expect(alone.suspects).toEqual([expect.objectContaining({ ...finding, pointsRegressed: 1 })])
+    const judged = alone.newest.find((j) => j.metric === 'wall/1 GPU')!
     expect(judged).toMatchObject({ verdict: 'regressed', commit: syntheticCommit(23), basis: 'runs' })
-    expect(t.newest.find((j) => j.metric === 'energy/1 GPU')!.verdict).toBe('unchanged')
+    expect(alone.newest.find((j) => j.metric === 'energy/1 GPU')!.verdict).toBe('unchanged')
+    const twice = slowRuns(25)
+    expect(twice.regressions).toEqual([expect.objectContaining({ ...finding, pointsRegressed: 2 })])
+    expect(twice.suspects).toEqual([])
   })
 })
 
@@ -203,6 +203,7 @@ describe('bounds', () => {
       changes: [change(last, 3), change(last, 55)],
       newest: [],
       regressions: [],
+      suspects: [],
     }
     const t = analyzeTrends({ state: 'loaded', file: 'f', series: all, changes })
     if (t?.state !== 'loaded') throw new Error('not loaded')

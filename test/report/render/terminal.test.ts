@@ -47,7 +47,8 @@ describe('terminal summary: projected capacity verdicts', () => {
 })
 
 describe('terminal summary: trends', () => {
-  const loaded = (regressions: { metric: string; recordId: string; host: string; gpuModel: string }[]) =>
+  type Key = { metric: string; recordId: string; host: string; gpuModel: string }
+  const loaded = (regressions: Key[], suspects: Key[] = []) =>
     ({
       state: 'loaded',
       file: '/h.sqlite',
@@ -59,6 +60,14 @@ describe('terminal summary: trends', () => {
         fromCommit: 'a'.repeat(40),
         toCommit: 'b'.repeat(40),
         relativeChange: 0.123,
+      })),
+      suspects: suspects.map((r) => ({
+        ...r,
+        how: 'newest-vs-window',
+        fromCommit: 'b'.repeat(40),
+        toCommit: 'c'.repeat(40),
+        relativeChange: 0.2,
+        pointsRegressed: 1,
       })),
     }) as unknown as Report['trends']
 
@@ -72,6 +81,9 @@ describe('terminal summary: trends', () => {
     ])
     expect(lines(loaded([{ metric: 'wall/1 GPU', recordId: 'r', host: 'h', gpuModel: 'g' }]))[1]).toBe(
       'gpu-report: Regression brought to light by the newest run in 1 series: wall/1 GPU of r on h / g: +12.3% in aaaaaaa..bbbbbbb (change point confirmed).',
+    )
+    expect(lines(loaded([], [{ metric: 'energy/1 GPU', recordId: 'r', host: 'h', gpuModel: 'g' }]))[1]).toBe(
+      'gpu-report: No regression brought to light by the newest run. Suspected, not yet confirmed by a second run, in 1 series: energy/1 GPU of r on h / g: +20.0% in bbbbbbb..ccccccc (newest run against the last stable window, this run alone).',
     )
     expect(lines({ state: 'unavailable', file: '/h', reason: 'no history database at /h' })).toEqual([
       'gpu-report: History not used, no trends: no history database at /h',

@@ -43,7 +43,7 @@ describe('trends in summary.md', () => {
     expect(rows[1]).toMatch(/^\| improvement \| energy\/1 GPU \| .* \| -[23]\d\.\d% \|/)
   })
 
-  test('the newest run against the last stable window, and what the gate fails on, with commit ranges', () => {
+  test('the newest run against the last stable window, what the gate fails on and what it suspects, with commit ranges', () => {
     expect(md).toContain(
       `Newest run synthetic-000023 \\(commit ${short(23)}\\) against the last stable window: 2 unchanged, 1 regressed.`,
     )
@@ -55,7 +55,7 @@ describe('trends in summary.md', () => {
     )
     expect(md).toMatch(
       new RegExp(
-        `\\*\\*Regression brought to light by the newest run in 2 series: wall/1 GPU of synthetic on synthetic-host / NVIDIA H200: \\\\\\+(49|5\\d)\\.\\d% in ${short(20)}\\.\\.${short(21)} \\\\\\(change point confirmed\\\\\\); wall/2 GPUs of synthetic on synthetic-host / NVIDIA H200: \\\\\\+(4\\d|5\\d)\\.\\d% in ${short(22)}\\.\\.${short(23)} \\\\\\(newest run against the last stable window\\\\\\)\\.\\*\\*`,
+        `\\*\\*Regression brought to light by the newest run in 1 series: wall/1 GPU of synthetic on synthetic-host / NVIDIA H200: \\\\\\+(49|5\\d)\\.\\d% in ${short(20)}\\.\\.${short(21)} \\\\\\(change point confirmed\\\\\\)\\. Suspected, not yet confirmed by a second run, in 1 series: wall/2 GPUs of synthetic on synthetic-host / NVIDIA H200: \\\\\\+(4\\d|5\\d)\\.\\d% in ${short(22)}\\.\\.${short(23)} \\\\\\(newest run against the last stable window, this run alone\\\\\\)\\.\\*\\*`,
       ),
     )
   })
