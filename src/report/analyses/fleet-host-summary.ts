@@ -20,7 +20,10 @@ export interface PerfSummary {
 
 export interface HostProjection {
   recordId: string
-  /** The configuration (capacity), or `<configuration>, alone` (a shard's node on the whole input). */
+  /**
+   * The configuration (capacity), or `<configuration>, shard i/N's node alone` (that node on the whole input, from
+   * its shard's size model): a host can hold several shard records, and each needs telling apart.
+   */
   label: string
   sequences: number
   wallMs: Figure | null
@@ -44,6 +47,8 @@ export interface HostSummary {
 export interface ShardProjection {
   recordId: string
   configuration: string
+  /** `<index>/<count>`: which shard of which split the record ran. */
+  shard: string
   sequences: number
   wallMs: Figure | null
   perf01: VerdictValue | null
@@ -101,7 +106,7 @@ export function summarizeHosts(
         ...capacityProjections(list),
         ...shardProjections
           .filter((p) => ids.has(p.recordId))
-          .map(({ configuration, ...p }) => ({ ...p, label: `${configuration}, alone` })),
+          .map(({ configuration, shard, ...p }) => ({ ...p, label: `${configuration}, shard ${shard}'s node alone` })),
       ],
       badNodeIn: compared.hosts
         .filter((h) => h.host === host && h.gpuModel === gpuModel && h.badNode.direction === 'slower')

@@ -216,7 +216,8 @@ export function analyzeShards(records: readonly ResultRecord[]): ShardAnalysis {
     if (list[0]!.stats.shard.count === 1 && !list.some((s) => used.has(s))) runs.push(runReport(list, null))
   const alone = measured.flatMap((s) => {
     const p = productionAlone(s, s.record.thresholds)
-    return p ? [{ recordId: s.record.id, configuration: s.stats.configuration, ...p }] : []
+    const shard = `${s.stats.shard.index}/${s.stats.shard.count}`
+    return p ? [{ recordId: s.record.id, configuration: s.stats.configuration, shard, ...p }] : []
   })
   return { runs, alone }
 }

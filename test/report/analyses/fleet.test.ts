@@ -90,7 +90,10 @@ describe('per host', () => {
     const shard = fleet.hosts.find((h) => h.host === 'shard-node-1')!
     expect(shard.projections).toHaveLength(1)
     const p = shard.projections[0]!
-    expect(p).toMatchObject({ label: 'cpu tiny, alone', sequences: 6_000_000 })
+    expect(p).toMatchObject({
+      label: expect.stringMatching(/^cpu tiny, shard \d\/4's node alone$/),
+      sequences: 6_000_000,
+    })
     expect(p.wallMs!.ci!.low).toBeLessThan(p.wallMs!.value)
     expect(p.wallMs!.ci!.high).toBeGreaterThan(p.wallMs!.value)
     expect(['pass', 'fail', 'inconclusive']).toContain(p.perf01)

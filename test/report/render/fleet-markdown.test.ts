@@ -25,7 +25,7 @@ describe('summary.md fleet section', () => {
       /^\| node-04 \| NVIDIA H200 \\\(fake\\\) \| 1 \| n\/a \| PASS \\\(2\\\) \| n\/a \| no size model \| BAD NODE on cpu tiny, 20 seqs \|$/m,
     )
     expect(section).toMatch(
-      /^\| shard-node-1 \| .* \| cpu tiny, alone: \d+\.\d h \\\[[\d.]+, [\d.]+\\\] \\\(PERF-01 [A-Z]+\\\) \| - \|$/m,
+      /^\| shard-node-1 \| .* \| cpu tiny, shard \d\/4's node alone: \d+\.\d h \\\[[\d.]+, [\d.]+\\\] \\\(PERF-01 [A-Z]+\\\) \| - \|$/m,
     )
   })
 
