@@ -5,6 +5,7 @@
  * history's trends (history-input.ts). Nothing here throws for a bad record, a missing log or an unusable history: bad
  * records come back as `invalid` (named, the rest merged), missing series as notes, the history as `unavailable`.
  */
+import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
 import { readMonitorLog } from '../monitor/log-reader.ts'
@@ -35,6 +36,21 @@ export interface LoadOptions {
   history?: string | HistoryLoadOptions | null
 }
 
+/**
+ * The file a record's monitor log path names, read from `dir` (the record's own directory): a relative path resolves
+ * there; an absolute one that no longer exists (the run directory was moved: a CI artifact downloaded, a node's results
+ * copied to the submit host) is looked for at the same place under `dir`, after the path's run-ID segment.
+ */
+export function monitorLogFile(logPath: string, runId: string, dir: string): string {
+  if (!isAbsolute(logPath)) return join(dir, logPath)
+  if (existsSync(logPath)) return logPath
+  const parts = logPath.split(/[\\/]/)
+  const at = parts.lastIndexOf(runId)
+  if (at < 0 || at === parts.length - 1) return logPath
+  const moved = join(dir, ...parts.slice(at + 1))
+  return existsSync(moved) ? moved : logPath
+}
+
 /** Samples of every monitor log the records name, read once each; the reason for each one that could not be read. */
 export async function loadSeries(
   records: readonly ResultRecord[],
@@ -42,9 +58,12 @@ export async function loadSeries(
 ): Promise<{ series: Map<string, SampleRecord[]>; notes: string[] }> {
   const series = new Map<string, SampleRecord[]>()
   const notes: string[] = []
-  const paths = new Set(records.flatMap((r) => r.runs.flatMap((run) => (run.gpu?.logPath ? [run.gpu.logPath] : []))))
-  for (const logPath of paths) {
-    const file = isAbsolute(logPath) ? logPath : join(dir, logPath)
+  const files = new Map<string, string>()
+  for (const r of records)
+    for (const run of r.runs)
+      if (run.gpu?.logPath && !files.has(run.gpu.logPath))
+        files.set(run.gpu.logPath, monitorLogFile(run.gpu.logPath, r.provenance.runId, dir))
+  for (const [logPath, file] of files) {
     try {
       const log = await readMonitorLog(file)
       series.set(
@@ -81,12 +100,15 @@ async function runDirsOf(dir: string): Promise<string[]> {
 const identityOf = (r: ResultRecord) =>
   [r.provenance.runId, r.id, r.createdAt, r.provenance.host.hostname].join('\u0000')
 
-/** Monitor log paths made absolute against the record's directory: records of many directories share one series map. */
+/**
+ * Monitor log paths made absolute against the record's directory (and found again where the directory moved):
+ * records of many directories share one series map.
+ */
 function withAbsoluteLogs(record: ResultRecord, dir: string): ResultRecord {
   const runs = record.runs.map((run): MeasuredRun => {
     const logPath = run.gpu?.logPath
-    return run.gpu && logPath && !isAbsolute(logPath)
-      ? { ...run, gpu: { ...run.gpu, logPath: join(dir, logPath) } }
+    return run.gpu && logPath
+      ? { ...run, gpu: { ...run.gpu, logPath: monitorLogFile(logPath, record.provenance.runId, dir) } }
       : run
   })
   return { ...record, runs }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { loadReportInput } from '../../src/report/load.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
-import { DEMO_DIR } from './support/demo.ts'
+import { DEMO_DIR, DEMO_RUN_ID } from './support/demo.ts'
 import { loadFleet, MAIN_ROOT, OTHER_ROOT, SHARD_DIR, SHARD_RUN_ID, STAGE_RUN_ID } from './support/fleet.ts'
 
 const hosts = (records: { provenance: { host: { hostname: string } } }[]) =>
@@ -93,5 +93,42 @@ describe('merging results directories', () => {
     expect(logPath).toBe(join(DEMO_DIR, 'monitor', '1-gpu-1.jsonl'))
     expect(input.series.get(logPath)?.length).toBeGreaterThan(0)
     expect(input.seriesNotes.some((n) => n.includes(DEMO_DIR))).toBe(false)
+  })
+})
+
+describe('a moved run directory', () => {
+  const root = tempDirUntilFileEnd('load-moved-')
+  /** The demo run copied to `<root>/<name>/<run ID>`, its records naming their logs by the absolute path they had at `gone`. */
+  async function moved(name: string, gone: string) {
+    const dir = join(root, name, DEMO_RUN_ID)
+    await cp(DEMO_DIR, dir, { recursive: true })
+    for (const file of ['scaling-reference.json', 'memory-reference.json']) {
+      const record = JSON.parse(await readFile(join(dir, file), 'utf8'))
+      for (const run of record.runs) if (run.gpu?.logPath) run.gpu.logPath = join(gone, run.gpu.logPath)
+      await writeFile(join(dir, file), JSON.stringify(record))
+    }
+    return dir
+  }
+
+  test('absolute monitor log paths of the machine that wrote them are found under the run directory it moved to', async () => {
+    // As written on a GPU node: /work/main/results/<run ID>/monitor/...; read here from a downloaded copy.
+    const dir = await moved('artifact', join('/no/such/node/results', DEMO_RUN_ID))
+    for (const input of [
+      await loadReportInput({ resultsDir: dir }),
+      await loadReportInput({ resultsDir: [dir, OTHER_ROOT] }),
+    ]) {
+      // (The other root's committed records name logs that were never committed: their notes are not this test's.)
+      expect(input.seriesNotes.filter((n) => n.includes('not read') && n.includes(DEMO_RUN_ID))).toEqual([])
+      const demo = input.records.find((r) => r.id === 'scaling-reference')!
+      expect(input.series.get(demo.runs[0]!.gpu!.logPath!)?.length).toBeGreaterThan(0)
+    }
+  })
+
+  test('a path without the run ID in it is not guessed at: the log is named as not read', async () => {
+    const dir = await moved('elsewhere', '/no/such/place')
+    const input = await loadReportInput({ resultsDir: dir })
+    expect(input.seriesNotes).toContainEqual(
+      expect.stringMatching(/^monitor log \/no\/such\/place\/monitor\/1-gpu-1\.jsonl: not read \(ENOENT/),
+    )
   })
 })
