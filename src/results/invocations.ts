@@ -91,6 +91,16 @@ export async function readInvocations(
   return { invocations: invocations.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt)), invalid }
 }
 
+/** Each distinct note once, with how many invocations ended with it (a campaign's tasks often end alike). */
+function countedNotes(ended: readonly Invocation[]): string {
+  const counts = new Map<string, number>()
+  for (const i of ended) {
+    const note = 'note' in i.outcome ? i.outcome.note : ''
+    counts.set(note, (counts.get(note) ?? 0) + 1)
+  }
+  return [...counts].map(([note, n]) => (n > 1 ? `${note} (${n} invocations)` : note)).join('; ')
+}
+
 /**
  * How the invocations ended, together: failed when one failed, else interrupted when one was, else passed; none
  * stored is unknown (records written before invocations were kept, or by another tool).
@@ -104,7 +114,7 @@ export function combinedOutcome(invocations: readonly Invocation[]): RunOutcome 
     if (ended.length > 0)
       return {
         state,
-        note: `${rebuilt}: ${ended.length} of ${invocations.length} vitest invocation(s) ${state}: ${ended.map((i) => ('note' in i.outcome ? i.outcome.note : '')).join('; ')}`,
+        note: `${rebuilt}: ${ended.length} of ${invocations.length} vitest invocation(s) ${state}: ${countedNotes(ended)}`,
       }
   }
   if (invocations.every((i) => i.outcome.state === 'passed')) return { state: 'passed' }

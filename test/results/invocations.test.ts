@@ -60,6 +60,12 @@ describe('invocations beside the records', () => {
       state: 'failed',
       note: 'rebuilt from stored records: 1 of 3 vitest invocation(s) failed: some tests failed (0 unhandled errors)',
     })
+    // A campaign's tasks often end alike: each note once, counted.
+    const other = { state: 'failed', note: '2 unhandled errors' } as const
+    expect(of(failed, other, failed, failed)).toEqual({
+      state: 'failed',
+      note: 'rebuilt from stored records: 4 of 4 vitest invocation(s) failed: some tests failed (0 unhandled errors) (3 invocations); 2 unhandled errors',
+    })
     expect(of({ state: 'passed' }, interrupted).state).toBe('interrupted')
     expect(of({ state: 'passed' }, { state: 'passed' })).toEqual({ state: 'passed' })
     expect(of()).toEqual({
