@@ -24,6 +24,23 @@ const gate = (r: ChangesReport) => r.regressions.map((g) => [g.metric, g.how, g.
 /** What it reports without failing, the same way. */
 const suspected = (r: ChangesReport) => r.suspects.map((g) => [g.metric, g.how, g.fromCommit, g.toCommit])
 
+/** One night's every value and run `factor` times slower. */
+function slower(run: HistoryRunInput, factor: number): void {
+  for (const m of run.records[0]!.metrics) {
+    m.value *= factor
+    m.samples = m.samples!.map((v) => v * factor)
+  }
+}
+
+/** The nightly job over `runs`: each added to a fresh history, then judged. */
+function nightByNight(runs: readonly HistoryRunInput[]): ChangesReport[] {
+  using store = freshStore()
+  return runs.map((run) => {
+    store.addRun(run)
+    return judge(store)
+  })
+}
+
 describe('history changes over a synthetic history (1% noise, 3 runs a point, one point a commit)', () => {
   test('a planted 10% step at commit 25 of 40 is found there, in both metrics that moved, and nowhere else', () => {
     const step = { metrics: ['synthetic/m0', 'synthetic/m1'], atRun: 25, factor: 1.1 }
@@ -93,15 +110,8 @@ describe('history changes over a synthetic history (1% noise, 3 runs a point, on
 
   test('a one-night spike is a suspect that night, never fails the gate, is no change point, and the next night is clean', () => {
     const runs = syntheticHistory({ runs: 30, metrics: 1 })
-    for (const m of runs[25]!.records[0]!.metrics) {
-      m.value *= 1.3
-      m.samples = m.samples!.map((v) => v * 1.3)
-    }
-    using store = freshStore()
-    const nights = runs.map((run) => {
-      store.addRun(run)
-      return judge(store)
-    })
+    slower(runs[25]!, 1.3)
+    const nights = nightByNight(runs)
     expect(suspected(nights[25]!)).toEqual([
       ['synthetic/m0', 'newest-vs-window', syntheticCommit(24), syntheticCommit(25)],
     ])
@@ -114,16 +124,8 @@ describe('history changes over a synthetic history (1% noise, 3 runs a point, on
     // Nights 25 and 27 14% slow, 26 at the old level (a night whose runs missed the slowdown, say): neither 25 nor 26
     // fails; 27 does, naming 24..25 (a change point or the window judgement: whichever sees it first).
     const runs = syntheticHistory({ runs: 28, metrics: 1 })
-    for (const night of [25, 27])
-      for (const m of runs[night]!.records[0]!.metrics) {
-        m.value *= 1.14
-        m.samples = m.samples!.map((v) => v * 1.14)
-      }
-    using store = freshStore()
-    const nights = runs.map((run) => {
-      store.addRun(run)
-      return judge(store)
-    })
+    for (const night of [25, 27]) slower(runs[night]!, 1.14)
+    const nights = nightByNight(runs)
     expect(gate(nights[25]!)).toEqual([])
     expect(gate(nights[26]!)).toEqual([])
     expect(gate(nights[27]!).map(([metric, , from, to]) => [metric, from, to])).toEqual([
