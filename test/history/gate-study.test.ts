@@ -3,7 +3,7 @@
  * share each night's host state (night-level noise on top of run-to-run noise: on the GPU VM a quiet night's DNABERT-S
  * rate read -12.7%, all three runs low), replayed night by night as the nightly job does. "One night enough" counts
  * the nights the gate would fail if one regressed night sufficed (its suspects and its regressions); "confirmed"
- * counts what it fails on (src/history/changes.ts, NEWEST_CONFIRM_POINTS).
+ * counts what it fails on (src/history/newest-judgement.ts, NEWEST_CONFIRM_POINTS).
  */
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
