@@ -2,6 +2,7 @@
 // The `virnucpro-bench` command. Node >= 22.18 runs this TypeScript file directly (erasable syntax only, no build step).
 import { readFileSync } from 'node:fs'
 import { findSpec, HelpRequested, selectSubcommand } from './cli/command-spec.ts'
+import { EXIT_INTERNAL, EXIT_UNUSABLE_DATA, EXIT_USAGE, UnusableDataError } from './cli/exit-codes.ts'
 import { formatHelp } from './cli/help.ts'
 import { programSpec } from './cli/specs.ts'
 import { UsageError } from './cli/usage-error.ts'
@@ -47,9 +48,17 @@ try {
     process.exitCode = 0
   } else if (error instanceof UsageError) {
     console.error(`virnucpro-bench: ${error.message}`)
-    process.exitCode = 2
+    process.exitCode = EXIT_USAGE
+  } else if (error instanceof UnusableDataError) {
+    console.error(`virnucpro-bench: ${error.message}`)
+    process.exitCode = EXIT_UNUSABLE_DATA
   } else {
-    console.error(error)
-    process.exitCode = 1
+    // A bug, not a user's mistake: one line (the stack only on request), and a code no verdict uses.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+    console.error(
+      `virnucpro-bench: internal error: ${message.split('\n')[0]} (VIRNUCPRO_BENCH_DEBUG=1 prints the stack)`,
+    )
+    if (process.env.VIRNUCPRO_BENCH_DEBUG === '1' && error instanceof Error) console.error(error.stack)
+    process.exitCode = EXIT_INTERNAL
   }
 }
