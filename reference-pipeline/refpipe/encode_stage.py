@@ -33,6 +33,8 @@ def encode(run: RunState, kind: str) -> dict:
     shape = SHAPES[run.plan.scale][kind]
     logger.info(f"{_LABEL[kind]}: {len(sequences):,} sequences on {', '.join(devices)} "
                 f"({run.plan.scale}: {shape.layers} layers x {shape.hidden}, {shape.heads} heads; {run.plan.precision})")  # fmt: skip
+    if kind == "esm":
+        faults.prework(run.options.injections.prework_ms_per_seq, len(sequences))
     if not sequences:
         embeddings = torch.zeros((0, shape.hidden))
     elif run.plan.parallel:

@@ -31,6 +31,17 @@ def stall_cpu(stall_ms: float) -> None:
     time.sleep(stall_ms / 1000.0)
 
 
+def prework(ms_per_sequence: float, sequences: int) -> None:
+    """prework-ms-per-seq: the ESM-2 stage works through its whole input on the CPU before its first GPU batch, for
+    that many ms per sequence it embeds (as VirNucPro's ESM-2 stage does): a start-up that grows with the input."""
+    if ms_per_sequence <= 0 or sequences <= 0:
+        return
+    seconds = ms_per_sequence * sequences / 1000.0
+    log_once("prework", f"Injected fault: prework-ms-per-seq={ms_per_sequence:g}: {sequences:,} sequences x "
+                        f"{ms_per_sequence:g} ms = {seconds:.1f} s of CPU work before the first ESM-2 batch")  # fmt: skip
+    time.sleep(seconds)
+
+
 def leak_device_memory(leak_mb: float, device: torch.device) -> None:
     """leak-mb: allocates and touches that many MiB on the device per ESM-2 batch and keeps them forever."""
     if leak_mb <= 0:

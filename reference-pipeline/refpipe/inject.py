@@ -15,7 +15,8 @@ from refpipe.logs import get_logger
 from refpipe.telemetry import STAGES
 
 ENV_VAR = "REFPIPE_INJECT"
-NAMES = ("cpu-stall-ms", "leak-mb", "oom", "imbalance", "misplace", "slow-stage", "crash-at", "hang-at", "partial")
+NAMES = ("cpu-stall-ms", "prework-ms-per-seq", "leak-mb", "oom", "imbalance", "misplace", "slow-stage", "crash-at",
+         "hang-at", "partial")
 _FLAGS = ("oom", "misplace", "partial")
 
 logger = get_logger("inject")
@@ -26,6 +27,7 @@ class Injections:
     """The faults armed for one run (all off by default)."""
 
     cpu_stall_ms: float = 0.0
+    prework_ms_per_seq: float = 0.0
     leak_mb: float = 0.0
     oom: bool = False
     imbalance: float = 0.0
@@ -38,7 +40,9 @@ class Injections:
     def describe(self) -> List[str]:
         """NAME=VALUE for each armed fault (for the start-up log line)."""
         out = []
-        for name, value in (("cpu-stall-ms", self.cpu_stall_ms), ("leak-mb", self.leak_mb), ("imbalance", self.imbalance)):
+        numeric = (("cpu-stall-ms", self.cpu_stall_ms), ("prework-ms-per-seq", self.prework_ms_per_seq),
+                   ("leak-mb", self.leak_mb), ("imbalance", self.imbalance))  # fmt: skip
+        for name, value in numeric:
             if value:
                 out.append(f"{name}={value:g}")
         out += [name for name in _FLAGS if getattr(self, name)]

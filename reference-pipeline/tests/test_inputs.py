@@ -43,11 +43,12 @@ class ReadFastaTest(unittest.TestCase):
 class ParseInjectionsTest(unittest.TestCase):
     def test_parses_every_fault(self):
         faults = parse_injections(
-            ["cpu-stall-ms=200", "leak-mb=5", "oom", "imbalance=0.5", "misplace", "slow-stage=Feature Merging:2",
+            ["cpu-stall-ms=200", "prework-ms-per-seq=1.5", "leak-mb=5", "oom", "imbalance=0.5", "misplace", "slow-stage=Feature Merging:2",
              "crash-at=esm-2 feature extraction", "partial=1"],
             {"REFPIPE_INJECT": "hang-at=CONSENSUS SCORING"},
         )  # fmt: skip
         self.assertEqual((faults.cpu_stall_ms, faults.leak_mb, faults.imbalance), (200.0, 5.0, 0.5))
+        self.assertEqual(faults.prework_ms_per_seq, 1.5)
         self.assertTrue(faults.oom and faults.misplace and faults.partial)
         self.assertEqual(faults.slow_stage_s, {"Feature Merging": 2.0})
         self.assertEqual((faults.crash_at, faults.hang_at), ("ESM-2 Feature Extraction", "Consensus Scoring"))

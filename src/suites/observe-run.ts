@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { readMonitorLog } from '../monitor/log-reader.ts'
 import { GpuMonitor } from '../monitor/monitor.ts'
 import { openNvml } from '../nvml/session.ts'
-import type { MeasuredRun } from '../results/schema/index.ts'
+import type { MeasuredRun, StageProgress } from '../results/schema/index.ts'
 import type { BatchEvent, InferenceCompleteEvent, TargetEvent } from '../target/events.ts'
 import type { TargetProfile } from '../target/profiles.ts'
 import type { GpuMemoryHeld, RunRecord } from '../target/run-record.ts'
@@ -17,6 +17,7 @@ import { runTarget } from '../target/runner.ts'
 import { type Configuration, configRecord, slug } from './configuration.ts'
 import { type GpuMemoryObservation, gpusUsedFromLog, memoryObservations } from './monitor-series.ts'
 import { pruneTensorOutputs } from './prune-outputs.ts'
+import { createProgressCollector } from './run-progress.ts'
 import { stageItemCounts } from './stage-metrics.ts'
 
 export interface MonitorSettings {
@@ -113,8 +114,10 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
   const esm2Batches: BatchEvent[] = []
   const esm2Completions: InferenceCompleteEvent[] = []
   const esm2BatchMs: number[] = []
+  const progress = createProgressCollector()
   let stage: string | null = null
   const onEvent = (event: TargetEvent) => {
+    progress.push(event, stage)
     if (event.type === 'stage-start' || event.type === 'stage-end') {
       stage = event.type === 'stage-start' ? event.name : null
       monitor?.setStage(stage)
@@ -154,6 +157,7 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
     problem,
     esm2Batches,
     esm2Completions,
+    progress: progress.series(),
     window: { spawnMs, endMs, esm2BatchMs },
   })
 }
@@ -166,6 +170,7 @@ async function finish(
     problem: string | null
     esm2Batches: BatchEvent[]
     esm2Completions: InferenceCompleteEvent[]
+    progress: StageProgress[]
     window: { spawnMs: number; endMs: number; esm2BatchMs: number[] }
   },
 ): Promise<RunObservation> {
@@ -188,6 +193,7 @@ async function finish(
       warmup: request.warmup,
       run: o.run,
       gpu: stopped?.summary ?? null,
+      progress: o.progress,
     },
     esm2Batches: o.esm2Batches,
     esm2Completions: o.esm2Completions,

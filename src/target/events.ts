@@ -43,6 +43,21 @@ export interface BatchEvent {
   atMs: number
 }
 
+/**
+ * A stage's own progress line other than ESM-2's `Batch` line, `{label} progress: {done}/{total} (...)` (the reference
+ * pipeline's DNABERT-S stage logs one per batch): with the batch lines, what a stage's per-sequence rate is read from
+ * inside one run.
+ */
+export interface ItemProgressEvent {
+  type: 'progress'
+  /** What the line names, e.g. `DNABERT-S`. */
+  label: string
+  done: number
+  total: number
+  worker: number | null
+  atMs: number
+}
+
 export interface TranslationRateEvent {
   type: 'translation-rate'
   sequences: number
@@ -103,6 +118,7 @@ export type TargetEvent =
   | StageStartEvent
   | StageEndEvent
   | BatchEvent
+  | ItemProgressEvent
   | TranslationRateEvent
   | InferenceCompleteEvent
   | WorkerLineEvent

@@ -18,6 +18,7 @@ const TRANSLATION =
   /^Translation complete: processed ([\d,]+) sequences in (\d+(?:\.\d+)?)s \(([\d,]+(?:\.\d+)?) seq\/s\)$/
 const BATCH =
   /\bBatch (\d+): ([\d,]+)\/([\d,]+) \((\d+(?:\.\d+)?)%\) \| (\d+(?:\.\d+)?)% pack eff, ([\d,]+(?:\.\d+)?) tok\/s, ([\d,]+(?:\.\d+)?) seq\/s, ETA: (\S.*)$/
+const PROGRESS = /^(\S[^:]*?) progress: ([\d,]+)\/([\d,]+) \(/
 const INFERENCE_DONE = /\bAsync inference complete:/
 const SEQ_RATE = /([\d,]+(?:\.\d+)?) seq\/s/
 const TOKEN_RATE = /([\d,]+(?:\.\d+)?) tokens\/s/
@@ -62,6 +63,9 @@ function parseRateLine(message: string, worker: number | null, atMs: number): Ta
       atMs,
     }
   }
+  const progress = PROGRESS.exec(message)
+  if (progress)
+    return { type: 'progress', label: progress[1]!, done: num(progress[2]), total: num(progress[3]), worker, atMs }
   const tr = TRANSLATION.exec(message)
   if (tr)
     return {

@@ -133,6 +133,19 @@ describe.skipIf(skipReason !== null)('refpipe fault injection (tiny scale, CPU)'
     expect(stageSeconds(run.lines, 'ESM-2 Feature Extraction')).toBeGreaterThanOrEqual(0.25 * batches - 0.05)
   })
 
+  test('prework-ms-per-seq works through the ESM-2 input before its first batch, in proportion to it', async () => {
+    const run = await runRefpipe(['predict', fasta, '-o', out(), ...CPU_TINY, '--inject', 'prework-ms-per-seq=20'])
+    expect(run.exitCode).toBe(0)
+    const m = messages(run.lines)
+    const line = m.find((l) => l.startsWith('Injected fault: prework-ms-per-seq=20: '))
+    const proteins = Number(/ESM-2: ([\d,]+) sequences on /.exec(m.join('\n'))?.[1]?.replaceAll(',', ''))
+    expect(proteins).toBeGreaterThan(0)
+    expect(line).toContain(`${proteins.toLocaleString('en-US')} sequences x 20 ms`)
+    // Before the first batch: the fault line comes before every `Batch` line of the stage.
+    expect(m.indexOf(line!)).toBeLessThan(m.findIndex((l) => /^Batch \d+: /.test(l)))
+    expect(stageSeconds(run.lines, 'ESM-2 Feature Extraction')).toBeGreaterThanOrEqual(0.02 * proteins - 0.05)
+  })
+
   test('leak-mb keeps memory per batch: the process peak grows by at least batches x MiB', async () => {
     const base = await peakRss(['predict', fasta, '-o', out(), ...CPU_TINY, ...SMALL_BATCHES])
     const leak = await peakRss(['predict', fasta, '-o', out(), ...CPU_TINY, ...SMALL_BATCHES, '--inject', 'leak-mb=64'])

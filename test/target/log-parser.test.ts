@@ -93,6 +93,21 @@ describe('log parser, golden upstream log', () => {
     expect(events[10]).toMatchObject({ sequencesPerS: 321.5, tokensPerS: 16474, worker: null })
   })
 
+  test("reads a stage's own progress line (the reference pipeline's DNABERT-S), on the main process or a worker", () => {
+    const parser = createLogParser()
+    const main = parser.push(
+      '2026-11-24 12:38:32 - refpipe.pipeline.dnabert - INFO - DNABERT-S progress: 1,527/1,565 (97.6%) | 84.2% pack eff, 775,966 tok/s, 1603.7 seq/s',
+      12.5,
+    )
+    expect(main).toEqual([{ type: 'progress', label: 'DNABERT-S', done: 1527, total: 1565, worker: null, atMs: 12.5 }])
+    const worker = parser.push(
+      '2026-11-24 12:38:32 - Worker 1 - refpipe.pipeline.dnabert - INFO - DNABERT-S progress: 20/40 (50.0%) | 90.0% pack eff, 1 tok/s, 1.0 seq/s',
+      13,
+    )
+    expect(worker.at(-1)).toEqual({ type: 'progress', label: 'DNABERT-S', done: 20, total: 40, worker: 1, atMs: 13 })
+    expect(parser.push('DNABERT-S extraction complete: 1565 sequences, 1598.7 seq/s, 763368 tokens/s', 14)).toEqual([])
+  })
+
   test('flags a CUDA OOM line with its worker', () => {
     expect(events[9]).toMatchObject({ type: 'oom', worker: 0 })
     expect(events[8]).toMatchObject({ type: 'worker', rank: 0, level: 'ERROR' })

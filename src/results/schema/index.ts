@@ -1,4 +1,5 @@
 export { MonitorSummarySchema } from './monitor-summary.ts'
+export { PROGRESS_MAX_POINTS, type StageProgress, StageProgressSchema } from './progress.ts'
 export { type Provenance, ProvenanceSchema } from './provenance.ts'
 export {
   type MeasuredRun,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ThresholdsSchema } from '../../config/thresholds.ts'
 import { MonitorSummarySchema } from './monitor-summary.ts'
+import { StageProgressSchema } from './progress.ts'
 import { ProvenanceSchema } from './provenance.ts'
 import { RunRecordSchema } from './run-record.ts'
 import { ShardStatsSchema } from './shard-stats.ts'
@@ -32,6 +33,8 @@ export const MeasuredRunSchema = z.object({
   warmup: z.boolean(),
   run: RunRecordSchema,
   gpu: MonitorSummarySchema.nullable(),
+  /** Each GPU stage's own progress lines, per worker (absent in records written before they were kept). */
+  progress: z.array(StageProgressSchema).optional(),
 })
 export type MeasuredRun = z.infer<typeof MeasuredRunSchema>
 

@@ -1,0 +1,27 @@
+import { z } from 'zod'
+
+/** At most this many points of one stage's progress are kept in a record (a 6 M-sequence run logs ~40,000 batches). */
+export const PROGRESS_MAX_POINTS = 4_000
+
+/**
+ * One stage's progress inside one run, per worker: the pipeline's own batch lines (ESM-2's `Batch i: done/total`, the
+ * reference pipeline's `DNABERT-S progress: done/total`) on the runner's clock (ms from the run's start, the clock of
+ * the stage spans). What a stage's per-sequence rate is read from inside a run (src/suites/capacity-rates.ts): thousands
+ * of batches give a tight slope that start-up noise does not enter. Kept in the record so a stored run directory can
+ * be refitted without its logs.
+ */
+export const StageProgressSchema = z
+  .object({
+    stage: z.string(),
+    /** The worker (GPU rank) that logged it; null for the main process. */
+    worker: z.number().int().nonnegative().nullable(),
+    /** Items the stage (worker) works through, as its lines say: proteins for ESM-2, frames for DNABERT-S. */
+    total: z.number().nonnegative(),
+    /** Lines the run logged; above PROGRESS_MAX_POINTS, evenly spaced ones are kept (the first and the last always). */
+    lines: z.number().int().nonnegative(),
+    /** Parallel arrays, ascending: receive time (ms) and items done at that line. */
+    atMs: z.array(z.number()),
+    done: z.array(z.number()),
+  })
+  .refine((p) => p.atMs.length === p.done.length, { message: 'atMs and done must be parallel arrays' })
+export type StageProgress = z.infer<typeof StageProgressSchema>
