@@ -11,6 +11,7 @@ type CommandModule = { run(args: string[]): Promise<number> }
 
 /** Each command lives in its own file under src/cli/ and is loaded only when asked for; its spec is in specs.ts. */
 const COMMANDS: Record<keyof typeof programSpec.subcommands, () => Promise<CommandModule>> = {
+  capacity: () => import('./cli/capacity.ts'),
   doctor: () => import('./cli/doctor.ts'),
   fixtures: () => import('./cli/fixtures.ts'),
   history: () => import('./cli/history.ts'),

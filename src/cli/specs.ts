@@ -7,6 +7,7 @@ import { SAMPLE_SELECTIONS, STRATIFY_BY } from '../fixtures/sample.ts'
 import { METRIC_FAMILIES } from '../history/metric-names.ts'
 import { DEFAULT_SAMPLER_OPTIONS } from '../monitor/options.ts'
 import type { CommandSpec } from './command-spec.ts'
+import { capacitySpec } from './specs-capacity.ts'
 import { slurmSpec } from './specs-slurm.ts'
 
 export const doctorSpec = {
@@ -261,6 +262,7 @@ export const programSpec = {
     version: { type: 'boolean', short: 'V', description: 'print the version and exit' },
   },
   subcommands: {
+    capacity: capacitySpec,
     doctor: doctorSpec,
     fixtures: fixturesSpec,
     history: historySpec,

@@ -40,8 +40,13 @@ export interface SizeGroup {
   sd: Record<string, number>
 }
 
-/** How a series grows: a line over sizes, or a constant (its slope held at 0: start-up by construction). */
-export type SeriesShape = 'line' | 'constant'
+/**
+ * How a series grows: a line over sizes; a constant (its slope held at 0: start-up by construction); or a `rate`, a
+ * per-unit cost measured inside each run (e.g. a stage's steady ms per sequence from its batch lines): the same at every
+ * size, so a constant too, but each size weighted by its size x its runs, since a run's own slope is as tight as it has
+ * batches and a bigger run has proportionally more.
+ */
+export type SeriesShape = 'line' | 'constant' | 'rate'
 
 export interface SizeModel {
   series: string[]
@@ -65,6 +70,14 @@ export interface SizeModelOptions {
   referenceSeries?: string
   /** Series fitted as constants (the mean of all runs); every other series is a line. */
   constant?: readonly string[]
+  /** Series fitted as rates (see SeriesShape). */
+  rate?: readonly string[]
+  /**
+   * Lines and constants that cannot be negative (times): each is fitted by least squares under fixed >= 0 and
+   * perUnit >= 0, in the point fit and in every draw, so no part of a time is ever negative, nor shrinks as the input
+   * grows. Default false.
+   */
+  nonNegative?: boolean
 }
 
 export const SIZE_MODEL_DRAWS = 4_000
@@ -122,6 +135,34 @@ function fitConstant(y: ArrayLike<number>, w: ArrayLike<number>): Line {
   return { fixed: sy / sw, perUnit: 0 }
 }
 
+function weightedSse(line: Line, x: ArrayLike<number>, y: ArrayLike<number>, w: ArrayLike<number>): number {
+  let sse = 0
+  for (let i = 0; i < x.length; i++) sse += w[i]! * (y[i]! - line.fixed - line.perUnit * x[i]!) ** 2
+  return sse
+}
+
+/**
+ * Weighted least squares under fixed >= 0 and perUnit >= 0 (x > 0). With two parameters the constrained optimum is the
+ * unconstrained one when it is feasible, else the best of the boundary fits: through the origin (fixed = 0), flat
+ * (perUnit = 0), or both 0.
+ */
+export function fitNonNegativeLine(x: ArrayLike<number>, y: ArrayLike<number>, w: ArrayLike<number>): Line {
+  const free = fitWeightedLine(x, y, w)
+  if (free.fixed >= 0 && free.perUnit >= 0) return free
+  let sxy = 0
+  let sxx = 0
+  for (let i = 0; i < x.length; i++) {
+    sxy += w[i]! * x[i]! * y[i]!
+    sxx += w[i]! * x[i]! ** 2
+  }
+  const flat = fitConstant(y, w)
+  const candidates: Line[] = [
+    { fixed: 0, perUnit: Math.max(0, sxy / sxx) },
+    { fixed: Math.max(0, flat.fixed), perUnit: 0 },
+  ]
+  return candidates.reduce((best, c) => (weightedSse(c, x, y, w) < weightedSse(best, x, y, w) ? c : best))
+}
+
 /**
  * Welch-Satterthwaite degrees of freedom of the sizes' means of `series` (v_j = sd_j^2 / n_j): near the pooled runs -
  * sizes when the sizes' spreads are alike, down to one size's runs - 1 when its spread dominates. Simulated 95% coverage of a projection from 3
@@ -164,10 +205,15 @@ export function fitSizeModel(runs: readonly SizedRun[], options: SizeModelOption
     ),
   }))
   const shapes: Record<string, SeriesShape> = Object.fromEntries(
-    series.map((s) => [s, options.constant?.includes(s) ? 'constant' : 'line']),
+    series.map((s) => [s, options.rate?.includes(s) ? 'rate' : options.constant?.includes(s) ? 'constant' : 'line']),
   )
-  const fitSeries = (s: string, y: ArrayLike<number>) =>
-    shapes[s] === 'constant' ? fitConstant(y, weights) : fitWeightedLine(sizes, y, weights)
+  const rateWeights = sizes.map((size, j) => size * weights[j]!)
+  const floor = (line: Line): Line => (options.nonNegative ? { ...line, fixed: Math.max(0, line.fixed) } : line)
+  const fitSeries = (s: string, y: ArrayLike<number>): Line => {
+    if (shapes[s] === 'rate') return floor(fitConstant(y, rateWeights))
+    if (shapes[s] === 'constant') return floor(fitConstant(y, weights))
+    return options.nonNegative ? fitNonNegativeLine(sizes, y, weights) : fitWeightedLine(sizes, y, weights)
+  }
   const fits = Object.fromEntries(
     series.map((s, k) => [
       s,

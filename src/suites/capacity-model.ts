@@ -23,13 +23,16 @@ import {
   toSorted,
   valueAt,
 } from '../measure/index.ts'
-import { type ConstantPartCheck, checkConstants, isStartUp, partsOf, stageOf, wallOf } from './capacity-parts.ts'
+import { type DominantPart, dominantParts } from './capacity-dominant.ts'
+import { type ConstantPartCheck, checkConstants, partLine, partsOf, stageOf, wallOf } from './capacity-parts.ts'
 import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './capacity-runs.ts'
+import { type ModelSupport, modelSupport } from './capacity-support.ts'
 import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
 
 export interface PartFigures {
   name: string
-  shape: 'line' | 'constant'
+  /** `rate`: measured inside every run (its steady per-sequence cost), so it has no fixed part. */
+  shape: 'line' | 'constant' | 'rate'
   fixedMs: SizeEstimate
   msPerSequence: SizeEstimate
 }
@@ -37,6 +40,8 @@ export interface PartFigures {
 export interface SizeFigures {
   sequences: number
   wallMs: SizeEstimate
+  /** The parts that make the CI this wide, largest share first (empty without draws). */
+  dominant?: DominantPart[]
 }
 
 export interface StageCapacity {
@@ -70,6 +75,10 @@ export interface ConfigCapacity {
   stages: StageCapacity[]
   /** The wall time over a log-spaced range of sizes, for the capacity chart. */
   curve: { sequences: number; wallMs: number; low: number | null; high: number | null }[]
+  /** Whether the runs support a projection at all (invariants, each measured size reproduced); why not, what next. */
+  support: ModelSupport
+  /** Per stage with progress lines: the runs whose own rate was read, of all runs. */
+  rates: { stage: string; runs: number; of: number }[]
 }
 
 /**
@@ -84,9 +93,10 @@ export function curveSizes(smallestMeasured: number, largestTarget: number): num
   return out
 }
 
+/** A fraction as a percentage; a utilization is clipped to 0-100% (estimate and CI): a GPU is never more than busy. */
 const pct = (e: SizeEstimate, clip = false): SizeEstimate => {
   const bound = (x: number) => (clip ? Math.min(100, Math.max(0, x * 100)) : x * 100)
-  return { estimate: e.estimate * 100, ci: e.ci ? { ...e.ci, low: bound(e.ci.low), high: bound(e.ci.high) } : null }
+  return { estimate: bound(e.estimate), ci: e.ci ? { ...e.ci, low: bound(e.ci.low), high: bound(e.ci.high) } : null }
 }
 
 function lineFigures(model: SizeModel, read: LineSelector) {
@@ -97,7 +107,7 @@ function lineFigures(model: SizeModel, read: LineSelector) {
 }
 
 function partFigures(model: SizeModel, name: string): PartFigures {
-  return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => line(name)) }
+  return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => partLine(line, name)) }
 }
 
 function stageCapacity(model: SizeModel, stage: string, largest: CapacityRun[], sizes: number[]): StageCapacity {
@@ -131,6 +141,14 @@ const wallEstimates = (model: SizeModel, parts: readonly string[], sizes: readon
     wallMs: estimateFrom([model], (line) => valueAt(wallOf(parts)(line), sequences)),
   }))
 
+/** Per stage with progress lines in some run: how many runs had their own rate. */
+const rateCoverage = (runs: readonly CapacityRun[]) =>
+  [...new Set(runs.flatMap((r) => Object.keys(r.rates)))].map((stage) => ({
+    stage,
+    runs: runs.filter((r) => r.rates[stage]).length,
+    of: runs.length,
+  }))
+
 function sizeRows(model: SizeModel, input: ConfigInput) {
   return model.groups.map((g) => ({
     records: input.recordsBySize.get(g.size) ?? Math.round(g.size),
@@ -160,27 +178,41 @@ export function configCapacity(
   if (sizes.length < 2) return null
   const series = commonSeries(input.runs)
   const parts = partsOf(series)
+  const rates = parts.filter((p) => p.startsWith('rate: '))
   const fitModel = (constant: string[]) =>
-    fitSizeModel(input.runs, { series, constant, referenceSeries: WALL, random: createRandomSource(seed) })
+    fitSizeModel(input.runs, {
+      series,
+      constant,
+      rate: rates,
+      nonNegative: true,
+      referenceSeries: WALL,
+      random: createRandomSource(seed),
+    })
   const lines = fitModel([])
   const production = Math.max(...projected)
-  const constantParts = checkConstants(lines, fitModel(parts.filter(isStartUp)), parts, production)
+  const constantParts = checkConstants(lines, parts, production)
   const model = fitModel(constantParts.filter((c) => c.heldConstant).map((c) => c.name))
   const largestSize = sizes.at(-1)!
   const atSizes = [largestSize, ...projected]
-  const wallParts = lineFigures(model, wallOf(parts))
+  const at = wallEstimates(model, parts, atSizes).map((a) => ({
+    ...a,
+    dominant: dominantParts(model, parts, a.sequences),
+  }))
+  const rows = sizeRows(model, input)
+  const wall = { name: WALL, shape: 'line' as const, ...lineFigures(model, wallOf(parts)) }
+  const partRows = parts.map((p) => partFigures(model, p))
   return {
     model,
     parts,
     figures: {
       label: input.label,
       gpuCount: input.gpuCount,
-      sizes: sizeRows(model, input),
+      sizes: rows,
       ciProblem: model.ciProblem,
-      parts: parts.map((p) => partFigures(model, p)),
+      parts: partRows,
       constantParts,
-      wall: { name: WALL, shape: 'line', ...wallParts },
-      at: wallEstimates(model, parts, atSizes),
+      wall,
+      at,
       unconstrainedAt: atSizes.map((sequences) => ({ sequences, wallMs: projectSeries(lines, WALL, sequences) })),
       stages: gpuStages
         .filter((s) => series.includes(s))
@@ -198,6 +230,16 @@ export function configCapacity(
         low: wallMs.ci?.low ?? null,
         high: wallMs.ci?.high ?? null,
       })),
+      support: modelSupport({
+        model,
+        parts,
+        wall,
+        sizes: rows,
+        at,
+        partFigures: partRows,
+        recordsPerSequence: rows.at(-1)!.records / largestSize,
+      }),
+      rates: rateCoverage(input.runs),
     },
   }
 }

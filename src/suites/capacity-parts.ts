@@ -1,24 +1,30 @@
 /**
- * The parts a configuration's wall time is the sum of, and which of them are start-up. Every logged stage is a part
- * (a GPU stage split into its start-up before the GPU's first work and its work after it, where the monitor saw the
- * onset), and so is the time outside every stage (interpreter start, imports, exit).
+ * The parts a configuration's wall time is the sum of, and which of them are start-up. Every logged stage is a part,
+ * and so is the time outside every stage (interpreter start, imports, exit). A stage is split where the runs allow, in
+ * this order:
+ * - by its own progress lines (capacity-rates.ts): its steady `rate` (ms per sequence, measured inside every run) and
+ *   its `pre` part, what the rate does not explain (model build, warm-up, work before the first batch);
+ * - by the GPU's first work, where the monitor saw it: `startup` before it, `work` after;
+ * - else the stage as one part.
  *
- * Start-up parts are held constant over sizes, while the data agree. Why: on an H200 their run-to-run spread (0.3 s
- * for process start-up) was larger than that of all the work together at 4,000 sequences, and a line fitted through
- * it turns noise into a slope that 6,000,000 sequences multiply (+-12% on the 6 M projection from 1,000 and 4,000
- * records, against +-6% with start-up held constant). Each start-up part is also fitted as a line, and where that
- * slope's CI excludes 0 and would move the production-size projection by more than CONSTANT_PART_TOLERANCE, it is a
- * line after all (`checkConstants` says which and why).
+ * Start-up parts (outside stages, `pre`, `startup`) are held constant over sizes while the data agree. Why: on an H200
+ * their run-to-run spread (0.3 s for process start-up) was larger than that of all the work together at 4,000
+ * sequences, and a line fitted through it turns noise into a slope that 6,000,000 sequences multiply (+-12% on the 6 M
+ * projection from 1,000 and 4,000 records, against +-6% with start-up held constant). Each is also fitted as a line, and
+ * where that slope's CI excludes 0 and would move the production-size projection by more than CONSTANT_PART_TOLERANCE,
+ * it is a line after all (`checkConstants` says which and why): a start-up that grows with the input (VirNucPro's
+ * ESM-2 stage works through its whole input before its first batch) is a line.
  */
 import {
   estimateFrom,
+  type Line,
+  type LineOf,
   type LineSelector,
   type SizeEstimate,
   type SizeModel,
-  sumOfSeries,
   valueAt,
 } from '../measure/index.ts'
-import { OUTSIDE_STAGES, startupSeries, WALL, workSeries } from './capacity-runs.ts'
+import { OUTSIDE_STAGES, preSeries, rateSeries, startupSeries, WALL, workSeries } from './capacity-runs.ts'
 
 /** A start-up part whose slope would move the production projection by more than this is fitted as a line. */
 export const CONSTANT_PART_TOLERANCE = 0.01
@@ -31,42 +37,76 @@ export interface ConstantPartCheck {
   why: string
 }
 
+const isRate = (part: string) => part.startsWith('rate: ')
+const isDerived = (s: string) => s === WALL || s.startsWith('busy: ')
+
+/** How one stage is split into parts, given the series every run has. */
+function stageParts(stage: string, series: readonly string[]): string[] {
+  if (series.includes(rateSeries(stage)) && series.includes(preSeries(stage)))
+    return [preSeries(stage), rateSeries(stage)]
+  if (series.includes(startupSeries(stage)) && series.includes(workSeries(stage)))
+    return [startupSeries(stage), workSeries(stage)]
+  return [stage]
+}
+
+const splitPrefix = /^(rate|pre|startup|work): /
+
 /** The parts the wall time is the sum of, from the series every run has. */
 export function partsOf(series: readonly string[]): string[] {
-  return series.filter((s) => {
-    if (s === WALL || s.startsWith('busy: ')) return false
-    if (s.startsWith('startup: ') || s.startsWith('work: ')) return true
-    return !(series.includes(startupSeries(s)) && series.includes(workSeries(s)))
-  })
+  const stages = series.filter((s) => !isDerived(s) && !splitPrefix.test(s))
+  return stages.flatMap((s) => (s === OUTSIDE_STAGES ? [s] : stageParts(s, series)))
 }
 
-export const isStartUp = (part: string) => part === OUTSIDE_STAGES || part.startsWith('startup: ')
+export const isStartUp = (part: string) =>
+  part === OUTSIDE_STAGES || part.startsWith('startup: ') || part.startsWith('pre: ')
+
+/** A part's time as a line over sizes: a `rate` part is its measured rate times the size (no fixed part). */
+export function partLine(line: LineOf, part: string): Line {
+  const l = line(part)
+  return isRate(part) ? { fixed: 0, perUnit: l.fixed } : l
+}
+
+/** The sum of parts' lines. */
+export const sumOfParts =
+  (parts: readonly string[]): LineSelector =>
+  (line) =>
+    parts.reduce(
+      (a, p) => {
+        const l = partLine(line, p)
+        return { fixed: a.fixed + l.fixed, perUnit: a.perUnit + l.perUnit }
+      },
+      { fixed: 0, perUnit: 0 },
+    )
 
 /** The wall time as the sum of `parts`. */
-export const wallOf = (parts: readonly string[]): LineSelector => sumOfSeries(parts)
+export const wallOf = (parts: readonly string[]): LineSelector => sumOfParts(parts)
 
-/** A stage's time as its parts say (start-up and work where it is split), so it agrees with the wall time's. */
+/** A stage's time as its parts say (however it is split), so it agrees with the wall time's. */
 export function stageOf(model: SizeModel, stage: string): LineSelector {
-  const split = model.series.includes(startupSeries(stage)) && model.series.includes(workSeries(stage))
-  return split ? sumOfSeries([startupSeries(stage), workSeries(stage)]) : sumOfSeries([stage])
+  return sumOfParts(stageParts(stage, model.series))
 }
 
-/** Which start-up parts stay constant: those whose own slope is nil or too small to matter at `production`. */
-export function checkConstants(lines: SizeModel, held: SizeModel, parts: readonly string[], production: number) {
+/**
+ * Which start-up parts stay constant: those whose own slope is nil or too small to matter at `production`. The effect
+ * is measured against the production-size wall time of the model with every start-up part a line (never negative:
+ * the lines are non-negative), so a part can never be held constant because the figure it is compared with is wrong.
+ */
+export function checkConstants(lines: SizeModel, parts: readonly string[], production: number): ConstantPartCheck[] {
   const wallAtProduction = valueAt(
-    wallOf(parts)((s) => held.fits[s]!),
+    wallOf(parts)((s) => lines.fits[s]!),
     production,
   )
   return parts.filter(isStartUp).map((name): ConstantPartCheck => {
     const slope = estimateFrom([lines], (line) => line(name).perUnit)
     const excludesZero = slope.ci !== null && (slope.ci.low > 0 || slope.ci.high < 0)
-    const effect = Math.abs(slope.estimate * production) / wallAtProduction
+    const effect = wallAtProduction > 0 ? Math.abs(slope.estimate * production) / wallAtProduction : Infinity
     const heldConstant = !(excludesZero && effect > CONSTANT_PART_TOLERANCE)
+    const at = production.toLocaleString('en-US')
     const why = heldConstant
       ? excludesZero
-        ? `its slope would move the ${production.toLocaleString('en-US')}-sequence projection by ${(effect * 100).toFixed(2)}% only`
+        ? `its slope would move the ${at}-sequence projection by ${(effect * 100).toFixed(2)}% only`
         : 'its slope CI includes 0'
-      : `its slope (CI excludes 0) would move the ${production.toLocaleString('en-US')}-sequence projection by ${(effect * 100).toFixed(1)}%: fitted as a line`
+      : `its slope (CI excludes 0) would move the ${at}-sequence projection by ${(effect * 100).toFixed(1)}%: fitted as a line`
     return { name, slopeMsPerSequence: slope, heldConstant, why }
   })
 }

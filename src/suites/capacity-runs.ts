@@ -8,7 +8,9 @@
  * of a percent (nested-order.ts), and a GPU stage's time follows the tokens it embeds, not the record count. A target
  * size in sequences is turned into work with the input's own work per record.
  */
-import type { RunObservation } from './observe-run.ts'
+
+import type { MeasuredRun } from '../results/schema/index.ts'
+import { type StageRate, stageRate } from './capacity-rates.ts'
 import { stageDurationMs } from './stage-metrics.ts'
 
 export const WALL = 'wall'
@@ -19,6 +21,10 @@ export const busySeries = (stage: string) => `busy: ${stage}`
 export const startupSeries = (stage: string) => `startup: ${stage}`
 /** A GPU stage's time from the GPU's first work to the stage's end, ms. */
 export const workSeries = (stage: string) => `work: ${stage}`
+/** A stage's steady cost per sequence inside the run, from its progress lines (capacity-rates.ts), ms per sequence. */
+export const rateSeries = (stage: string) => `rate: ${stage}`
+/** What of a stage its steady rate does not explain (model build, warm-up, work before the first batch, tail), ms. */
+export const preSeries = (stage: string) => `pre: ${stage}`
 
 export interface StageStartup {
   /** ms from the stage's start to the GPU's first work, on the slowest GPU to start (the stage waits for it). */
@@ -33,13 +39,15 @@ export interface CapacityRun {
   values: Record<string, number>
   /** Per GPU stage (PERF-02's), where the monitor saw one. */
   startup: Record<string, StageStartup>
+  /** Per stage with progress lines: its steady rate inside this run. */
+  rates: Record<string, StageRate>
 }
 
-type StageGpus = NonNullable<RunObservation['measured']['gpu']>['stages'][number]['gpus']
+type StageGpus = NonNullable<MeasuredRun['gpu']>['stages'][number]['gpus']
 
 /** GPUs the run asked for (all sampled GPUs when it asked for none). */
-function askedFor(o: RunObservation, gpus: StageGpus): StageGpus {
-  const requested = o.measured.run.gpusRequested
+function askedFor(o: MeasuredRun, gpus: StageGpus): StageGpus {
+  const requested = o.run.gpusRequested
   return requested ? gpus.filter((g) => requested.includes(g.gpu)) : gpus
 }
 
@@ -54,8 +62,8 @@ function steadyOf(g: StageGpus[number], durationMs: number): number | null {
   return (mean * durationMs) / (durationMs - lead)
 }
 
-function gpuStageFigures(o: RunObservation, stage: string, durationMs: number) {
-  const window = o.measured.gpu?.stages.find((s) => s.stage === stage)
+function gpuStageFigures(o: MeasuredRun, stage: string, durationMs: number) {
+  const window = o.gpu?.stages.find((s) => s.stage === stage)
   const gpus = window ? askedFor(o, window.gpus) : []
   const utils = gpus.map((g) => g.metrics.utilPct?.mean).filter((u): u is number => u !== undefined)
   if (gpus.length === 0 || utils.length !== gpus.length) return null
@@ -73,17 +81,24 @@ function gpuStageFigures(o: RunObservation, stage: string, durationMs: number) {
  * The run's figures, or null when it did not complete. `size`: the GPU work of the input it ran on.
  * @param gpuStages the stages whose GPU-busy time and start-up are read (thresholds.perf02.stages).
  */
-export function capacityRun(o: RunObservation, size: number, gpuStages: readonly string[]): CapacityRun | null {
-  const run = o.measured.run
+export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly string[]): CapacityRun | null {
+  const run = o.run
   if (run.exitClass !== 'completed') return null
   const values: Record<string, number> = { [WALL]: run.wallMs }
   const startup: Record<string, StageStartup> = {}
+  const rates: Record<string, StageRate> = {}
   let insideMs = 0
   for (const span of run.stages) {
     const durationMs = stageDurationMs(run, span.name)
     if (durationMs === null) continue
     values[span.name] = durationMs
     insideMs += durationMs
+    const rate = stageRate(o.progress, span.name, size)
+    if (rate) {
+      rates[span.name] = rate
+      values[rateSeries(span.name)] = rate.msPerSequence
+      values[preSeries(span.name)] = durationMs - rate.steadyMs
+    }
     if (!gpuStages.includes(span.name)) continue
     const figures = gpuStageFigures(o, span.name, durationMs)
     if (!figures) continue
@@ -95,7 +110,7 @@ export function capacityRun(o: RunObservation, size: number, gpuStages: readonly
     values[workSeries(span.name)] = durationMs - startupMs
   }
   values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
-  return { label: o.measured.label, size, values, startup }
+  return { label: o.label, size, values, startup, rates }
 }
 
 /** The series every run has: a stage skipped in one run cannot be fitted over all of them. */

@@ -82,9 +82,11 @@ export function writeCapacityRecord(
   inputs: readonly ResolvedInput[],
   idSuffix = '',
   extraSizes: readonly number[] = [],
+  /** Runs kept in the record but not fitted (a size measured directly to check the projection against). */
+  heldOut: readonly MeasuredConfiguration[] = [],
 ): Promise<SuiteOutcome> {
   const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes)
-  const all = measured.flatMap((c) => c.bySize)
+  const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
   const reason = failureReason(all)
   const labels = measured.map((c) => c.config.label).join(' + ')
   return writeSuiteRecord(ctx, {

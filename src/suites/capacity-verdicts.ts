@@ -22,19 +22,51 @@ function judged(e: SizeEstimate, rule: (value: number, ci: { low: number; high: 
   return e.ci ? rule(e.estimate, e.ci) : 'inconclusive'
 }
 
+/** Why the runs of these configurations cannot support a projection (capacity-support.ts); null when they can. */
+function unsupported(configs: readonly ConfigCapacity[]): string | null {
+  const bad = configs.filter((c) => !c.support.supported)
+  if (bad.length === 0) return null
+  return bad
+    .map(
+      (c) =>
+        `${c.label}: ${c.support.problems.join('; ')}${c.support.nextRecords ? `; measure ${count(c.support.nextRecords)} records next` : ''}`,
+    )
+    .join(' | ')
+}
+
+/** A projected verdict the runs cannot support: inconclusive, saying why and what to measure next. */
+function withSupport(v: Verdict, why: string | null): Verdict {
+  if (why === null) return v
+  return {
+    ...v,
+    verdict: 'inconclusive',
+    detail: `${v.detail} | INCONCLUSIVE, the runs cannot support a projection: ${why}`,
+  }
+}
+
 function perf01Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Verdict[] {
+  const why = unsupported([c])
   return c.at.map(({ sequences, wallMs }) =>
-    verdict({
-      id: `capacity/${c.gpuCount}/perf01/${sequences === measured ? 'measured' : sequences}`,
-      title: `PERF-01 on ${c.label} at ${count(sequences)} sequences${sequences === measured ? ' (measured size)' : ''}`,
-      verdict: judged(wallMs, (v, ci) => judgeAtMost(v, ci, t.perf01.targetMs)),
-      value: wallMs.estimate / HOUR_MS,
-      unit: 'h',
-      ci: ciOf(wallMs, 1 / HOUR_MS),
-      threshold: `<= ${t.perf01.targetMs / HOUR_MS} h`,
-      detail: `wall time ${(wallMs.estimate / HOUR_MS).toFixed(3)} h${ciText(wallMs, 3, 1 / HOUR_MS)} from fixed ${(c.wall.fixedMs.estimate / 1000).toFixed(1)} s + ${c.wall.msPerSequence.estimate.toFixed(3)} ms/sequence${c.ciProblem ? `; ${c.ciProblem}` : ''}`,
-    }),
+    withSupport(
+      verdict({
+        id: `capacity/${c.gpuCount}/perf01/${sequences === measured ? 'measured' : sequences}`,
+        title: `PERF-01 on ${c.label} at ${count(sequences)} sequences${sequences === measured ? ' (measured size)' : ''}`,
+        verdict: judged(wallMs, (v, ci) => judgeAtMost(v, ci, t.perf01.targetMs)),
+        value: wallMs.estimate / HOUR_MS,
+        unit: 'h',
+        ci: ciOf(wallMs, 1 / HOUR_MS),
+        threshold: `<= ${t.perf01.targetMs / HOUR_MS} h`,
+        detail: `wall time ${(wallMs.estimate / HOUR_MS).toFixed(3)} h${ciText(wallMs, 3, 1 / HOUR_MS)} from fixed ${(c.wall.fixedMs.estimate / 1000).toFixed(1)} s + ${c.wall.msPerSequence.estimate.toFixed(3)} ms/sequence${c.ciProblem ? `; ${c.ciProblem}` : ''}${dominantText(c, sequences)}`,
+      }),
+      sequences === measured ? null : why,
+    ),
   )
+}
+
+/** Which part makes the CI at `sequences` as wide as it is. */
+function dominantText(c: ConfigCapacity, sequences: number): string {
+  const top = c.at.find((a) => a.sequences === sequences)?.dominant?.[0]
+  return top ? `; CI mostly from ${top.part} (${top.sharePct.toFixed(0)}% of its variance)` : ''
 }
 
 function perf02Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Verdict[] {
@@ -55,18 +87,22 @@ function perf02Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Ver
       detail: `utilization after the GPU's first work, median of ${steady?.n ?? 0} runs at the largest size; ${startup}`,
       stage: s.stage,
     })
+    const why = unsupported([c])
     const projected = s.utilAt.map(({ sequences, utilPct }) =>
-      verdict({
-        id: `capacity/${c.gpuCount}/perf02/${s.stage}/${sequences === measured ? 'measured' : sequences}`,
-        title: `PERF-02 ${s.stage}, ${c.label}, at ${count(sequences)} sequences`,
-        verdict: judged(utilPct, (v, ci) => judgeAtLeast(v, ci, min)),
-        value: utilPct.estimate,
-        unit: '%',
-        ci: ciOf(utilPct),
-        threshold: `>= ${min}%`,
-        detail: `GPU-busy time over stage time from the size model (fixed ${(s.fixedMs.estimate / 1000).toFixed(1)} s, then ${s.msPerSequence.estimate.toFixed(3)} ms/sequence); tends to ${s.asymptoticUtilPct?.estimate.toFixed(1) ?? '?'}% as the input grows; ${startup}`,
-        stage: s.stage,
-      }),
+      withSupport(
+        verdict({
+          id: `capacity/${c.gpuCount}/perf02/${s.stage}/${sequences === measured ? 'measured' : sequences}`,
+          title: `PERF-02 ${s.stage}, ${c.label}, at ${count(sequences)} sequences`,
+          verdict: judged(utilPct, (v, ci) => judgeAtLeast(v, ci, min)),
+          value: utilPct.estimate,
+          unit: '%',
+          ci: ciOf(utilPct),
+          threshold: `>= ${min}%`,
+          detail: `GPU-busy time over stage time from the size model (fixed ${(s.fixedMs.estimate / 1000).toFixed(1)} s, then ${s.msPerSequence.estimate.toFixed(3)} ms/sequence); tends to ${s.asymptoticUtilPct?.estimate.toFixed(1) ?? '?'}% as the input grows; ${startup}`,
+          stage: s.stage,
+        }),
+        sequences === measured ? null : why,
+      ),
     )
     return [steadyVerdict, ...projected]
   })
@@ -152,8 +188,14 @@ export function capacityVerdicts(
   t: Thresholds,
   measured: number,
 ): Verdict[] {
+  const pair = (cmp: ComparisonCapacity) =>
+    unsupported(configs.filter((c) => c.label === cmp.baseline || c.label === cmp.candidate))
   return [
     ...configs.flatMap((c) => [...perf01Verdicts(c, t, measured), ...perf02Verdicts(c, t, measured)]),
-    ...comparisons.flatMap((cmp) => [...speedupVerdicts(cmp, t, measured), breakEvenVerdict(cmp, t)]),
+    ...comparisons.flatMap((cmp) => {
+      const why = pair(cmp)
+      const projectedOnly = (v: Verdict) => withSupport(v, v.id.endsWith('/measured') ? null : why)
+      return [...speedupVerdicts(cmp, t, measured), breakEvenVerdict(cmp, t)].map(projectedOnly)
+    }),
   ]
 }

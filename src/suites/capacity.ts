@@ -50,7 +50,7 @@ export const sequenceEquivalents = (input: ResolvedInput) => input.records * (1 
 function runsOf(c: ConfigMeasurements, inputs: readonly ResolvedInput[], gpuStages: readonly string[]): CapacityRun[] {
   return c.bySize.flatMap((m, i) =>
     completedRuns(m).flatMap((o) => {
-      const run = capacityRun(o, sequenceEquivalents(inputs[i]!), gpuStages)
+      const run = capacityRun(o.measured, sequenceEquivalents(inputs[i]!), gpuStages)
       return run ? [run] : []
     }),
   )
@@ -61,6 +61,24 @@ function failureOf(c: ConfigMeasurements): string | null {
   return failed?.failure
     ? `${failed.failure.label} ended as ${failed.failure.exitClass}: ${failed.failure.reason}`
     : null
+}
+
+/** One configuration's completed runs as the size model reads them, or why it has none to fit. */
+export interface CapacityConfigRuns {
+  label: string
+  gpuCount: number
+  runs: CapacityRun[]
+  /** Records of each measured size (keyed by its sequence-equivalents). */
+  recordsBySize: ReadonlyMap<number, number>
+  /** A measurement that did not complete; null when every one did. */
+  failure: string | null
+}
+
+/** What the runs were measured on: the input, its measured sizes (records), the largest in sequence-equivalents. */
+export interface CapacityFrame {
+  input: CapacityStats['input']
+  sizes: number[]
+  measuredSequences: number
 }
 
 /**
@@ -74,34 +92,66 @@ export function analyzeCapacity(
   /** Further sizes (sequences) to project to, before the targets: e.g. a size measured directly to check against. */
   extraSizes: readonly number[] = [],
 ): Analysis<CapacityStats> {
+  const recordsBySize = new Map(inputs.map((input) => [sequenceEquivalents(input), input.records]))
+  const runs = configs.map((c) => ({
+    label: c.config.label,
+    gpuCount: c.gpuCount,
+    runs: runsOf(c, inputs, t.perf02.stages),
+    recordsBySize,
+    failure: failureOf(c),
+  }))
+  const source = inputs[0]!.source
+  const frame = {
+    input: {
+      source: source.source,
+      path: source.path,
+      sha256: source.sha256,
+      records: source.records,
+      workPerRecord: source.workPerRecord,
+      chunkLength: source.chunkLength,
+      preset: source.preset,
+    },
+    sizes: inputs.map((i) => i.records),
+    measuredSequences: sequenceEquivalents(inputs.at(-1)!),
+  }
+  return analyzeCapacityRuns(runs, frame, t, extraSizes)
+}
+
+/**
+ * Fits and compares configurations from their runs (the suite's, or a stored run directory's: `virnucpro-bench
+ * capacity`); the 1-GPU one is the baseline of the others.
+ */
+export function analyzeCapacityRuns(
+  configs: readonly CapacityConfigRuns[],
+  frame: CapacityFrame,
+  t: Thresholds,
+  extraSizes: readonly number[] = [],
+): Analysis<CapacityStats> {
   const targets = [t.perf01.typicalSequences, t.perf01.productionSequences]
-  const projected = [...extraSizes, ...targets]
-  const measured = sequenceEquivalents(inputs.at(-1)!)
+  const projected = [...new Set([...extraSizes, ...targets])]
+  const measured = frame.measuredSequences
   const fitted: { figures: ConfigCapacity; model: SizeModel; parts: string[] }[] = []
   const notFitted: CapacityStats['notFitted'] = []
   const verdicts: Verdict[] = []
   for (const c of configs) {
-    const failure = failureOf(c)
-    const recordsBySize = new Map(inputs.map((input) => [sequenceEquivalents(input), input.records]))
-    const runs = runsOf(c, inputs, t.perf02.stages)
-    const result = failure
+    const result = c.failure
       ? null
       : configCapacity(
-          { label: c.config.label, gpuCount: c.gpuCount, runs, recordsBySize },
+          { label: c.label, gpuCount: c.gpuCount, runs: c.runs, recordsBySize: c.recordsBySize },
           t.perf02.stages,
           projected,
-          `capacity/${c.config.label}`,
+          `capacity/${c.label}`,
         )
     if (result) {
       fitted.push(result)
       continue
     }
-    const reason = failure ?? 'completed runs do not span two sizes'
-    notFitted.push({ label: c.config.label, reason })
+    const reason = c.failure ?? 'completed runs do not span two sizes'
+    notFitted.push({ label: c.label, reason })
     verdicts.push(
       verdict({
         id: `capacity/${c.gpuCount}/fit`,
-        title: `size model, ${c.config.label}`,
+        title: `size model, ${c.label}`,
         verdict: 'error',
         detail: `no size model, so no projected verdict for this configuration: ${reason}`,
       }),
@@ -122,19 +172,10 @@ export function analyzeCapacity(
     : []
   const configurations = fitted.map((f) => f.figures)
   verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
-  const source = inputs[0]!.source
   return {
     stats: {
-      input: {
-        source: source.source,
-        path: source.path,
-        sha256: source.sha256,
-        records: source.records,
-        workPerRecord: source.workPerRecord,
-        chunkLength: source.chunkLength,
-        preset: source.preset,
-      },
-      sizes: inputs.map((i) => i.records),
+      input: frame.input,
+      sizes: frame.sizes,
       measuredSequences: measured,
       targets,
       covers: CAPACITY_COVERS,

@@ -115,3 +115,47 @@ export function checkShift(
     plantedMs,
   }
 }
+
+export interface PreworkCheck {
+  /** What was planted, per sequence-equivalent (ms per protein x proteins per sequence). */
+  plantedMsPerSequence: number
+  /** The fitted per-sequence slope of the planted stage's start-up part (`pre:` or `startup:`), 0 when held constant. */
+  fittedMsPerSequence: number
+  /** Projected wall time at `sequences`, clean and planted, and the shift the planted work alone would make. */
+  cleanMs: number
+  plantedMs: number
+  expectedShiftMs: number
+  /** Whether the planted configuration's runs support a projection (capacity-support.ts). */
+  supported: boolean
+  /** Parts with a negative fixed or per-sequence figure (estimate or CI): never any. */
+  negativeParts: string[]
+}
+
+/**
+ * A start-up that grows with the input (prework-ms-per-seq before a stage's first batch): its part of the planted fit
+ * must carry the planted slope, and the production projection must move by the planted work, never below the clean one.
+ */
+export function checkPrework(
+  clean: CapacityStats,
+  planted: CapacityStats,
+  plantedLabel: string,
+  stage: string,
+  plantedMsPerSequence: number,
+  sequences: number,
+): PreworkCheck {
+  const config = planted.configurations.find((c) => c.label === plantedLabel)
+  if (!config) throw new RangeError(`capacity stats have no configuration '${plantedLabel}'`)
+  const startUp = config.parts.find((p) => p.name === `pre: ${stage}` || p.name === `startup: ${stage}`)
+  const negativeParts = config.parts
+    .filter((p) => [p.fixedMs, p.msPerSequence].some((e) => e.estimate < 0 || (e.ci !== null && e.ci.low < 0)))
+    .map((p) => p.name)
+  return {
+    plantedMsPerSequence,
+    fittedMsPerSequence: startUp?.msPerSequence.estimate ?? 0,
+    cleanMs: projectionAt(clean, clean.configurations[0]!.label, sequences).estimate,
+    plantedMs: projectionAt(planted, plantedLabel, sequences).estimate,
+    expectedShiftMs: plantedMsPerSequence * sequences,
+    supported: config.support.supported,
+    negativeParts,
+  }
+}

@@ -56,6 +56,14 @@ export const PROJECTION_SUBSET_RECORDS = 1_000
  */
 export const CAPACITY_FIT_SIZES = [1_000, 4_000] as const
 export const CAPACITY_DIRECT_SIZE = 20_000
+/**
+ * Runs of the direct size, measured after the fit with no warm-up of their own (the fit's warm-ups warmed the host):
+ * one GPU count's fit and its direct runs fit one 10-minute device call on an H100 (the fit ~2.5 min, a 20,000-record
+ * run ~1.6 min on 1 GPU), so a 2-GPU host checks its two arms in two calls on the same warm machine.
+ */
+export const CAPACITY_DIRECT_RUNS = 2
+/** Planted start-up that grows with the input (prework-ms-per-seq): ms per protein before ESM-2's first batch. */
+export const CAPACITY_PREWORK_MS_PER_SEQ = 1
 export const CAPACITY_SHIFT_SIZES = [1_000, 16_000] as const
 export const CAPACITY_FIXED_COST_S = 10
 export const CAPACITY_STALL_MS = 1_000

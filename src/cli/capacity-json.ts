@@ -1,0 +1,51 @@
+/**
+ * The refit as JSON (`capacity --json FILE`): per configuration its measured sizes, the wall time at each projected
+ * size and each GPU stage's utilization there, each with its CI (null bounds without one), and the verdicts with the
+ * ids of the capacity record. Bumped `schemaVersion` when the shape changes.
+ */
+import type { SizeEstimate } from '../measure/index.ts'
+import type { Verdict } from '../results/schema/index.ts'
+import type { CapacityStats } from '../suites/capacity.ts'
+
+export const CAPACITY_JSON_SCHEMA_VERSION = 1
+
+const interval = (e: SizeEstimate) => ({ estimate: e.estimate, low: e.ci?.low ?? null, high: e.ci?.high ?? null })
+
+/** The JSON document of a refit. */
+export function capacityJson(stats: CapacityStats, verdicts: readonly Verdict[], notes: readonly string[]) {
+  return {
+    schemaVersion: CAPACITY_JSON_SCHEMA_VERSION,
+    input: stats.input,
+    covers: stats.covers,
+    notes,
+    configurations: stats.configurations.map((c) => ({
+      gpuCount: c.gpuCount,
+      label: c.label,
+      measured: c.sizes.map((s) => ({
+        records: s.records,
+        sequences: s.sequences,
+        runs: s.runs,
+        medianWallMs: s.medianWallMs,
+      })),
+      perSequenceMs: interval(c.wall.msPerSequence),
+      fixedMs: interval(c.wall.fixedMs),
+      at: c.at.map((a) => ({ sequences: a.sequences, wallMs: interval(a.wallMs), dominant: a.dominant ?? [] })),
+      utilization: c.stages.flatMap((s) =>
+        s.utilAt.map((u) => ({ stage: s.stage, sequences: u.sequences, pct: interval(u.utilPct) })),
+      ),
+      support: {
+        supported: c.support.supported,
+        problems: c.support.problems,
+        nextRecords: c.support.nextRecords,
+      },
+    })),
+    notFitted: stats.notFitted,
+    verdicts: verdicts.map((v) => ({
+      id: v.id,
+      verdict: v.verdict,
+      value: v.value,
+      unit: v.unit,
+      ci: v.ci ? { low: v.ci.low, high: v.ci.high } : null,
+    })),
+  }
+}

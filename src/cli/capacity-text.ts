@@ -1,0 +1,60 @@
+/** The refit as lines for a terminal (`virnucpro-bench capacity`): pure, data in, lines out. */
+import type { SizeEstimate } from '../measure/index.ts'
+import type { Verdict } from '../results/schema/index.ts'
+import type { CapacityStats } from '../suites/capacity.ts'
+
+const HOUR_MS = 3_600_000
+const count = (n: number) => Math.round(n).toLocaleString('en-US')
+
+/** A time: seconds below an hour, hours above, with its CI and its half-width in %. */
+export function timeText(e: SizeEstimate): string {
+  const [unit, by] = e.estimate >= HOUR_MS ? ['h', HOUR_MS] : ['s', 1000]
+  const f = (ms: number) => (ms / by).toFixed(unit === 'h' ? 3 : 2)
+  if (!e.ci) return `${f(e.estimate)} ${unit} (no CI)`
+  const half = ((e.ci.high - e.ci.low) / 2 / e.estimate) * 100
+  return `${f(e.estimate)} ${unit} [${f(e.ci.low)}, ${f(e.ci.high)}] (+-${half.toFixed(1)}%)`
+}
+
+function configLines(c: CapacityStats['configurations'][number]): string[] {
+  const lines = [`${c.label} (${c.gpuCount} GPU${c.gpuCount === 1 ? '' : 's'}):`]
+  for (const s of c.sizes)
+    lines.push(
+      `  measured ${count(s.records)} records: median ${(s.medianWallMs / 1000).toFixed(2)} s of ${s.runs} runs`,
+    )
+  const ms = c.wall.msPerSequence
+  lines.push(
+    `  model: fixed ${timeText(c.wall.fixedMs)} + ${ms.estimate.toFixed(4)} ms/sequence${ms.ci ? ` [${ms.ci.low.toFixed(4)}, ${ms.ci.high.toFixed(4)}]` : ''}`,
+  )
+  for (const r of c.rates) lines.push(`  ${r.stage}: rate read inside ${r.runs} of ${r.of} runs`)
+  for (const a of c.at) {
+    const top = a.dominant?.[0]
+    lines.push(
+      `  at ${count(a.sequences)} sequences: ${timeText(a.wallMs)}${top ? `; CI mostly ${top.part} (${top.sharePct.toFixed(0)}%)` : ''}`,
+    )
+  }
+  for (const s of c.stages)
+    for (const u of s.utilAt)
+      lines.push(
+        `  ${s.stage} utilization at ${count(u.sequences)}: ${u.utilPct.estimate.toFixed(1)}%${u.utilPct.ci ? ` [${u.utilPct.ci.low.toFixed(1)}, ${u.utilPct.ci.high.toFixed(1)}]` : ''}`,
+      )
+  if (!c.support.supported)
+    lines.push(
+      `  NOT SUPPORTED, projections inconclusive: ${c.support.problems.join('; ')}${c.support.nextRecords ? `; measure ${count(c.support.nextRecords)} records next` : ''}`,
+    )
+  return lines
+}
+
+const verdictLine = (v: Verdict) =>
+  `  ${v.verdict.toUpperCase().padEnd(12)} ${v.id}: ${v.value === null ? '-' : v.value.toPrecision(4)} ${v.unit ?? ''}${v.ci ? ` [${v.ci.low.toPrecision(4)}, ${v.ci.high.toPrecision(4)}]` : ''}`
+
+/** Every line of the refit: notes, configurations, comparisons' verdicts. */
+export function capacityText(stats: CapacityStats, verdicts: readonly Verdict[], notes: readonly string[]): string[] {
+  return [
+    `capacity refit: ${stats.sizes.map(count).join(' / ')} records of ${stats.input.path || 'the input'}`,
+    ...notes.map((n) => `  note: ${n}`),
+    ...stats.configurations.flatMap(configLines),
+    ...stats.notFitted.map((n) => `${n.label}: not fitted: ${n.reason}`),
+    'verdicts:',
+    ...verdicts.map(verdictLine),
+  ]
+}

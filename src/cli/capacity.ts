@@ -1,0 +1,85 @@
+/**
+ * `virnucpro-bench capacity RUN_DIR... [--sizes R1,R2] [--at N1,N2] [--json FILE]`: refits the capacity size model
+ * from stored run directories and projects it to any size, without GPU time (src/suites/capacity-refit.ts). Exit 0
+ * when refitted; 2 bad arguments; 3 nothing to fit.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { readdir, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { monitorLogFile } from '../report/load.ts'
+import { isRunId } from '../results/run-id.ts'
+import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
+import { readResultRecords } from '../results/store.ts'
+import { analyzeCapacityRuns } from '../suites/capacity.ts'
+import { refitInput } from '../suites/capacity-refit.ts'
+import { progressFromLog } from '../suites/progress-from-log.ts'
+import { capacityJson } from './capacity-json.ts'
+import { capacityText } from './capacity-text.ts'
+import { parseCommand } from './command-spec.ts'
+import { UnusableDataError } from './exit-codes.ts'
+import { capacitySpec } from './specs-capacity.ts'
+import { UsageError } from './usage-error.ts'
+
+function numberList(name: string, text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined
+  const values = text.split(',').map((p) => p.trim())
+  if (values.some((v) => !/^\d+$/.test(v) || Number(v) < 1))
+    throw new UsageError(`capacity: --${name} must be positive whole numbers separated by commas, got '${text}'`)
+  return values.map(Number)
+}
+
+/** Records of a run directory, or of every run directory of a results root; with each record's directory. */
+async function recordsIn(dir: string): Promise<{ record: ResultRecord; dir: string }[]> {
+  const info = await stat(dir).catch(() => null)
+  if (!info?.isDirectory()) throw new UsageError(`capacity: RUN_DIR '${dir}' is not a directory`)
+  const own = await readResultRecords(dir)
+  for (const bad of own.invalid) console.error(`virnucpro-bench capacity: left out ${bad.file}: ${bad.reason}`)
+  if (own.records.length > 0) return own.records.map((record) => ({ record, dir }))
+  const runs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && isRunId(e.name))
+  return (await Promise.all(runs.map((e) => recordsIn(join(dir, e.name))))).flat()
+}
+
+/** The run's progress read from its pipeline log, wherever its run directory now is; null without a log. */
+function progressFromRunLog(dirOf: Map<ResultRecord, string>) {
+  return (run: MeasuredRun, record: ResultRecord) => {
+    const logPath = run.run.logPath
+    const dir = dirOf.get(record)
+    if (!logPath || !dir) return null
+    const file = monitorLogFile(logPath, record.provenance.runId, dir)
+    if (!existsSync(file)) return null
+    return progressFromLog(readFileSync(file, 'utf8').split('\n'))
+  }
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(capacitySpec, args)
+  if (positionals.length === 0)
+    throw new UsageError('capacity: name at least one RUN_DIR (a results/<runId> directory)')
+  const sizes = numberList('sizes', values.sizes)
+  const at = numberList('at', values.at) ?? []
+  const found = (await Promise.all(positionals.map(recordsIn))).flat()
+  if (found.length === 0)
+    throw new UnusableDataError(
+      `capacity: no result records in ${positionals.join(', ')}: name a results/<runId> directory`,
+    )
+  const records = found.map((f) => f.record)
+  const thresholds = (records.find((r) => r.kind === 'capacity') ?? records[0]!).thresholds
+  const input = refitInput(records, {
+    sizes,
+    gpuStages: thresholds.perf02.stages,
+    progressOf: progressFromRunLog(new Map(found.map((f) => [f.record, f.dir]))),
+  })
+  const fittable = input.configs.filter((c) => new Set(c.runs.map((r) => r.size)).size >= 2)
+  if (fittable.length === 0)
+    throw new UnusableDataError(
+      `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${input.frame.sizes.join(', ') || 'none'}); --sizes picks from those`,
+    )
+  const { stats, verdicts } = analyzeCapacityRuns(input.configs, input.frame, thresholds, at)
+  console.log(capacityText(stats, verdicts, input.notes).join('\n'))
+  if (values.json !== undefined) {
+    const text = `${JSON.stringify(capacityJson(stats, verdicts, input.notes), null, 2)}\n`
+    if (values.json === '-') process.stdout.write(text)
+    else await writeFile(values.json, text)
+  }
+  return 0
+}

@@ -1,0 +1,170 @@
+/**
+ * Re-analysis of stored runs (`virnucpro-bench capacity RUN_DIR...`): the measured runs of every record of one or more
+ * run directories, grouped by configuration (the runs' own config, the size left out, and the input they were cut from)
+ * and by measured size (the subset each run read, from its record's provenance), refitted with today's size model and
+ * projected to any size: a model change or a new question costs no GPU time. Each run's progress comes from its record,
+ * else from its pipeline log (the caller reads it: `progressOf`), else it has none; the notes say which, per
+ * configuration.
+ */
+import type { MeasuredRun, ResultRecord, StageProgress } from '../results/schema/index.ts'
+import type { CapacityConfigRuns, CapacityFrame } from './capacity.ts'
+import { capacityRun } from './capacity-runs.ts'
+
+export interface RefitOptions {
+  /** Measured sizes (records) to fit from; default every size measured. */
+  sizes?: readonly number[]
+  /** The stages PERF-02 judges (their GPU-busy time and start-up are read). */
+  gpuStages: readonly string[]
+  /** A run's progress from its pipeline log, for runs whose record has none; null when there is no log to read. */
+  progressOf: (run: MeasuredRun, record: ResultRecord) => StageProgress[] | null
+}
+
+export interface RefitInput {
+  configs: CapacityConfigRuns[]
+  frame: CapacityFrame
+  /** What each configuration's figures were read from, and what was left out. */
+  notes: string[]
+}
+
+interface SizedRun {
+  run: MeasuredRun
+  record: ResultRecord
+  records: number
+  sequences: number
+}
+
+const SIZE_SUFFIX = /, [\d,]+ seqs$/
+
+/** The configuration a run belongs to: its config without the size in its label, and the input it was cut from. */
+function configKey(run: MeasuredRun, record: ResultRecord): { key: string; label: string; gpuCount: number } {
+  const { setup, ...rest } = run.config
+  const label = String(setup ?? run.label).replace(SIZE_SUFFIX, '')
+  // CPU stand-ins for GPUs (worker processes on a machine without one) hold no GPU: their worker count is the k.
+  const gpus = typeof rest.gpuCount === 'number' ? rest.gpuCount : 0
+  const gpuCount = gpus > 0 ? gpus : typeof rest.cpuWorkers === 'number' && rest.cpuWorkers > 0 ? rest.cpuWorkers : 1
+  return { key: JSON.stringify([record.provenance.input?.source.sha256 ?? null, rest]), label, gpuCount }
+}
+
+/** The subset a run read: the record's provenance names each input file and its size. */
+function sizeOf(run: MeasuredRun, record: ResultRecord): { records: number; sequences: number } | null {
+  const args = new Set(run.run.command?.args ?? [])
+  const used = record.provenance.input?.used.find((u) => args.has(u.file))
+  return used ? { records: used.records, sequences: used.records * (1 + used.workRelativeDifference) } : null
+}
+
+/** Measured runs of every record, each once (a run several records share is read once), with their sizes. */
+function collectRuns(records: readonly ResultRecord[], notes: string[]): SizedRun[] {
+  const seen = new Set<string>()
+  const out: SizedRun[] = []
+  let unsized = 0
+  for (const record of records)
+    for (const run of record.runs) {
+      if (run.warmup) continue
+      const id = run.run.logPath ?? `${run.label}@${run.run.startedAt}`
+      if (seen.has(id)) continue
+      seen.add(id)
+      const size = sizeOf(run, record)
+      if (size) out.push({ run, record, ...size })
+      else unsized++
+    }
+  if (unsized > 0) notes.push(`${unsized} run(s) left out: their record's provenance does not name the input they read`)
+  return out
+}
+
+function withProgress(r: SizedRun, options: RefitOptions, count: { record: number; log: number; none: number }) {
+  if (r.run.progress && r.run.progress.length > 0) {
+    count.record++
+    return r.run
+  }
+  const fromLog = options.progressOf(r.run, r.record)
+  if (fromLog && fromLog.length > 0) {
+    count.log++
+    return { ...r.run, progress: fromLog }
+  }
+  count.none++
+  return r.run
+}
+
+function progressNote(label: string, count: { record: number; log: number; none: number }): string {
+  const parts = [
+    count.record ? `${count.record} from the records` : '',
+    count.log
+      ? `${count.log} from their target.log (the pipeline's own timestamps, 1 s on its main process: coarser)`
+      : '',
+    count.none ? `${count.none} with none (no progress in the record, no log): their stages fitted across sizes` : '',
+  ].filter(Boolean)
+  return `${label}: progress lines of ${parts.join(', ')}`
+}
+
+function configRuns(group: SizedRun[], options: RefitOptions, notes: string[]): CapacityConfigRuns {
+  const { label, gpuCount } = configKey(group[0]!.run, group[0]!.record)
+  const count = { record: 0, log: 0, none: 0 }
+  const completed = group.filter((r) => r.run.run.exitClass === 'completed')
+  const failed = group.find((r) => r.run.run.exitClass !== 'completed')
+  const runs = completed.flatMap((r) => {
+    const run = capacityRun(withProgress(r, options, count), r.sequences, options.gpuStages)
+    return run ? [run] : []
+  })
+  notes.push(progressNote(label, count))
+  return {
+    label,
+    gpuCount,
+    runs,
+    recordsBySize: new Map(group.map((r) => [r.sequences, r.records])),
+    failure: failed ? `${failed.run.label} ended as ${failed.run.run.exitClass}: ${failed.run.run.reason ?? ''}` : null,
+  }
+}
+
+const inputOf = (r: SizedRun) => r.record.provenance.input?.source.sha256 ?? ''
+
+/** The runs of one input (the one most runs read): sizes of different inputs are no nested subsets of one another. */
+function oneInput(runs: SizedRun[], notes: string[]): SizedRun[] {
+  const counts = new Map<string, number>()
+  for (const r of runs) counts.set(inputOf(r), (counts.get(inputOf(r)) ?? 0) + 1)
+  if (counts.size <= 1) return runs
+  const [chosen] = [...counts].sort((a, b) => b[1] - a[1])[0]!
+  notes.push(
+    `the run directories hold runs of ${counts.size} inputs; refitted: the one most runs read (sha256 ${chosen.slice(0, 12)}); left out: ${[
+      ...counts.keys(),
+    ]
+      .filter((k) => k !== chosen)
+      .map((k) => k.slice(0, 12))
+      .join(', ')} (refit their run directories on their own)`,
+  )
+  return runs.filter((r) => inputOf(r) === chosen)
+}
+
+/** Configurations and frame for analyzeCapacityRuns from stored records; 1 GPU first. */
+export function refitInput(records: readonly ResultRecord[], options: RefitOptions): RefitInput {
+  const notes: string[] = []
+  const wanted = options.sizes ? new Set(options.sizes) : null
+  const runs = oneInput(collectRuns(records, notes), notes).filter((r) => wanted === null || wanted.has(r.records))
+  const groups = new Map<string, SizedRun[]>()
+  for (const r of runs) {
+    const { key } = configKey(r.run, r.record)
+    groups.set(key, [...(groups.get(key) ?? []), r])
+  }
+  const configs = [...groups.values()]
+    .map((g) => configRuns(g, options, notes))
+    .sort((a, b) => a.gpuCount - b.gpuCount || a.label.localeCompare(b.label))
+  const sizes = [...new Set(runs.map((r) => r.records))].sort((a, b) => a - b)
+  const largest = runs.filter((r) => r.records === sizes.at(-1))
+  const source = runs[0]?.record.provenance.input?.source
+  return {
+    configs,
+    frame: {
+      input: {
+        source: source?.source ?? 'generated',
+        path: source?.path ?? '',
+        sha256: source?.sha256 ?? '',
+        records: source?.records ?? 0,
+        workPerRecord: source?.workPerRecord ?? 0,
+        chunkLength: source?.chunkLength ?? 0,
+        preset: source?.preset ?? null,
+      },
+      sizes,
+      measuredSequences: largest[0]?.sequences ?? 0,
+    },
+    notes,
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Whether a configuration's runs support a projection at all, before any projected verdict is read from them. The
+ * model states its invariants and checks them on its own fit:
+ * - no part of the wall time negative, nor shrinking as the input grows (by construction: non-negative fits);
+ * - the per-sequence cost resolved: its CI above 0 and no wider than +-MAX_PER_SEQUENCE_HALF_WIDTH of it (else it is
+ *   lost in start-up noise, and a projection multiplies noise);
+ * - each measured size's median wall time inside the model's CI at that size (else the parts disagree with the
+ *   runs: a part that is not a line, a start-up held constant that grows);
+ * - no projection below the measured wall time of a smaller size.
+ * Where one fails, every projected verdict of the configuration is `inconclusive`, with the problems and the input
+ * size to measure next; the measured-size verdicts stand.
+ */
+import { estimateFrom, type SizeEstimate, type SizeModel, valueAt } from '../measure/index.ts'
+import { wallOf } from './capacity-parts.ts'
+
+/** A part's fixed and per-sequence figures (capacity-model.ts's PartFigures, as read here). */
+interface PartFigures {
+  name: string
+  fixedMs: SizeEstimate
+  msPerSequence: SizeEstimate
+}
+
+/** A per-sequence cost known no better than +-50% cannot carry a projection 1,000x beyond the measured size. */
+export const MAX_PER_SEQUENCE_HALF_WIDTH = 0.5
+/** The per-sequence half-width the suggested next size aims at. */
+const NEXT_SIZE_HALF_WIDTH = 0.1
+
+export interface ModelSupport {
+  supported: boolean
+  problems: string[]
+  /** The input size (records) to measure next when the runs cannot support a projection; null when they can. */
+  nextRecords: number | null
+  /** Each measured size: the model's wall time with CI against the measured median, and whether the CI holds it. */
+  reproduced: { sequences: number; modelMs: SizeEstimate; medianMs: number; within: boolean }[]
+}
+
+export interface SupportInput {
+  model: SizeModel
+  parts: readonly string[]
+  wall: PartFigures
+  sizes: readonly { sequences: number; records: number; medianWallMs: number }[]
+  at: readonly { sequences: number; wallMs: SizeEstimate }[]
+  partFigures: readonly PartFigures[]
+  recordsPerSequence: number
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+const roundUp2 = (n: number) => {
+  const scale = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1)
+  return Math.ceil(n / scale) * scale
+}
+
+function reproduced(input: SupportInput, wallAt: (size: number) => SizeEstimate) {
+  return input.sizes.map((s) => {
+    const modelMs = wallAt(s.sequences)
+    const within = modelMs.ci
+      ? modelMs.ci.low <= s.medianWallMs && s.medianWallMs <= modelMs.ci.high
+      : Math.abs(modelMs.estimate - s.medianWallMs) <= 0.05 * s.medianWallMs
+    return { sequences: s.sequences, modelMs, medianMs: s.medianWallMs, within }
+  })
+}
+
+function perSequenceProblem(wall: PartFigures): { problem: string; halfWidth: number } | null {
+  const e = wall.msPerSequence
+  const halfWidth = e.ci && e.estimate > 0 ? (e.ci.high - e.ci.low) / 2 / e.estimate : Infinity
+  if (e.ci === null) return null // no spread at all: the projected verdicts are inconclusive for that already
+  if (e.estimate > 0 && e.ci.low > 0 && halfWidth <= MAX_PER_SEQUENCE_HALF_WIDTH) return null
+  const shown = `${e.estimate.toFixed(4)} ms/sequence [${e.ci.low.toFixed(4)}, ${e.ci.high.toFixed(4)}]`
+  return { problem: `the per-sequence cost is lost in start-up noise: ${shown}`, halfWidth }
+}
+
+function belowMeasured(input: SupportInput): string[] {
+  return input.at.flatMap((a) => {
+    const smaller = input.sizes.filter((s) => s.sequences < a.sequences).map((s) => s.medianWallMs)
+    const floor = smaller.length ? Math.max(...smaller) : 0
+    return a.wallMs.estimate < floor
+      ? [
+          `the projection at ${Math.round(a.sequences).toLocaleString('en-US')} sequences (${seconds(a.wallMs.estimate)}) is below the wall time measured at a smaller size (${seconds(floor)})`,
+        ]
+      : []
+  })
+}
+
+function negativeParts(parts: readonly PartFigures[]): string[] {
+  return parts.flatMap((p) =>
+    [p.fixedMs, p.msPerSequence].some((e) => e.estimate < 0 || (e.ci !== null && e.ci.low < 0))
+      ? [`part '${p.name}' is negative`]
+      : [],
+  )
+}
+
+function nextSize(input: SupportInput, halfWidth: number | null): number {
+  const [first, last] = [input.sizes[0]!, input.sizes.at(-1)!]
+  const factor = halfWidth === null || !Number.isFinite(halfWidth) ? 10 : halfWidth / NEXT_SIZE_HALF_WIDTH
+  const spread = (last.sequences - first.sequences) * factor
+  const sequences = Math.min(100 * last.sequences, Math.max(2 * last.sequences, first.sequences + spread))
+  return roundUp2(sequences * input.recordsPerSequence)
+}
+
+/** The model's support for projections, with its problems and the size to measure next. */
+export function modelSupport(input: SupportInput): ModelSupport {
+  const wall = wallOf(input.parts)
+  const wallAt = (size: number) => estimateFrom([input.model], (line) => valueAt(wall(line), size))
+  const rows = reproduced(input, wallAt)
+  const problems: string[] = []
+  const perSequence = perSequenceProblem(input.wall)
+  if (perSequence) problems.push(perSequence.problem)
+  for (const r of rows.filter((r) => !r.within))
+    problems.push(
+      `the parts disagree with the runs at ${Math.round(r.sequences).toLocaleString('en-US')} sequences: the model gives ${seconds(r.modelMs.estimate)}${r.modelMs.ci ? ` [${seconds(r.modelMs.ci.low)}, ${seconds(r.modelMs.ci.high)}]` : ''}, the runs' median is ${seconds(r.medianMs)}`,
+    )
+  problems.push(...belowMeasured(input), ...negativeParts(input.partFigures))
+  const supported = problems.length === 0
+  return {
+    supported,
+    problems,
+    nextRecords: supported ? null : nextSize(input, perSequence?.halfWidth ?? null),
+    reproduced: rows,
+  }
+}
