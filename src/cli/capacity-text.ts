@@ -25,7 +25,7 @@ function configLines(c: CapacityStats['configurations'][number]): string[] {
   lines.push(
     `  model: fixed ${timeText(c.wall.fixedMs)} + ${ms.estimate.toFixed(4)} ms/sequence${ms.ci ? ` [${ms.ci.low.toFixed(4)}, ${ms.ci.high.toFixed(4)}]` : ''}`,
   )
-  for (const r of c.rates) lines.push(`  ${r.stage}: rate read inside ${r.runs} of ${r.of} runs`)
+  for (const r of c.steady) lines.push(`  ${r.stage}: steady part read inside ${r.runs} of ${r.of} runs`)
   for (const a of c.at) {
     const top = a.dominant?.[0]
     lines.push(

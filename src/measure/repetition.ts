@@ -22,6 +22,12 @@ export interface RepetitionPolicy {
   targetRelHalfWidth: number
   level: number
   order: 'alternate' | 'counterbalanced'
+  /**
+   * The arms that take warm-ups (default every arm): where the arms are sizes of one configuration, one warm-up of its
+   * first arm warms the host (GPU clocks, page cache, imports) for the others, and a warm-up of a large size would
+   * cost as much as a measured run.
+   */
+  warmupArms?: readonly string[]
 }
 
 export const DEFAULT_REPETITION_POLICY: Readonly<RepetitionPolicy> = {
@@ -108,8 +114,12 @@ export function nextStep(
   const reason = stopReason(statuses, runs, elapsedMs, policy)
   if (reason !== null) return { action: 'stop', reason, arms: statuses }
   // Warm-ups interleave too: the arm with the fewest goes next (A B A B ...).
-  const fewest = statuses.reduce((best, status) => (status.warmups < best.warmups ? status : best))
-  if (fewest.warmups < policy.warmupRuns) return { action: 'run', arm: fewest.arm, phase: 'warmup' }
+  const warming = statuses.filter((s) => policy.warmupArms?.includes(s.arm) ?? true)
+  const fewest = warming.reduce<ArmStatus | null>(
+    (best, s) => (best === null || s.warmups < best.warmups ? s : best),
+    null,
+  )
+  if (fewest && fewest.warmups < policy.warmupRuns) return { action: 'run', arm: fewest.arm, phase: 'warmup' }
   const measuredSoFar = statuses.reduce((sum, status) => sum + status.measured.length, 0)
   return { action: 'run', arm: armForRun(arms, measuredSoFar, policy.order), phase: 'measured' }
 }

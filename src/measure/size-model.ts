@@ -40,13 +40,8 @@ export interface SizeGroup {
   sd: Record<string, number>
 }
 
-/**
- * How a series grows: a line over sizes; a constant (its slope held at 0: start-up by construction); or a `rate`, a
- * per-unit cost measured inside each run (e.g. a stage's steady ms per sequence from its batch lines): the same at every
- * size, so a constant too, but each size weighted by its size x its runs, since a run's own slope is as tight as it has
- * batches and a bigger run has proportionally more.
- */
-export type SeriesShape = 'line' | 'constant' | 'rate'
+/** How a series grows: a line over sizes, or a constant (its slope held at 0: start-up by construction). */
+export type SeriesShape = 'line' | 'constant'
 
 export interface SizeModel {
   series: string[]
@@ -70,8 +65,6 @@ export interface SizeModelOptions {
   referenceSeries?: string
   /** Series fitted as constants (the mean of all runs); every other series is a line. */
   constant?: readonly string[]
-  /** Series fitted as rates (see SeriesShape). */
-  rate?: readonly string[]
   /**
    * Lines and constants that cannot be negative (times): each is fitted by least squares under fixed >= 0 and
    * perUnit >= 0, in the point fit and in every draw, so no part of a time is ever negative, nor shrinks as the input
@@ -205,12 +198,10 @@ export function fitSizeModel(runs: readonly SizedRun[], options: SizeModelOption
     ),
   }))
   const shapes: Record<string, SeriesShape> = Object.fromEntries(
-    series.map((s) => [s, options.rate?.includes(s) ? 'rate' : options.constant?.includes(s) ? 'constant' : 'line']),
+    series.map((s) => [s, options.constant?.includes(s) ? 'constant' : 'line']),
   )
-  const rateWeights = sizes.map((size, j) => size * weights[j]!)
   const floor = (line: Line): Line => (options.nonNegative ? { ...line, fixed: Math.max(0, line.fixed) } : line)
   const fitSeries = (s: string, y: ArrayLike<number>): Line => {
-    if (shapes[s] === 'rate') return floor(fitConstant(y, rateWeights))
     if (shapes[s] === 'constant') return floor(fitConstant(y, weights))
     return options.nonNegative ? fitNonNegativeLine(sizes, y, weights) : fitWeightedLine(sizes, y, weights)
   }

@@ -26,13 +26,13 @@ import {
 import { type DominantPart, dominantParts } from './capacity-dominant.ts'
 import { type ConstantPartCheck, checkConstants, partLine, partsOf, stageOf, wallOf } from './capacity-parts.ts'
 import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './capacity-runs.ts'
+import { type SharedPartCheck, type SharedParts, withSharedParts } from './capacity-shared.ts'
 import { type ModelSupport, modelSupport } from './capacity-support.ts'
 import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
 
 export interface PartFigures {
   name: string
-  /** `rate`: measured inside every run (its steady per-sequence cost), so it has no fixed part. */
-  shape: 'line' | 'constant' | 'rate'
+  shape: 'line' | 'constant'
   fixedMs: SizeEstimate
   msPerSequence: SizeEstimate
 }
@@ -77,8 +77,10 @@ export interface ConfigCapacity {
   curve: { sequences: number; wallMs: number; low: number | null; high: number | null }[]
   /** Whether the runs support a projection at all (invariants, each measured size reproduced); why not, what next. */
   support: ModelSupport
-  /** Per stage with progress lines: the runs whose own rate was read, of all runs. */
-  rates: { stage: string; runs: number; of: number }[]
+  /** CPU-stage parts and whether they were fitted over every configuration's runs (capacity-shared.ts). */
+  sharedParts: SharedPartCheck[]
+  /** Per stage with progress lines: the runs whose steady part was read inside them, of all runs. */
+  steady: { stage: string; runs: number; of: number }[]
 }
 
 /**
@@ -141,11 +143,11 @@ const wallEstimates = (model: SizeModel, parts: readonly string[], sizes: readon
     wallMs: estimateFrom([model], (line) => valueAt(wallOf(parts)(line), sequences)),
   }))
 
-/** Per stage with progress lines in some run: how many runs had their own rate. */
-const rateCoverage = (runs: readonly CapacityRun[]) =>
-  [...new Set(runs.flatMap((r) => Object.keys(r.rates)))].map((stage) => ({
+/** Per stage with progress lines in some run: how many runs had their steady part read inside them. */
+const steadyCoverage = (runs: readonly CapacityRun[]) =>
+  [...new Set(runs.flatMap((r) => Object.keys(r.steady)))].map((stage) => ({
     stage,
-    runs: runs.filter((r) => r.rates[stage]).length,
+    runs: runs.filter((r) => r.steady[stage]).length,
     of: runs.length,
   }))
 
@@ -173,21 +175,24 @@ export function configCapacity(
   gpuStages: readonly string[],
   projected: readonly number[],
   seed: string,
+  /** CPU-stage parts fitted over every configuration's runs (capacity-shared.ts); none: each part its own. */
+  shared: SharedParts = { model: null, series: [], checks: [] },
 ): { figures: ConfigCapacity; model: SizeModel; parts: string[] } | null {
   const sizes = [...new Set(input.runs.map((r) => r.size))].sort((a, b) => a - b)
   if (sizes.length < 2) return null
   const series = commonSeries(input.runs)
   const parts = partsOf(series)
-  const rates = parts.filter((p) => p.startsWith('rate: '))
   const fitModel = (constant: string[]) =>
-    fitSizeModel(input.runs, {
-      series,
-      constant,
-      rate: rates,
-      nonNegative: true,
-      referenceSeries: WALL,
-      random: createRandomSource(seed),
-    })
+    withSharedParts(
+      fitSizeModel(input.runs, {
+        series,
+        constant,
+        nonNegative: true,
+        referenceSeries: WALL,
+        random: createRandomSource(seed),
+      }),
+      shared,
+    )
   const lines = fitModel([])
   const production = Math.max(...projected)
   const constantParts = checkConstants(lines, parts, production)
@@ -239,7 +244,8 @@ export function configCapacity(
         partFigures: partRows,
         recordsPerSequence: rows.at(-1)!.records / largestSize,
       }),
-      rates: rateCoverage(input.runs),
+      steady: steadyCoverage(input.runs),
+      sharedParts: shared.checks,
     },
   }
 }

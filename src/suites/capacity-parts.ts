@@ -2,8 +2,9 @@
  * The parts a configuration's wall time is the sum of, and which of them are start-up. Every logged stage is a part,
  * and so is the time outside every stage (interpreter start, imports, exit). A stage is split where the runs allow, in
  * this order:
- * - by its own progress lines (capacity-rates.ts): its steady `rate` (ms per sequence, measured inside every run) and
- *   its `pre` part, what the rate does not explain (model build, warm-up, work before the first batch);
+ * - by its own progress lines (capacity-rates.ts): its `steady` part (the span of its batch lines inside every run,
+ *   which start-up noise does not enter) and its `pre` part, what the span does not hold (model build, work before the
+ *   first batch, drain);
  * - by the GPU's first work, where the monitor saw it: `startup` before it, `work` after;
  * - else the stage as one part.
  *
@@ -24,7 +25,7 @@ import {
   type SizeModel,
   valueAt,
 } from '../measure/index.ts'
-import { OUTSIDE_STAGES, preSeries, rateSeries, startupSeries, WALL, workSeries } from './capacity-runs.ts'
+import { OUTSIDE_STAGES, preSeries, startupSeries, steadySeries, WALL, workSeries } from './capacity-runs.ts'
 
 /** A start-up part whose slope would move the production projection by more than this is fitted as a line. */
 export const CONSTANT_PART_TOLERANCE = 0.01
@@ -37,19 +38,18 @@ export interface ConstantPartCheck {
   why: string
 }
 
-const isRate = (part: string) => part.startsWith('rate: ')
 const isDerived = (s: string) => s === WALL || s.startsWith('busy: ')
 
 /** How one stage is split into parts, given the series every run has. */
 function stageParts(stage: string, series: readonly string[]): string[] {
-  if (series.includes(rateSeries(stage)) && series.includes(preSeries(stage)))
-    return [preSeries(stage), rateSeries(stage)]
+  if (series.includes(steadySeries(stage)) && series.includes(preSeries(stage)))
+    return [preSeries(stage), steadySeries(stage)]
   if (series.includes(startupSeries(stage)) && series.includes(workSeries(stage)))
     return [startupSeries(stage), workSeries(stage)]
   return [stage]
 }
 
-const splitPrefix = /^(rate|pre|startup|work): /
+const splitPrefix = /^(steady|pre|startup|work): /
 
 /** The parts the wall time is the sum of, from the series every run has. */
 export function partsOf(series: readonly string[]): string[] {
@@ -60,10 +60,9 @@ export function partsOf(series: readonly string[]): string[] {
 export const isStartUp = (part: string) =>
   part === OUTSIDE_STAGES || part.startsWith('startup: ') || part.startsWith('pre: ')
 
-/** A part's time as a line over sizes: a `rate` part is its measured rate times the size (no fixed part). */
+/** A part's time as a line over sizes. */
 export function partLine(line: LineOf, part: string): Line {
-  const l = line(part)
-  return isRate(part) ? { fixed: 0, perUnit: l.fixed } : l
+  return line(part)
 }
 
 /** The sum of parts' lines. */

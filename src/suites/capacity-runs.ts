@@ -10,7 +10,7 @@
  */
 
 import type { MeasuredRun } from '../results/schema/index.ts'
-import { type StageRate, stageRate } from './capacity-rates.ts'
+import { type StageSteady, stageSteady } from './capacity-rates.ts'
 import { stageDurationMs } from './stage-metrics.ts'
 
 export const WALL = 'wall'
@@ -21,9 +21,9 @@ export const busySeries = (stage: string) => `busy: ${stage}`
 export const startupSeries = (stage: string) => `startup: ${stage}`
 /** A GPU stage's time from the GPU's first work to the stage's end, ms. */
 export const workSeries = (stage: string) => `work: ${stage}`
-/** A stage's steady cost per sequence inside the run, from its progress lines (capacity-rates.ts), ms per sequence. */
-export const rateSeries = (stage: string) => `rate: ${stage}`
-/** What of a stage its steady rate does not explain (model build, warm-up, work before the first batch, tail), ms. */
+/** A stage's steady part inside the run: its batch lines' span, scaled to all its items (capacity-rates.ts), ms. */
+export const steadySeries = (stage: string) => `steady: ${stage}`
+/** What of a stage its steady part does not hold (model build, work before the first batch, drain), ms. */
 export const preSeries = (stage: string) => `pre: ${stage}`
 
 export interface StageStartup {
@@ -39,8 +39,8 @@ export interface CapacityRun {
   values: Record<string, number>
   /** Per GPU stage (PERF-02's), where the monitor saw one. */
   startup: Record<string, StageStartup>
-  /** Per stage with progress lines: its steady rate inside this run. */
-  rates: Record<string, StageRate>
+  /** Per stage with progress lines: its steady part inside this run. */
+  steady: Record<string, StageSteady>
 }
 
 type StageGpus = NonNullable<MeasuredRun['gpu']>['stages'][number]['gpus']
@@ -86,18 +86,18 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
   if (run.exitClass !== 'completed') return null
   const values: Record<string, number> = { [WALL]: run.wallMs }
   const startup: Record<string, StageStartup> = {}
-  const rates: Record<string, StageRate> = {}
+  const steady: Record<string, StageSteady> = {}
   let insideMs = 0
   for (const span of run.stages) {
     const durationMs = stageDurationMs(run, span.name)
     if (durationMs === null) continue
     values[span.name] = durationMs
     insideMs += durationMs
-    const rate = stageRate(o.progress, span.name, size)
-    if (rate) {
-      rates[span.name] = rate
-      values[rateSeries(span.name)] = rate.msPerSequence
-      values[preSeries(span.name)] = durationMs - rate.steadyMs
+    const inside = stageSteady(o.progress, span.name)
+    if (inside && inside.steadyMs <= durationMs) {
+      steady[span.name] = inside
+      values[steadySeries(span.name)] = inside.steadyMs
+      values[preSeries(span.name)] = durationMs - inside.steadyMs
     }
     if (!gpuStages.includes(span.name)) continue
     const figures = gpuStageFigures(o, span.name, durationMs)
@@ -110,7 +110,7 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
     values[workSeries(span.name)] = durationMs - startupMs
   }
   values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
-  return { label: o.label, size, values, startup, rates }
+  return { label: o.label, size, values, startup, steady }
 }
 
 /** The series every run has: a stage skipped in one run cannot be fitted over all of them. */

@@ -8,7 +8,7 @@ import { analyzeCapacity, type ConfigMeasurements } from './capacity.ts'
 import type { Configuration } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import type { ResolvedInput } from './input.ts'
-import { type MeasuredConfiguration, measureInterleaved } from './measure-configuration.ts'
+import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from './measure-configuration.ts'
 import { failureReason, writeSuiteRecord } from './record.ts'
 import type { SuiteMeasure, SuiteOutcome } from './suites.ts'
 
@@ -37,8 +37,13 @@ export async function measureCapacity(
   const arms = configs.flatMap(({ config }) =>
     inputs.map((input) => ({ config: { ...config, label: sizeLabel(config, input) }, input: input.file })),
   )
+  // Warm-ups of each configuration's smallest size only: it warms the host for the larger sizes, whose warm-up would
+  // cost as much as a measured run (a 10,000-record one ~40 s on an H100).
+  const policy = m.policy ?? SUITE_POLICY
+  const warmupArms = configs.map(({ config }) => sizeLabel(config, inputs[0]!))
   const measured = await measureInterleaved(arms, {
     ...m,
+    policy: { ...policy, warmupArms },
     profile: ctx.profile,
     workDir: ctx.workDir,
     cacheDir: ctx.cacheDir,

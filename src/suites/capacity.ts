@@ -12,6 +12,7 @@ import type { Verdict } from '../results/schema/index.ts'
 import { type ComparisonCapacity, compareCapacity } from './capacity-compare.ts'
 import { type ConfigCapacity, configCapacity } from './capacity-model.ts'
 import { type CapacityRun, capacityRun } from './capacity-runs.ts'
+import { sharedParts } from './capacity-shared.ts'
 import { capacityVerdicts } from './capacity-verdicts.ts'
 import type { Configuration } from './configuration.ts'
 import type { ResolvedInput } from './input.ts'
@@ -133,6 +134,11 @@ export function analyzeCapacityRuns(
   const fitted: { figures: ConfigCapacity; model: SizeModel; parts: string[] }[] = []
   const notFitted: CapacityStats['notFitted'] = []
   const verdicts: Verdict[] = []
+  const shared = sharedParts(
+    configs.filter((c) => !c.failure),
+    t.perf02.stages,
+    'capacity/shared',
+  )
   for (const c of configs) {
     const result = c.failure
       ? null
@@ -141,6 +147,7 @@ export function analyzeCapacityRuns(
           t.perf02.stages,
           projected,
           `capacity/${c.label}`,
+          shared,
         )
     if (result) {
       fitted.push(result)

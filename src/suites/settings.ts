@@ -46,13 +46,14 @@ export interface SuiteSettings {
 export type TargetDevice = 'gpu' | 'cpu'
 
 /**
- * The scaling suite's default sizes: 1,000 and 4,000 records. The projection's per-sequence cost of each GPU stage is
- * read inside every run from its batch lines (capacity-rates.ts), so the sizes need to pin the start-up parts and the
- * CPU stages only; 1 and 2 GPUs at these sizes, one warm-up and 3 runs per arm, take about 5 minutes on a 2 x H100 host
- * at full scale (under 15 GPU-minutes counting both GPUs), and a direct run at 5x the largest size checks them in the
- * same device call (docs/VALIDATION.md has the figures measured).
+ * The scaling suite's default sizes: 1,000 and 10,000 records. Each GPU stage's steady part is read inside every run
+ * from its batch lines (capacity-rates.ts), so start-up noise no longer enters the per-sequence cost; what is left is
+ * the run-to-run noise of the steady parts and the CPU stages, which the spread of sizes divides: on a 2 x H100 host
+ * 1,000 / 4,000 records gave a 6 M projection of +-6.5% (1 GPU) and +-7.4% (2 GPUs), and 10,000 spreads the sizes
+ * three times as far for about 7 minutes of runs (one warm-up per configuration, 3 runs per arm): under 15 GPU-minutes
+ * counting both GPUs (docs/VALIDATION.md has the figures measured).
  */
-export const DEFAULT_SIZES = [1_000, 4_000]
+export const DEFAULT_SIZES = [1_000, 10_000]
 
 export class SuiteSettingsError extends Error {
   override name = 'SuiteSettingsError'
