@@ -1,6 +1,6 @@
 /**
  * Scaling over 1, 2, 4, 8 GPUs (beyond the host's count: skipped with the reason), size-aware: every configuration the
- * host allows is measured at the nested sizes VIRNUCPRO_BENCH_SIZES (default 1,000 and 10,000 records of the suite's
+ * host allows is measured at the nested sizes VIRNUCPRO_BENCH_SIZES (default 1,000 and 4,000 records of the suite's
  * input: VIRNUCPRO_BENCH_INPUT, else the MEDIUM-parameter fixture), all arms interleaved, 1 warm-up each +
  * VIRNUCPRO_BENCH_RUNS (3). From those runs:
  * - per k GPUs a `scaling` record at the largest measured size: speedup bands, PERF-03, balance, placement (as measured);

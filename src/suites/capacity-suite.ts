@@ -5,6 +5,7 @@
  * written at once. The measured-size scaling records come from the largest size's arms (capacityArms' `largest`).
  */
 import { analyzeCapacity, type ConfigMeasurements } from './capacity.ts'
+import { CAPACITY_BUDGET_GPU_MIN, type TopUpState, topUp } from './capacity-topup.ts'
 import type { Configuration } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import type { ResolvedInput } from './input.ts'
@@ -31,7 +32,9 @@ export async function measureCapacity(
   m: Omit<SuiteMeasure, 'input'>,
   configs: readonly SizedConfiguration[],
   inputs: readonly ResolvedInput[],
-): Promise<ConfigMeasurements[]> {
+  /** GPU-minutes the sequential design may spend on top-up runs (capacity-topup.ts); 0: the planned runs only. */
+  budgetGpuMinutes = 0,
+): Promise<ConfigMeasurements[] & { sequential?: TopUpState }> {
   if (inputs.length < 2) throw new RangeError(`capacity needs >= 2 input sizes, got ${inputs.length}`)
   if (configs.length === 0) throw new RangeError('capacity needs at least one configuration')
   const arms = configs.flatMap(({ config }) =>
@@ -48,11 +51,32 @@ export async function measureCapacity(
     workDir: ctx.workDir,
     cacheDir: ctx.cacheDir,
   })
-  return configs.map(({ config, gpuCount }, c) => ({
+  const byConfig: ConfigMeasurements[] & { sequential?: TopUpState } = configs.map(({ config, gpuCount }, c) => ({
     config,
     gpuCount,
     bySize: measured.slice(c * inputs.length, (c + 1) * inputs.length),
   }))
+  if (budgetGpuMinutes <= 0) return byConfig
+  const largest = inputs.at(-1)!
+  byConfig.sequential = await topUp(byConfig, {
+    inputs,
+    thresholds: ctx.thresholds,
+    budgetGpuMinutes,
+    measureOne: async (c, k) => {
+      const [one] = await measureInterleaved(
+        [{ config: { ...c.config, label: `${sizeLabel(c.config, largest)} top-up ${k}` }, input: largest.file }],
+        {
+          ...m,
+          policy: { ...policy, warmupRuns: 0, minRuns: 1, maxRuns: 1 },
+          profile: ctx.profile,
+          workDir: ctx.workDir,
+          // Not through the run cache: its key leaves labels out, so every top-up would read back the first one.
+        },
+      )
+      return one!
+    },
+  })
+  return byConfig
 }
 
 /** The largest size's measurement of each configuration: what the measured-size scaling verdicts read. */
@@ -69,12 +93,20 @@ export async function runCapacitySuite(
   m: Omit<SuiteMeasure, 'input'>,
   configs: readonly SizedConfiguration[],
   inputs: readonly ResolvedInput[],
+  /**
+   * GPU-minutes of runs the suite may spend, the sequential design's top-ups included (0: the planned runs only); by
+   * default the target's budget less a minute for what the runs' wall times do not hold (inputs, fits, reports).
+   */
+  budgetGpuMinutes = CAPACITY_BUDGET_GPU_MIN - 1,
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
-  const measured = await measureCapacity(ctx, m, configs, inputs)
+  const measured = await measureCapacity(ctx, m, configs, inputs, budgetGpuMinutes)
   const source = inputs[0]!.source
   const largest = inputs.at(-1)!.records
   const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
-  return { ...(await writeCapacityRecord(ctx, measured, inputs, '', ownSize)), measured }
+  return {
+    ...(await writeCapacityRecord(ctx, measured, inputs, '', ownSize, [], measured.sequential ?? null)),
+    measured,
+  }
 }
 
 /**
@@ -89,6 +121,8 @@ export function writeCapacityRecord(
   extraSizes: readonly number[] = [],
   /** Runs kept in the record but not fitted (a size measured directly to check the projection against). */
   heldOut: readonly MeasuredConfiguration[] = [],
+  /** The sequential design's outcome, when it ran. */
+  sequential: TopUpState | null = null,
 ): Promise<SuiteOutcome> {
   const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes)
   const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
@@ -99,7 +133,7 @@ export function writeCapacityRecord(
     id: `capacity-${labels}${idSuffix}`,
     name: `capacity, ${labels} at ${inputs.map((i) => i.records.toLocaleString('en-US')).join(' / ')} seqs`,
     measurements: all,
-    stats: { ...stats },
+    stats: { ...stats, sequential },
     verdicts,
     ...(reason ? { state: 'failed' as const, reason } : {}),
   })

@@ -36,6 +36,8 @@ export interface CapacityStats {
   comparisons: ComparisonCapacity[]
   /** Configurations that could not be fitted, with why. */
   notFitted: { label: string; reason: string }[]
+  /** The sequential design's outcome (capacity-topup.ts's TopUpState), when it ran. */
+  sequential?: { stop: string; topUps: number; gpuMinutes: number; budgetGpuMinutes: number } | null
 }
 
 /** One configuration's measurements, one per size (same order as the sizes). */

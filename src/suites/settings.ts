@@ -46,14 +46,14 @@ export interface SuiteSettings {
 export type TargetDevice = 'gpu' | 'cpu'
 
 /**
- * The scaling suite's default sizes: 1,000 and 10,000 records. Each GPU stage's steady part is read inside every run
+ * The scaling suite's default sizes: 1,000 and 4,000 records. Each GPU stage's steady part is read inside every run
  * from its batch lines (capacity-rates.ts), so start-up noise no longer enters the per-sequence cost; what is left is
- * the run-to-run noise of the steady parts and the CPU stages, which the spread of sizes divides: on a 2 x H100 host
- * 1,000 / 4,000 records gave a 6 M projection of +-6.5% (1 GPU) and +-7.4% (2 GPUs), and 10,000 spreads the sizes
- * three times as far for about 7 minutes of runs (one warm-up per configuration, 3 runs per arm): under 15 GPU-minutes
- * counting both GPUs (docs/VALIDATION.md has the figures measured).
+ * mostly whole-stage slowdowns of the host (a host-bound stage ran 1.6x slower in one of three runs on an H100), which
+ * a wider spread of sizes does not divide and more runs do: 1,000 / 10,000 records cost 13.1 GPU-minutes on a 2 x H100
+ * host for a 6 M CI of +-13% (1 GPU), where 1,000 / 4,000 cost ~9 and leave the budget's rest to the sequential
+ * design's top-up runs at 4,000 (capacity-topup.ts). docs/VALIDATION.md has the figures measured.
  */
-export const DEFAULT_SIZES = [1_000, 10_000]
+export const DEFAULT_SIZES = [1_000, 4_000]
 
 export class SuiteSettingsError extends Error {
   override name = 'SuiteSettingsError'
