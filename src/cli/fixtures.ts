@@ -2,12 +2,16 @@ import { resolve } from 'node:path'
 import { OutputDirError } from '../fixtures/atomic-dir.ts'
 import { FastaFormatError, FastaReadError } from '../fixtures/fasta-errors.ts'
 import { readFasta } from '../fixtures/fasta-reader.ts'
-import { generateFixture } from '../fixtures/generate.ts'
+import { SinkWriteError } from '../fixtures/file-sink.ts'
+import { estimateFixtureBytes, formatBytes, freeBytes } from '../fixtures/fixture-size.ts'
+import { fixtureFileNames, generateFixture } from '../fixtures/generate.ts'
 import { formatInspection, inspectFasta } from '../fixtures/inspect.ts'
+import { interruptible } from '../fixtures/interrupted.ts'
 import { LengthCounts } from '../fixtures/length-stats.ts'
 import type { LengthDistribution } from '../fixtures/lengths.ts'
 import { MANIFEST_FILE } from '../fixtures/manifest.ts'
 import { readManifest } from '../fixtures/manifest-read.ts'
+import { planOutputDir, refuseForeignNames } from '../fixtures/output-dir.ts'
 import { type FixtureOverrides, PRESET_NAMES, type PresetName, resolveParams } from '../fixtures/presets.ts'
 import {
   SAMPLE_SELECTIONS,
@@ -17,6 +21,7 @@ import {
   sampleFasta,
 } from '../fixtures/sample.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
+import { UnusableDataError } from './exit-codes.ts'
 import { fixturesGenerateSpec, fixturesInspectSpec, fixturesSampleSpec, fixturesSpec } from './specs.ts'
 import { parseIntegerOption, parseNumberOption, UsageError } from './usage-error.ts'
 
@@ -27,8 +32,9 @@ const RUNNERS = new Map<CommandSpec, (args: string[]) => Promise<number>>([
 ])
 
 /**
- * `virnucpro-bench fixtures generate|sample|inspect`: bad arguments are a UsageError (exit 2); a bad input file or an
- * output directory we may not replace is one line on stderr naming it, exit 1.
+ * `virnucpro-bench fixtures generate|sample|inspect`: bad arguments are a UsageError (exit 2); a bad input file, an
+ * output directory it may not write to or that cannot take the fixture is one line naming it and the fix (exit 3);
+ * SIGINT or SIGTERM during a write removes what was written so far (exit 130 or 143).
  */
 export async function run(args: string[]): Promise<number> {
   const selected = selectSubcommand(fixturesSpec, args)
@@ -37,10 +43,13 @@ export async function run(args: string[]): Promise<number> {
   try {
     return await RUNNERS.get(selected.spec)!(selected.args)
   } catch (error) {
-    if (error instanceof FastaFormatError || error instanceof FastaReadError || error instanceof OutputDirError) {
-      console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
-      return 1
-    }
+    const fix = error instanceof FastaFormatError && !error.message.includes('; ') ? '; correct the file there' : ''
+    if (error instanceof FastaFormatError || error instanceof FastaReadError || error instanceof OutputDirError)
+      throw new UnusableDataError(`${selected.spec.name}: ${error.message}${fix}`, { cause: error })
+    if (error instanceof SinkWriteError)
+      throw new UnusableDataError(`${selected.spec.name}: ${error.message}; free space, or choose another --out`, {
+        cause: error,
+      })
     throw error
   }
 }
@@ -73,9 +82,27 @@ async function generate(args: string[]): Promise<number> {
     throw new UsageError(`${command}: ${(error as Error).message}`, { cause: error })
   }
   const outDir = resolve(values.out)
-  await generateFixture(params, outDir)
+  // Refused before any work: a directory that is not ours to write, then a fixture that cannot fit.
+  await refuseForeignNames(outDir, await planOutputDir(outDir), fixtureFileNames(params))
+  const bytes = estimateFixtureBytes(params)
+  await refuseBeyondFreeSpace(outDir, bytes, params.records)
+  // What it will write, said once nothing but a failing write can stop it (so a refusal stays the only line).
+  const onStart = () =>
+    console.error(`${command}: about ${formatBytes(bytes)} (${params.records} records) into ${outDir}`)
+  const done = await interruptible(command, outDir, (signal) => generateFixture(params, outDir, { signal, onStart }))
+  if (typeof done === 'number') return done
   console.log(resolve(outDir, MANIFEST_FILE))
   return 0
+}
+
+/** @throws UnusableDataError when about `bytes` will not fit where `outDir` is, saying how many records would. */
+async function refuseBeyondFreeSpace(outDir: string, bytes: number, records: number): Promise<void> {
+  const free = await freeBytes(outDir)
+  if (bytes <= free) return
+  const fit = Math.floor((records * free) / bytes)
+  throw new UnusableDataError(
+    `${fixturesGenerateSpec.name} --records ${records}: about ${formatBytes(bytes)} would be written and ${formatBytes(free)} are free at ${outDir}; lower --records (about ${fit.toLocaleString('en-US')} fit), or free space`,
+  )
 }
 
 /** An empirical length distribution from a FASTA file or a fixture directory's manifest. */
@@ -113,13 +140,17 @@ async function sample(args: string[]): Promise<number> {
     selection: selection as SampleSelection,
     chunkLength: parseIntegerOption(command, 'chunk-length', values['chunk-length'], 1),
   }
+  const outDir = resolve(values.out)
+  await planOutputDir(outDir)
+  let done: number | object
   try {
-    await sampleFasta(options, resolve(values.out))
+    done = await interruptible(command, outDir, (signal) => sampleFasta({ ...options, signal }, outDir))
   } catch (error) {
     if (error instanceof RangeError) throw new UsageError(`${command}: ${error.message}`, { cause: error })
     throw error
   }
-  console.log(resolve(values.out, MANIFEST_FILE))
+  if (typeof done === 'number') return done
+  console.log(resolve(outDir, MANIFEST_FILE))
   return 0
 }
 

@@ -29,9 +29,17 @@ export const fixturesGenerateSpec = {
   summary: 'Write a seeded FASTA fixture (same seed and version: byte-identical files) with manifest.json.',
   options: {
     preset: { type: 'string', value: 'NAME', description: `size preset: ${PRESET_NAMES.join(', ')} (required)` },
-    out: { type: 'string', value: 'DIR', description: 'output directory, replaced atomically (required)' },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description: 'output directory: new, empty, or an earlier fixture (only the files its manifest names) (required)',
+    },
     seed: { type: 'string', value: 'N', description: 'PRNG seed, an integer >= 0 (default 1)' },
-    records: { type: 'string', value: 'N', description: "number of records (default: the preset's)" },
+    records: {
+      type: 'string',
+      value: 'N',
+      description: "number of records (default: the preset's); refused when the estimated bytes exceed free space",
+    },
     'min-length': { type: 'string', value: 'BP', description: 'shortest record in bases' },
     'max-length': { type: 'string', value: 'BP', description: 'longest record in bases' },
     'length-from': {
@@ -66,7 +74,11 @@ export const fixturesSampleSpec = {
   options: {
     from: { type: 'string', value: 'FILE', description: 'source FASTA file, plain or .gz (required)' },
     records: { type: 'string', value: 'N', description: 'records to keep (required)' },
-    out: { type: 'string', value: 'DIR', description: 'output directory, replaced atomically (required)' },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description: 'output directory: new, empty, or an earlier fixture (only the files its manifest names) (required)',
+    },
     seed: { type: 'string', value: 'N', description: 'PRNG seed, an integer >= 0 (default 42)' },
     files: { type: 'string', value: 'N', description: 'split the records over N files (default 1)' },
     stratify: {
@@ -107,7 +119,10 @@ export const fixturesSpec = {
   options: {},
   subcommands: { generate: fixturesGenerateSpec, sample: fixturesSampleSpec, inspect: fixturesInspectSpec },
   examples: ['virnucpro-bench fixtures generate --preset TINY --out fixtures/tiny'],
-  notes: ['Exit 0 done; 1 a bad input file or an output directory it may not replace; 2 bad arguments.'],
+  notes: [
+    'Exit 0 done; 2 bad arguments; 3 a bad input file, or an output directory it may not write to (files that are no',
+    'fixture of its own) or that cannot hold the fixture; 130/143 interrupted (SIGINT/SIGTERM): nothing is left behind.',
+  ],
 } as const satisfies CommandSpec
 
 export const monitorSpec = {
