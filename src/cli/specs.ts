@@ -11,16 +11,26 @@ import { slurmSpec } from './specs-slurm.ts'
 
 export const doctorSpec = {
   name: 'doctor',
-  summary: 'What this machine can do: Node, NVML, driver, GPUs, GPM, python/torch, virnucpro. Always exits 0.',
+  summary:
+    'What this machine can do (Node, NVML, driver, GPUs, GPM, python/torch, virnucpro) and whether the settings are right.',
   options: {
     json: { type: 'boolean', description: 'print the findings as JSON instead of lines' },
+    settings: {
+      type: 'boolean',
+      description: 'check only the settings and the input (no GPU or python probe): for a job script before a run',
+    },
   },
   examples: [
     'virnucpro-bench doctor',
+    'VIRNUCPRO_BENCH_INPUT=sample.fa.gz VIRNUCPRO_BENCH_RUNS=5 virnucpro-bench doctor --settings',
     'VIRNUCPRO_DIR=~/virnucpro VIRNUCPRO_PYTHON=~/venv/bin/python virnucpro-bench doctor',
   ],
   notes: [
     'VIRNUCPRO_DIR and VIRNUCPRO_PYTHON: the checkout and python the virnucpro target runs (as its profile does).',
+    'Settings are checked as the gpu project checks them before any run: every VIRNUCPRO_BENCH_* variable (an unknown',
+    'name is named with the closest known one), the thresholds file, and the input (read and validated, IDs unique',
+    'across its parts). Exit 0: the settings are right (a missing GPU or python is reported, not failed); 1: a setting',
+    'is bad, one line each on stderr naming it, the problem and the fix; 2: bad arguments.',
   ],
 } as const satisfies CommandSpec
 

@@ -10,7 +10,7 @@ import { type PARSED_ELSEWHERE, readSetting, type VariableName } from '../config
 import type { PresetName } from '../fixtures/presets.ts'
 import { DEFAULT_WORK_CHUNK_LENGTH } from '../fixtures/sample.ts'
 import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
-import { identifyInput } from './input-identity.ts'
+import { type InputIdentity, identifyInput } from './input-identity.ts'
 import { parseShardSpec } from './shard-settings.ts'
 import { parseSweepGrid } from './sweep-grid.ts'
 
@@ -126,10 +126,16 @@ const SUITE_PARSED: Record<(typeof PARSED_ELSEWHERE)[number], Setting<unknown>> 
  */
 export async function checkSuiteSettings(
   env: NodeJS.ProcessEnv = process.env,
-  options: { cacheDir?: string; readInput?: boolean } = {},
+  options: { cacheDir?: string; readInput?: boolean; onInput?: (identity: InputIdentity) => void } = {},
 ): Promise<SettingProblem[]> {
-  const readInput = async (path: string) =>
-    identifyInput(path, { source: 'user', chunkLength: DEFAULT_WORK_CHUNK_LENGTH, cacheDir: options.cacheDir })
+  const readInput = async (path: string) => {
+    const identity = await identifyInput(path, {
+      source: 'user',
+      chunkLength: DEFAULT_WORK_CHUNK_LENGTH,
+      cacheDir: options.cacheDir,
+    })
+    options.onInput?.(identity)
+  }
   return checkSettings(env, {
     parsedElsewhere: SUITE_PARSED,
     readInput: options.readInput === false ? false : readInput,
