@@ -61,3 +61,14 @@ export function loadThresholds(env: NodeJS.ProcessEnv = process.env): Thresholds
   }
   return mergeThresholds(overrides as Overrides, source)
 }
+
+/**
+ * What VIRNUCPRO_BENCH_THRESHOLDS does not change, said where it is set: a record keeps the thresholds it was judged
+ * against, so `report` (which rebuilds reports from stored records) reads none from the environment. Null when unset.
+ * One line, for doctor, and for `report` to print when it is set.
+ */
+export function thresholdsScopeNote(env: NodeJS.ProcessEnv = process.env): string | null {
+  const file = env.VIRNUCPRO_BENCH_THRESHOLDS?.trim()
+  if (!file) return null
+  return `VIRNUCPRO_BENCH_THRESHOLDS=${file} applies to new runs of the gpu project; report judges each stored record by the thresholds stored in it (to judge by these, run the suites again)`
+}

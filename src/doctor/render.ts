@@ -51,5 +51,6 @@ export function settingsLines(settings: DoctorReport['settings']): string[] {
   ]
   const { input } = settings
   if (input) lines.push(`input      ${input.path}: ${input.records} records in ${input.files} file(s), valid`)
+  for (const note of settings.notes) lines.push(`note       ${note}`)
   return lines
 }

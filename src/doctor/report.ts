@@ -26,6 +26,8 @@ export interface DoctorReport {
 export interface SettingsFinding {
   set: string[]
   problems: string[]
+  /** What a setting does not do, where a person may expect it to (thresholds.ts thresholdsScopeNote). */
+  notes: string[]
   input: { path: string; files: number; records: number } | null
 }
 

@@ -1,3 +1,4 @@
+import { thresholdsScopeNote } from '../config/thresholds.ts'
 import { checkSuiteSettings } from '../suites/settings.ts'
 import type { SettingsFinding } from './report.ts'
 
@@ -17,6 +18,7 @@ export async function checkSettingsHere(env: NodeJS.ProcessEnv = process.env): P
       .filter((name) => name.startsWith('VIRNUCPRO_BENCH_') && env[name]?.trim())
       .sort(),
     problems: problems.map((p) => p.message),
+    notes: [thresholdsScopeNote(env)].filter((note) => note !== null),
     input,
   }
 }

@@ -8,7 +8,7 @@ const base: DoctorReport = {
   python: { found: false, reason: 'no Python with torch' },
   virnucpro: { importable: false, detail: 'No module named virnucpro', dir: null, python: 'python3' },
   target: 'reference',
-  settings: { set: [], problems: [], input: null },
+  settings: { set: [], problems: [], notes: [], input: null },
 }
 
 test('a machine with nothing but Node can run the unit tests and nothing else', () => {
@@ -63,13 +63,20 @@ test('settings: what is set and the input read; bad ones counted, and the gpu pr
   const ok = {
     set: ['VIRNUCPRO_BENCH_INPUT', 'VIRNUCPRO_BENCH_RUNS'],
     problems: [],
+    notes: ['VIRNUCPRO_BENCH_THRESHOLDS=t.json applies to new runs of the gpu project; report ...'],
     input: { path: '/d/sample.fa', files: 2, records: 400 },
   }
   const text = renderDoctorReport({ ...base, settings: ok })
   expect(text).toMatch(/^settings\s+ok \(set: INPUT, RUNS\)$/m)
   expect(text).toMatch(/^input\s+\/d\/sample\.fa: 400 records in 2 file\(s\), valid$/m)
+  expect(text).toMatch(/^note\s+VIRNUCPRO_BENCH_THRESHOLDS=t\.json applies to new runs of the gpu project; report/m)
   expect(renderDoctorReport(base)).toMatch(/^settings\s+ok \(none of VIRNUCPRO_BENCH_\* set\)$/m)
-  const bad = { set: ['VIRNUCPRO_BENCH_RUN'], problems: ['VIRNUCPRO_BENCH_RUN: not a setting ...'], input: null }
+  const bad = {
+    set: ['VIRNUCPRO_BENCH_RUN'],
+    problems: ['VIRNUCPRO_BENCH_RUN: not a setting ...'],
+    notes: [],
+    input: null,
+  }
   expect(renderDoctorReport({ ...base, settings: bad })).toMatch(
     /^settings\s+1 BAD \(set: RUN\); each named on stderr$/m,
   )
