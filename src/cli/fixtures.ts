@@ -10,7 +10,7 @@ import { interruptible } from '../fixtures/interrupted.ts'
 import { LengthCounts } from '../fixtures/length-stats.ts'
 import type { LengthDistribution } from '../fixtures/lengths.ts'
 import { MANIFEST_FILE } from '../fixtures/manifest.ts'
-import { readManifest } from '../fixtures/manifest-read.ts'
+import { ManifestError, readManifest, readManifestFile } from '../fixtures/manifest-read.ts'
 import { planOutputDir, refuseForeignNames } from '../fixtures/output-dir.ts'
 import { type FixtureOverrides, PRESET_NAMES, type PresetName, resolveParams } from '../fixtures/presets.ts'
 import {
@@ -43,15 +43,24 @@ export async function run(args: string[]): Promise<number> {
   try {
     return await RUNNERS.get(selected.spec)!(selected.args)
   } catch (error) {
-    const fix = error instanceof FastaFormatError && !error.message.includes('; ') ? '; correct the file there' : ''
-    if (error instanceof FastaFormatError || error instanceof FastaReadError || error instanceof OutputDirError)
-      throw new UnusableDataError(`${selected.spec.name}: ${error.message}${fix}`, { cause: error })
-    if (error instanceof SinkWriteError)
-      throw new UnusableDataError(`${selected.spec.name}: ${error.message}; free space, or choose another --out`, {
-        cause: error,
-      })
-    throw error
+    const refusal = refusalOf(error)
+    if (refusal === undefined) throw error
+    throw new UnusableDataError(`${selected.spec.name}: ${refusal}`, { cause: error })
   }
+}
+
+/** The one line of a bad input or output file, its fix added where the error carries none; undefined for others. */
+function refusalOf(error: unknown): string | undefined {
+  const fixes: [new (...args: never[]) => Error, string][] = [
+    [FastaFormatError, 'correct the file there'],
+    [FastaReadError, 'give a readable FASTA file (plain or gzip)'],
+    [OutputDirError, 'choose another --out'],
+    [SinkWriteError, 'free space, or choose another --out'],
+  ]
+  const fix = fixes.find(([kind]) => error instanceof kind)?.[1]
+  if (fix === undefined) return undefined
+  const message = (error as Error).message
+  return message.includes('; ') ? message : `${message}; ${fix}`
 }
 
 async function generate(args: string[]): Promise<number> {
@@ -105,10 +114,20 @@ async function refuseBeyondFreeSpace(outDir: string, bytes: number, records: num
   )
 }
 
-/** An empirical length distribution from a FASTA file or a fixture directory's manifest. */
+/**
+ * An empirical length distribution from a FASTA file, or a fixture: its directory (DIR/) or its manifest (any .json,
+ * read as named: `other.json` once silently read the manifest.json beside it).
+ * @throws UnusableDataError naming the file and the fix when it is no fixture manifest.
+ */
 async function empiricalLengths(from: string): Promise<LengthDistribution> {
   if (from.endsWith('.json') || from.endsWith('/')) {
-    const manifest = await readManifest(from.endsWith('.json') ? resolve(from, '..') : from)
+    const manifest = await (from.endsWith('/') ? readManifest(from) : readManifestFile(from)).catch((error) => {
+      if (!(error instanceof ManifestError)) throw error
+      const fix = 'point it at a fixture directory (DIR/), its manifest.json, or a FASTA file'
+      throw new UnusableDataError(`${fixturesGenerateSpec.name} --length-from: ${error.message}; ${fix}`, {
+        cause: error,
+      })
+    })
     const { histogram } = manifest.lengths
     return { kind: 'empirical', min: histogram.edges[0]!, max: histogram.edges.at(-1)! - 1, histogram }
   }

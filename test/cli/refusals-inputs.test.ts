@@ -366,6 +366,42 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: 'generate --length-from other.json (the manifest.json beside it was read instead)',
+    async setup(dir) {
+      await earlierFixture(dir)
+      write(join(dir, 'fx/other.json'), '{"lengths": "mine"}')
+      return {
+        args: [
+          'fixtures',
+          'generate',
+          '--preset',
+          'TINY',
+          '--length-from',
+          join(dir, 'fx/other.json'),
+          '--out',
+          join(dir, 'o'),
+        ],
+      }
+    },
+    exit: 3,
+    line: {
+      input: /^virnucpro-bench: fixtures generate --length-from: manifest \S+\/fx\/other\.json: /,
+      problem: /kind: Invalid option/,
+      fix: /; point it at a fixture directory \(DIR\/\), its manifest\.json, or a FASTA file$/,
+    },
+    after: (dir) => expect(readdirSync(dir)).toEqual(['fx']),
+  },
+  {
+    name: 'fixtures inspect of a directory',
+    setup: (dir) => ({ args: ['fixtures', 'inspect', dir] }),
+    exit: 3,
+    line: {
+      input: /^virnucpro-bench: fixtures inspect: \S+: /,
+      problem: /cannot open: EISDIR/,
+      fix: /; give a readable FASTA file \(plain or gzip\)$/,
+    },
+  },
+  {
     name: 'VIRNUCPRO_BENCH_SHARD out of range',
     setup: () => doctor({ VIRNUCPRO_BENCH_SHARD: '8/8' }),
     exit: 1,
