@@ -5,27 +5,21 @@
  * minimum), no warm-up beyond the policy's. GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/ab.gpu.bench.ts
  */
 import { expect, test } from 'vitest'
-import { z } from 'zod'
+import { type AbArms, parseAbArms } from '../src/config/ab-arms.ts'
 import type { Configuration } from '../src/suites/configuration.ts'
 import { runAbSuite } from '../src/suites/suites.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { useGpuSuite } from './support/run-context.ts'
-
-const Arm = z.object({
-  label: z.string().min(1),
-  extraArgs: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-})
-const AbConfig = z.object({ a: Arm, b: Arm })
 
 const suite = useGpuSuite(1)
 
 function arms(): [Configuration, Configuration] {
   const raw = process.env.VIRNUCPRO_BENCH_AB?.trim()
   if (!raw) return suite.rc.configs.equivalence([0])
-  const parsed = AbConfig.parse(JSON.parse(raw))
+  // Checked by the gpu project's global setup before any run (src/config/variables.ts); parsed here the same way.
+  const parsed = parseAbArms(raw)
   const base = suite.rc.configs.base([0])
-  const make = (arm: z.infer<typeof Arm>): Configuration => ({
+  const make = (arm: AbArms['a']): Configuration => ({
     ...base,
     label: arm.label,
     extraArgs: [...(base.extraArgs ?? []), ...arm.extraArgs],

@@ -1,11 +1,15 @@
-import { resolve } from 'node:path'
 import { test as baseTest } from 'vitest'
-import { cachedDataset as cachedIn, type Dataset, type DatasetRequest } from '../../src/fixtures/dataset-cache.ts'
+import {
+  cachedDataset as cachedIn,
+  type Dataset,
+  type DatasetRequest,
+  FIXTURES_CACHE_DIR,
+} from '../../src/fixtures/dataset-cache.ts'
 
 export type { Dataset, DatasetRequest }
 
 /** `.fixtures-cache/` at the repository root (git-ignored): where benchmarks keep generated datasets and subsets. */
-export const DATASET_CACHE_DIR = resolve(import.meta.dirname, '..', '..', '.fixtures-cache')
+export const DATASET_CACHE_DIR = FIXTURES_CACHE_DIR
 
 /** The dataset for a preset and overrides, from the cache (default `.fixtures-cache/`) or freshly generated into it. */
 export function cachedDataset(request: DatasetRequest, cacheDir = DATASET_CACHE_DIR): Promise<Dataset> {

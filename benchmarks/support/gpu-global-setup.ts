@@ -1,12 +1,37 @@
 import type { TestProject } from 'vitest/node'
+import { FIXTURES_CACHE_DIR } from '../../src/fixtures/dataset-cache.ts'
 import { probeNvml } from '../../src/nvml/probe.ts'
+import { checkSuiteSettings } from '../../src/suites/settings.ts'
 import { describeUnavailable, type GpuAvailability } from './gpu-availability.ts'
 
+/** The gpu project refused to start: its settings, each named on a line of its own, are wrong. */
+class GpuSettingsError extends Error {
+  override name = 'GpuSettingsError'
+}
+
 /**
- * Probes NVML once for the whole `gpu` project. Without a driver (or with no device) it says so in one line, here,
+ * Before anything else, the settings are checked as `virnucpro-bench doctor` checks them (src/config/check.ts): every
+ * VIRNUCPRO_BENCH_* variable, the thresholds file, and the input, read and validated the way the suites read it (its
+ * identity is cached, so they do not read it again). A bad one fails the project here, one line each, before any GPU
+ * time or fixture is spent; it used to fail each file's setup and end as `0 passed, 0 failed, 5 skipped`.
+ * Then NVML is probed once for the whole project. Without a driver (or with no device) it says so in one line, here,
  * rather than once per test; gpu-setup.ts then skips every test with the same reason.
  */
-export default function setup(project: TestProject): void {
+export default async function setup(project: TestProject): Promise<void> {
+  const problems = await checkSuiteSettings(process.env, { cacheDir: FIXTURES_CACHE_DIR })
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`virnucpro-bench: ${problem.message}`)
+    const error = new GpuSettingsError(
+      `gpu project: ${problems.length} bad setting(s), named above; nothing was run (virnucpro-bench doctor --settings checks them)`,
+    )
+    // The lines above say all there is: no stack trace under them.
+    error.stack = `${error.name}: ${error.message}`
+    throw error
+  }
+  project.provide('gpuAvailability', probeAvailability())
+}
+
+function probeAvailability(): GpuAvailability {
   const probe = probeNvml()
   let availability: GpuAvailability
   if (!probe.available) availability = { ok: false, reason: probe.reason }
@@ -19,5 +44,5 @@ export default function setup(project: TestProject): void {
       gpuNames: probe.devices.map((device) => device.name),
     }
   if (!availability.ok) console.warn(describeUnavailable(availability.reason))
-  project.provide('gpuAvailability', availability)
+  return availability
 }

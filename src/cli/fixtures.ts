@@ -2,12 +2,16 @@ import { resolve } from 'node:path'
 import { OutputDirError } from '../fixtures/atomic-dir.ts'
 import { FastaFormatError, FastaReadError } from '../fixtures/fasta-errors.ts'
 import { readFasta } from '../fixtures/fasta-reader.ts'
-import { generateFixture } from '../fixtures/generate.ts'
+import { SinkWriteError } from '../fixtures/file-sink.ts'
+import { estimateFixtureBytes, formatBytes, freeBytes } from '../fixtures/fixture-size.ts'
+import { fixtureFileNames, generateFixture } from '../fixtures/generate.ts'
 import { formatInspection, inspectFasta } from '../fixtures/inspect.ts'
+import { interruptible } from '../fixtures/interrupted.ts'
 import { LengthCounts } from '../fixtures/length-stats.ts'
 import type { LengthDistribution } from '../fixtures/lengths.ts'
 import { MANIFEST_FILE } from '../fixtures/manifest.ts'
-import { readManifest } from '../fixtures/manifest-read.ts'
+import { ManifestError, readManifest, readManifestFile } from '../fixtures/manifest-read.ts'
+import { planOutputDir, refuseForeignNames } from '../fixtures/output-dir.ts'
 import { type FixtureOverrides, PRESET_NAMES, type PresetName, resolveParams } from '../fixtures/presets.ts'
 import {
   SAMPLE_SELECTIONS,
@@ -17,6 +21,7 @@ import {
   sampleFasta,
 } from '../fixtures/sample.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
+import { UnusableDataError } from './exit-codes.ts'
 import { fixturesGenerateSpec, fixturesInspectSpec, fixturesSampleSpec, fixturesSpec } from './specs.ts'
 import { parseIntegerOption, parseNumberOption, UsageError } from './usage-error.ts'
 
@@ -27,8 +32,9 @@ const RUNNERS = new Map<CommandSpec, (args: string[]) => Promise<number>>([
 ])
 
 /**
- * `virnucpro-bench fixtures generate|sample|inspect`: bad arguments are a UsageError (exit 2); a bad input file or an
- * output directory we may not replace is one line on stderr naming it, exit 1.
+ * `virnucpro-bench fixtures generate|sample|inspect`: bad arguments are a UsageError (exit 2); a bad input file, an
+ * output directory it may not write to or that cannot take the fixture is one line naming it and the fix (exit 3);
+ * SIGINT or SIGTERM during a write removes what was written so far (exit 130 or 143).
  */
 export async function run(args: string[]): Promise<number> {
   const selected = selectSubcommand(fixturesSpec, args)
@@ -37,12 +43,24 @@ export async function run(args: string[]): Promise<number> {
   try {
     return await RUNNERS.get(selected.spec)!(selected.args)
   } catch (error) {
-    if (error instanceof FastaFormatError || error instanceof FastaReadError || error instanceof OutputDirError) {
-      console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
-      return 1
-    }
-    throw error
+    const refusal = refusalOf(error)
+    if (refusal === undefined) throw error
+    throw new UnusableDataError(`${selected.spec.name}: ${refusal}`, { cause: error })
   }
+}
+
+/** The one line of a bad input or output file, its fix added where the error carries none; undefined for others. */
+function refusalOf(error: unknown): string | undefined {
+  const fixes: [new (...args: never[]) => Error, string][] = [
+    [FastaFormatError, 'correct the file there'],
+    [FastaReadError, 'give a readable FASTA file (plain or gzip)'],
+    [OutputDirError, 'choose another --out'],
+    [SinkWriteError, 'free space, or choose another --out'],
+  ]
+  const fix = fixes.find(([kind]) => error instanceof kind)?.[1]
+  if (fix === undefined) return undefined
+  const message = (error as Error).message
+  return message.includes('; ') ? message : `${message}; ${fix}`
 }
 
 async function generate(args: string[]): Promise<number> {
@@ -73,15 +91,43 @@ async function generate(args: string[]): Promise<number> {
     throw new UsageError(`${command}: ${(error as Error).message}`, { cause: error })
   }
   const outDir = resolve(values.out)
-  await generateFixture(params, outDir)
+  // Refused before any work: a directory that is not ours to write, then a fixture that cannot fit.
+  await refuseForeignNames(outDir, await planOutputDir(outDir), fixtureFileNames(params))
+  const bytes = estimateFixtureBytes(params)
+  await refuseBeyondFreeSpace(outDir, bytes, params.records)
+  // What it will write, said once nothing but a failing write can stop it (so a refusal stays the only line).
+  const onStart = () =>
+    console.error(`${command}: about ${formatBytes(bytes)} (${params.records} records) into ${outDir}`)
+  const done = await interruptible(command, outDir, (signal) => generateFixture(params, outDir, { signal, onStart }))
+  if (typeof done === 'number') return done
   console.log(resolve(outDir, MANIFEST_FILE))
   return 0
 }
 
-/** An empirical length distribution from a FASTA file or a fixture directory's manifest. */
+/** @throws UnusableDataError when about `bytes` will not fit where `outDir` is, saying how many records would. */
+async function refuseBeyondFreeSpace(outDir: string, bytes: number, records: number): Promise<void> {
+  const free = await freeBytes(outDir)
+  if (bytes <= free) return
+  const fit = Math.floor((records * free) / bytes)
+  throw new UnusableDataError(
+    `${fixturesGenerateSpec.name} --records ${records}: about ${formatBytes(bytes)} would be written and ${formatBytes(free)} are free at ${outDir}; lower --records (about ${fit.toLocaleString('en-US')} fit), or free space`,
+  )
+}
+
+/**
+ * An empirical length distribution from a FASTA file, or a fixture: its directory (DIR/) or its manifest (any .json,
+ * read as named: `other.json` once silently read the manifest.json beside it).
+ * @throws UnusableDataError naming the file and the fix when it is no fixture manifest.
+ */
 async function empiricalLengths(from: string): Promise<LengthDistribution> {
   if (from.endsWith('.json') || from.endsWith('/')) {
-    const manifest = await readManifest(from.endsWith('.json') ? resolve(from, '..') : from)
+    const manifest = await (from.endsWith('/') ? readManifest(from) : readManifestFile(from)).catch((error) => {
+      if (!(error instanceof ManifestError)) throw error
+      const fix = 'point it at a fixture directory (DIR/), its manifest.json, or a FASTA file'
+      throw new UnusableDataError(`${fixturesGenerateSpec.name} --length-from: ${error.message}; ${fix}`, {
+        cause: error,
+      })
+    })
     const { histogram } = manifest.lengths
     return { kind: 'empirical', min: histogram.edges[0]!, max: histogram.edges.at(-1)! - 1, histogram }
   }
@@ -113,13 +159,17 @@ async function sample(args: string[]): Promise<number> {
     selection: selection as SampleSelection,
     chunkLength: parseIntegerOption(command, 'chunk-length', values['chunk-length'], 1),
   }
+  const outDir = resolve(values.out)
+  await planOutputDir(outDir)
+  let done: number | object
   try {
-    await sampleFasta(options, resolve(values.out))
+    done = await interruptible(command, outDir, (signal) => sampleFasta({ ...options, signal }, outDir))
   } catch (error) {
     if (error instanceof RangeError) throw new UsageError(`${command}: ${error.message}`, { cause: error })
     throw error
   }
-  console.log(resolve(values.out, MANIFEST_FILE))
+  if (typeof done === 'number') return done
+  console.log(resolve(outDir, MANIFEST_FILE))
   return 0
 }
 

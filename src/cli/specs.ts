@@ -12,16 +12,26 @@ import { slurmSpec } from './specs-slurm.ts'
 
 export const doctorSpec = {
   name: 'doctor',
-  summary: 'What this machine can do: Node, NVML, driver, GPUs, GPM, python/torch, virnucpro. Always exits 0.',
+  summary:
+    'What this machine can do (Node, NVML, driver, GPUs, GPM, python/torch, virnucpro) and whether the settings are right.',
   options: {
     json: { type: 'boolean', description: 'print the findings as JSON instead of lines' },
+    settings: {
+      type: 'boolean',
+      description: 'check only the settings and the input (no GPU or python probe): for a job script before a run',
+    },
   },
   examples: [
     'virnucpro-bench doctor',
+    'VIRNUCPRO_BENCH_INPUT=sample.fa.gz VIRNUCPRO_BENCH_RUNS=5 virnucpro-bench doctor --settings',
     'VIRNUCPRO_DIR=~/virnucpro VIRNUCPRO_PYTHON=~/venv/bin/python virnucpro-bench doctor',
   ],
   notes: [
     'VIRNUCPRO_DIR and VIRNUCPRO_PYTHON: the checkout and python the virnucpro target runs (as its profile does).',
+    'Settings are checked as the gpu project checks them before any run: every VIRNUCPRO_BENCH_* variable (an unknown',
+    'name is named with the closest known one), the thresholds file, and the input (read and validated, IDs unique',
+    'across its parts). Exit 0: the settings are right (a missing GPU or python is reported, not failed); 1: a setting',
+    'is bad, one line each on stderr naming it, the problem and the fix; 2: bad arguments.',
   ],
 } as const satisfies CommandSpec
 
@@ -30,9 +40,17 @@ export const fixturesGenerateSpec = {
   summary: 'Write a seeded FASTA fixture (same seed and version: byte-identical files) with manifest.json.',
   options: {
     preset: { type: 'string', value: 'NAME', description: `size preset: ${PRESET_NAMES.join(', ')} (required)` },
-    out: { type: 'string', value: 'DIR', description: 'output directory, replaced atomically (required)' },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description: 'output directory: new, empty, or an earlier fixture (only the files its manifest names) (required)',
+    },
     seed: { type: 'string', value: 'N', description: 'PRNG seed, an integer >= 0 (default 1)' },
-    records: { type: 'string', value: 'N', description: "number of records (default: the preset's)" },
+    records: {
+      type: 'string',
+      value: 'N',
+      description: "number of records (default: the preset's); refused when the estimated bytes exceed free space",
+    },
     'min-length': { type: 'string', value: 'BP', description: 'shortest record in bases' },
     'max-length': { type: 'string', value: 'BP', description: 'longest record in bases' },
     'length-from': {
@@ -67,7 +85,11 @@ export const fixturesSampleSpec = {
   options: {
     from: { type: 'string', value: 'FILE', description: 'source FASTA file, plain or .gz (required)' },
     records: { type: 'string', value: 'N', description: 'records to keep (required)' },
-    out: { type: 'string', value: 'DIR', description: 'output directory, replaced atomically (required)' },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description: 'output directory: new, empty, or an earlier fixture (only the files its manifest names) (required)',
+    },
     seed: { type: 'string', value: 'N', description: 'PRNG seed, an integer >= 0 (default 42)' },
     files: { type: 'string', value: 'N', description: 'split the records over N files (default 1)' },
     stratify: {
@@ -108,7 +130,10 @@ export const fixturesSpec = {
   options: {},
   subcommands: { generate: fixturesGenerateSpec, sample: fixturesSampleSpec, inspect: fixturesInspectSpec },
   examples: ['virnucpro-bench fixtures generate --preset TINY --out fixtures/tiny'],
-  notes: ['Exit 0 done; 1 a bad input file or an output directory it may not replace; 2 bad arguments.'],
+  notes: [
+    'Exit 0 done; 2 bad arguments; 3 a bad input file, or an output directory it may not write to (files that are no',
+    'fixture of its own) or that cannot hold the fixture; 130/143 interrupted (SIGINT/SIGTERM): nothing is left behind.',
+  ],
 } as const satisfies CommandSpec
 
 export const monitorSpec = {

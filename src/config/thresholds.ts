@@ -1,110 +1,74 @@
-import { readFileSync } from 'node:fs'
-import { z } from 'zod'
-
-/** Default floor of the `gpu-imbalance` rule (bottleneck.imbalanceMinUtilPct): twice the monitor's idle line (10%). */
-export const IMBALANCE_MIN_UTIL_PCT = 20
-
 /**
- * Every threshold the suite judges against, in one place, with upstream's targets as defaults (UPSTREAM.md): PERF-01
- * end-to-end time, PERF-02 utilization in the embedding stages, PERF-03 and the scaling bands, the regression gate, the
- * bottleneck rule, memory limits. A host overrides any of them with a JSON file named by VIRNUCPRO_BENCH_THRESHOLDS
- * (partial: only the keys it changes); the thresholds in force are stored in every result record.
+ * The thresholds in force: upstream's targets (thresholds-schema.ts) or a host's overrides laid over them from the JSON
+ * file VIRNUCPRO_BENCH_THRESHOLDS names. The file is checked strictly (thresholds-check.ts): a key the suite would not
+ * read is refused, never ignored.
  */
-export const ThresholdsSchema = z.object({
-  perf01: z.object({
-    /** PERF-01: a typical sample (45,000 sequences) in under 10 h. */
-    targetMs: z.number().positive(),
-    tolerance: z.number().nonnegative(),
-    typicalSequences: z.number().int().positive(),
-    productionSequences: z.number().int().positive(),
-    minSequencesPerHour: z.number().nonnegative(),
-    minUtilPct: z.number().min(0).max(100),
-  }),
-  perf02: z.object({ minUtilPct: z.number().min(0).max(100), stages: z.array(z.string()).min(1) }),
-  perf03: z.object({ gpus: z.number().int().min(2), stage: z.string(), minSpeedup: z.number().positive() }),
-  /** Acceptable speedup band [low, high] by GPU count; above high is flagged (superlinear), not failed. */
-  scalingBands: z.record(z.string().regex(/^\d+$/), z.tuple([z.number().positive(), z.number().positive()])),
-  regression: z.object({ timeThreshold: z.number().positive().lt(1) }),
-  bottleneck: z.object({
-    maxStageShare: z.number().positive().max(1),
-    minGpuUtilPct: z.number().min(0).max(100),
-    /**
-     * `gpu-imbalance` needs the busier GPU of a stage at or above this mean utilization (%): below it a per-GPU spread
-     * is noise (a single-process stage at 0.6% on one GPU and 0% on the other spreads 200%). Defaulted, so records
-     * written before the key existed still load.
-     */
-    imbalanceMinUtilPct: z.number().min(0).max(100).default(IMBALANCE_MIN_UTIL_PCT),
-  }),
-  balance: z.object({ maxSpread: z.number().positive() }),
-  memory: z.object({
-    leakToleranceBytes: z.number().nonnegative(),
-    maxPeakShareOfCapacity: z.number().positive().max(1),
-  }),
-  equivalence: z.object({
-    rtol: z.number().nonnegative(),
-    atol: z.number().nonnegative(),
-    minLabelAgreement: z.number().min(0).max(1),
-  }),
-})
-export type Thresholds = z.infer<typeof ThresholdsSchema>
+import { readJsonFile } from './json-file.ts'
+import { SettingError } from './setting-error.ts'
+import { meaningProblem, shapeProblem } from './thresholds-check.ts'
+import { DEFAULT_THRESHOLDS, type Thresholds, ThresholdsSchema } from './thresholds-schema.ts'
 
-const HOUR_MS = 3_600_000
+export { DEFAULT_THRESHOLDS, IMBALANCE_MIN_UTIL_PCT, type Thresholds, ThresholdsSchema } from './thresholds-schema.ts'
 
-export const DEFAULT_THRESHOLDS: Thresholds = {
-  perf01: {
-    targetMs: 10 * HOUR_MS,
-    tolerance: 0.1,
-    typicalSequences: 45_000,
-    productionSequences: 6_000_000,
-    minSequencesPerHour: 500,
-    minUtilPct: 70,
-  },
-  perf02: { minUtilPct: 80, stages: ['DNABERT-S Feature Extraction', 'ESM-2 Feature Extraction'] },
-  perf03: { gpus: 2, stage: 'ESM-2 Feature Extraction', minSpeedup: 1.9 },
-  scalingBands: { '2': [1.6, 2.0], '4': [3.0, 4.0], '8': [6.0, 8.0] },
-  regression: { timeThreshold: 0.1 },
-  bottleneck: { maxStageShare: 0.3, minGpuUtilPct: 80, imbalanceMinUtilPct: IMBALANCE_MIN_UTIL_PCT },
-  balance: { maxSpread: 0.1 },
-  memory: { leakToleranceBytes: 100 * 2 ** 20, maxPeakShareOfCapacity: 0.95 },
-  equivalence: { rtol: 1e-3, atol: 1e-3, minLabelAgreement: 0.99 },
-}
-
-export class ThresholdsConfigError extends Error {
+/** A thresholds file (or overrides) that cannot be right: one line, `<source>: <problem>; <fix>`. */
+export class ThresholdsConfigError extends SettingError {
   override name = 'ThresholdsConfigError'
 }
 
 type Overrides = { [K in keyof Thresholds]?: Partial<Thresholds[K]> }
 
-/** Defaults with `overrides` laid over them section by section; the result is validated as a whole. */
+/**
+ * Defaults with `overrides` laid over them section by section; the result is validated as a whole.
+ * @throws ThresholdsConfigError naming `source`, the key, the problem and the fix.
+ */
 export function mergeThresholds(overrides: Overrides, source = 'overrides'): Thresholds {
+  const shape = shapeProblem(overrides)
+  if (shape) throw new ThresholdsConfigError(source, shape.problem, shape.fix)
   const merged: Record<string, unknown> = { ...DEFAULT_THRESHOLDS }
-  for (const [key, value] of Object.entries(overrides)) {
-    if (!(key in DEFAULT_THRESHOLDS)) throw new ThresholdsConfigError(`${source}: unknown threshold section '${key}'`)
-    const base = DEFAULT_THRESHOLDS[key as keyof Thresholds]
-    merged[key] = Array.isArray(base) || typeof base !== 'object' ? value : { ...base, ...(value as object) }
-  }
+  for (const [key, value] of Object.entries(overrides))
+    merged[key] = { ...DEFAULT_THRESHOLDS[key as keyof Thresholds], ...(value as object) }
   const parsed = ThresholdsSchema.strict().safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new ThresholdsConfigError(`${source}: ${issue.path.join('.')}: ${issue.message}`)
+    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')
+    const value = issue.path.reduce<unknown>((at, p) => (at as Record<PropertyKey, unknown>)?.[p], merged)
+    throw new ThresholdsConfigError(
+      source,
+      `${path.slice(1)}: ${issue.message} (got ${JSON.stringify(value)})`,
+      'change that value',
+    )
   }
+  const meaning = meaningProblem(parsed.data)
+  if (meaning) throw new ThresholdsConfigError(source, meaning.problem, meaning.fix)
   return parsed.data
 }
 
 /**
- * The thresholds in force: defaults, or defaults merged with the JSON file VIRNUCPRO_BENCH_THRESHOLDS names.
- * @throws ThresholdsConfigError naming the file and the bad key when the file is unreadable or invalid.
+ * The thresholds in force: defaults, or defaults merged with the JSON file VIRNUCPRO_BENCH_THRESHOLDS names (UTF-8, a
+ * byte-order mark allowed).
+ * @throws ThresholdsConfigError naming the file, the key, the problem and the fix when the file is unreadable or wrong.
  */
 export function loadThresholds(env: NodeJS.ProcessEnv = process.env): Thresholds {
   const file = env.VIRNUCPRO_BENCH_THRESHOLDS?.trim()
   if (!file) return DEFAULT_THRESHOLDS
+  const source = `VIRNUCPRO_BENCH_THRESHOLDS=${file}`
   let overrides: unknown
   try {
-    overrides = JSON.parse(readFileSync(file, 'utf8'))
+    overrides = readJsonFile(file, source)
   } catch (error) {
-    throw new ThresholdsConfigError(`VIRNUCPRO_BENCH_THRESHOLDS=${file}: ${(error as Error).message}`, { cause: error })
+    const e = error as SettingError
+    throw new ThresholdsConfigError(e.input, e.problem, e.fix, { cause: e.cause })
   }
-  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
-    throw new ThresholdsConfigError(`VIRNUCPRO_BENCH_THRESHOLDS=${file}: expected a JSON object of threshold sections`)
-  return mergeThresholds(overrides as Overrides, `VIRNUCPRO_BENCH_THRESHOLDS=${file}`)
+  return mergeThresholds(overrides as Overrides, source)
+}
+
+/**
+ * What VIRNUCPRO_BENCH_THRESHOLDS does not change, said where it is set: a record keeps the thresholds it was judged
+ * against, so `report` (which rebuilds reports from stored records) reads none from the environment. Null when unset.
+ * One line, for doctor, and for `report` to print when it is set.
+ */
+export function thresholdsScopeNote(env: NodeJS.ProcessEnv = process.env): string | null {
+  const file = env.VIRNUCPRO_BENCH_THRESHOLDS?.trim()
+  if (!file) return null
+  return `VIRNUCPRO_BENCH_THRESHOLDS=${file} applies to new runs of the gpu project; report judges each stored record by the thresholds stored in it (to judge by these, run the suites again)`
 }

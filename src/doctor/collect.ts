@@ -2,6 +2,7 @@ import { probeNvml } from '../nvml/probe.ts'
 import { checkNode } from './node-check.ts'
 import { checkPython, checkVirnucpro } from './python-check.ts'
 import type { DoctorReport } from './report.ts'
+import { checkSettingsHere } from './settings-check.ts'
 
 /** Gathers every finding; never throws for a missing part (each says why it is missing instead). */
 export async function collectDoctorReport(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
@@ -22,5 +23,6 @@ export async function collectDoctorReport(env: NodeJS.ProcessEnv = process.env):
     python,
     virnucpro: await checkVirnucpro(env),
     target: env.VIRNUCPRO_BENCH_TARGET?.trim() || 'reference',
+    settings: await checkSettingsHere(env),
   }
 }

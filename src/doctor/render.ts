@@ -29,6 +29,7 @@ export function renderDoctorReport(report: DoctorReport): string {
   }
   lines.push(`virnucpro  ${virnucpro.importable ? 'ready' : 'cannot start'}: ${virnucpro.detail}`)
   lines.push(`target     ${report.target} (set VIRNUCPRO_BENCH_TARGET=reference|virnucpro)`)
+  lines.push(...settingsLines(report.settings))
   const can = capabilities(report)
   lines.push('', 'can run here:')
   lines.push(`  unit tests                       ${yesNo(can.unitTests)}`)
@@ -37,4 +38,19 @@ export function renderDoctorReport(report: DoctorReport): string {
   lines.push(`  reference pipeline on GPU        ${yesNo(can.referencePipelineGpu)}`)
   lines.push(`  real VirNucPro on GPU            ${yesNo(can.realVirnucpro)}`)
   return `${lines.join('\n')}\n`
+}
+
+/** The settings finding: what is set, the input read, or how many problems (each printed on stderr by the command). */
+export function settingsLines(settings: DoctorReport['settings']): string[] {
+  const names = settings.set.map((name) => name.replace('VIRNUCPRO_BENCH_', '')).join(', ')
+  const set = settings.set.length === 0 ? 'none of VIRNUCPRO_BENCH_* set' : `set: ${names}`
+  const lines = [
+    settings.problems.length === 0
+      ? `settings   ok (${set})`
+      : `settings   ${settings.problems.length} BAD (${set}); each named on stderr`,
+  ]
+  const { input } = settings
+  if (input) lines.push(`input      ${input.path}: ${input.records} records in ${input.files} file(s), valid`)
+  for (const note of settings.notes) lines.push(`note       ${note}`)
+  return lines
 }

@@ -7,11 +7,12 @@
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises'
+import { mkdir, readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { readFasta } from '../fixtures/fasta-reader.ts'
-import { RecordWork } from '../fixtures/record-work.ts'
+import { InputError, inputFiles, readInput } from '../config/input-check.ts'
 import { writeFileAtomic } from '../results/atomic-write.ts'
+
+export { InputError, inputFiles }
 
 export interface InputIdentity {
   /** `user`: VIRNUCPRO_BENCH_INPUT; `generated`: a seeded preset fixture. */
@@ -31,59 +32,22 @@ export interface InputIdentity {
   preset: string | null
 }
 
-export class InputError extends Error {
-  override name = 'InputError'
-}
-
-/** FASTA files a directory of parts holds: `*.fa|fasta|fna|fas` (optionally `.gz`), by name. */
-const FASTA_NAME = /\.(fa|fasta|fna|fas)(\.gz)?$/i
-
-/**
- * The FASTA files `path` names: itself, or a directory's FASTA parts sorted by name.
- * @throws InputError naming the path when it is missing or a directory without FASTA files.
- */
-export async function inputFiles(path: string): Promise<string[]> {
-  const absolute = resolve(path)
-  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-    throw new InputError(`input ${absolute}: ${error.code === 'ENOENT' ? 'no such file or directory' : error.message}`)
-  })
-  if (!info.isDirectory()) return [absolute]
-  const names = (await readdir(absolute)).filter((name) => FASTA_NAME.test(name)).sort()
-  if (names.length === 0)
-    throw new InputError(
-      `input ${absolute}: directory holds no FASTA files (*.fa, *.fasta, *.fna, *.fas, optionally .gz)`,
-    )
-  return names.map((name) => join(absolute, name))
-}
-
 async function hashFiles(files: readonly string[]): Promise<string> {
   const hash = createHash('sha256')
   for (const file of files) for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
   return hash.digest('hex')
 }
 
-/** One validating pass: records, bases and total work. @throws FastaFormatError / FastaReadError naming file and line. */
-async function countWork(files: readonly string[], chunkLength: number) {
-  const work = new RecordWork()
-  let records = 0
-  let bases = 0
-  let totalWork = 0
-  for (const file of files)
-    await readFasta(file, (record) => {
-      records++
-      bases += record.length
-      totalWork += work.bases(record.bases, 0, record.length, chunkLength)
-    })
-  return { records, bases, totalWork }
-}
-
 /** The cache key of an identity: what would change it without its path changing. */
 async function stamp(files: readonly string[], chunkLength: number): Promise<string> {
   const parts = await Promise.all(files.map(async (f) => [f, (await stat(f)).size, (await stat(f)).mtimeMs]))
-  return createHash('sha256')
-    .update(JSON.stringify({ parts, chunkLength, version: 1 }))
-    .digest('hex')
-    .slice(0, 24)
+  return (
+    createHash('sha256')
+      // version 2: IDs checked across parts and encodings refused; an identity cached before may not have passed that.
+      .update(JSON.stringify({ parts, chunkLength, version: 2 }))
+      .digest('hex')
+      .slice(0, 24)
+  )
 }
 
 export interface IdentityOptions {
@@ -96,8 +60,9 @@ export interface IdentityOptions {
 
 /**
  * The identity of the input at `path` (read, hashed and validated; cached when `cacheDir` is given).
- * @throws InputError for a missing path, an empty directory or an input with no records; FastaFormatError /
- * FastaReadError from the reader, naming the file and line.
+ * @throws InputError for a missing path or a directory without FASTA files; FastaFormatError / FastaReadError from
+ * the reader (config/input-check.ts), naming the file and line, both files of an ID two parts hold, and an encoding
+ * that is not ASCII.
  */
 export async function identifyInput(path: string, options: IdentityOptions): Promise<InputIdentity> {
   const files = await inputFiles(path)
@@ -107,8 +72,7 @@ export async function identifyInput(path: string, options: IdentityOptions): Pro
     const text = await readFile(cached, 'utf8').catch(() => null)
     if (text) return { ...(JSON.parse(text) as InputIdentity), source: options.source, preset: options.preset ?? null }
   }
-  const { records, bases, totalWork } = await countWork(files, options.chunkLength)
-  if (records === 0) throw new InputError(`input ${resolve(path)}: no FASTA records`)
+  const { records, bases, totalWork } = await readInput(path, options.chunkLength)
   const identity: InputIdentity = {
     source: options.source,
     path: resolve(path),

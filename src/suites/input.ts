@@ -3,12 +3,13 @@
  * directory of parts), the user's own sample replaces the generated presets: a suite that runs N records gets a nested,
  * work-stratified subset of it (nested-order.ts: every smaller subset inside every larger one, each doing the input's
  * GPU work per record), or the whole input when N reaches its size. Without it, suites get the seeded preset fixtures
- * they always had. The pipeline always reads one plain FASTA: a gzip or a directory of parts is written out as one
- * (once, cached). Every input handed out is remembered, so a record's provenance can name what its runs read.
+ * they always had. The pipeline always reads one plain FASTA: gzip data (whatever the file's name) or a directory of
+ * parts is written out as one (once, cached). Every input handed out is remembered, so a record's provenance can name what its runs read.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { cachedDataset } from '../fixtures/dataset-cache.ts'
+import { isGzipFile } from '../fixtures/fasta-reader.ts'
 import { MANIFEST_FILE, type SampleManifest } from '../fixtures/manifest.ts'
 import { readManifest } from '../fixtures/manifest-read.ts'
 import type { PresetName } from '../fixtures/presets.ts'
@@ -73,7 +74,8 @@ export async function createInputResolver(options: ResolverOptions): Promise<Inp
   /** `records` of `source` (all of it when records >= its size). */
   async function of(source: InputIdentity, records: number): Promise<ResolvedInput> {
     const whole = records <= 0 || records >= source.records
-    const plain = source.files.length === 1 && !source.files[0]!.endsWith('.gz')
+    // By content, not name: a `.fa` holding gzip data is read fine here but would reach the pipeline compressed.
+    const plain = source.files.length === 1 && !(await isGzipFile(source.files[0]!))
     if (whole && plain)
       return remember({
         file: source.files[0]!,

@@ -1,11 +1,18 @@
 /**
  * Suite settings from the environment, sized so that the whole `gpu` project at `full` scale on one GPU takes
- * minutes, not hours. Every knob has an env override (names below); a bad value throws naming the variable.
+ * minutes, not hours. Every knob has an env override (names below), parsed by src/config/variables.ts; a bad value
+ * throws naming the variable, the value, the problem and the fix.
  */
 
+import { checkSettings, type SettingProblem } from '../config/check.ts'
+import { parsedBy, type Setting } from '../config/env-parsers.ts'
+import { type PARSED_ELSEWHERE, readSetting, type VariableName } from '../config/variables.ts'
 import type { PresetName } from '../fixtures/presets.ts'
-import { PRESET_NAMES } from '../fixtures/presets.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH } from '../fixtures/sample.ts'
 import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
+import { type InputIdentity, identifyInput } from './input-identity.ts'
+import { parseShardSpec } from './shard-settings.ts'
+import { parseSweepGrid } from './sweep-grid.ts'
 
 export interface SuiteSettings {
   /** VIRNUCPRO_BENCH_MODEL_SCALE (reference pipeline only): tiny | small | full. Default full. */
@@ -22,7 +29,7 @@ export interface SuiteSettings {
   e2eRuns: number
   /** VIRNUCPRO_BENCH_LARGE_SEQUENCES: the large-sample stability run (LARGE preset); 0 skips it. Default 10,000. */
   largeSequences: number
-  /** VIRNUCPRO_BENCH_MATRIX: 0 skips the optimization-impact matrix. Default on. */
+  /** VIRNUCPRO_BENCH_MATRIX: 0, false, no or off skips the optimization-impact matrix. Default on. */
   matrix: boolean
   /** VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: monitor poll interval. Default 100. */
   monitorIntervalMs: number
@@ -55,51 +62,36 @@ export type TargetDevice = 'gpu' | 'cpu'
  */
 export const DEFAULT_SIZES = [1_000, 4_000]
 
-export class SuiteSettingsError extends Error {
-  override name = 'SuiteSettingsError'
-}
+/** A bad setting: one line naming the variable, its value, the problem and the fix (src/config/setting-error.ts). */
+export { SettingError as SuiteSettingsError } from '../config/setting-error.ts'
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-  const raw = env[name]?.trim()
-  if (!raw) return fallback
-  const value = Number(raw)
-  if (!Number.isSafeInteger(value) || value < min)
-    throw new SuiteSettingsError(`${name} must be an integer >= ${min}, got '${raw}'`)
-  return value
-}
-
-/** @throws SuiteSettingsError naming the variable and its bad value. */
+/**
+ * The suites' settings, each variable read through its one parser (src/config/variables.ts).
+ * @throws SettingError naming the variable, its bad value, the problem and the fix.
+ */
 export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettings {
-  const scale = env.VIRNUCPRO_BENCH_MODEL_SCALE?.trim() || 'full'
-  if (!['tiny', 'small', 'full'].includes(scale))
-    throw new SuiteSettingsError(`VIRNUCPRO_BENCH_MODEL_SCALE must be tiny, small or full, got '${scale}'`)
-  const preset = (env.VIRNUCPRO_BENCH_PRESET?.trim().toUpperCase() || 'MEDIUM') as PresetName
-  if (!PRESET_NAMES.includes(preset))
-    throw new SuiteSettingsError(`VIRNUCPRO_BENCH_PRESET must be one of ${PRESET_NAMES.join(', ')}, got '${preset}'`)
-  const runs = integer(env, 'VIRNUCPRO_BENCH_RUNS', 3, 1)
-  const warmupRuns = integer(env, 'VIRNUCPRO_BENCH_WARMUP', 1, 0)
+  const read = <N extends VariableName>(name: N) => readSetting(env, name)
+  const runs = read('VIRNUCPRO_BENCH_RUNS') ?? 3
+  const warmupRuns = read('VIRNUCPRO_BENCH_WARMUP') ?? 1
   return {
-    modelScale: scale,
-    preset,
-    records: integer(env, 'VIRNUCPRO_BENCH_RECORDS', 0, 0),
+    modelScale: read('VIRNUCPRO_BENCH_MODEL_SCALE') ?? 'full',
+    preset: read('VIRNUCPRO_BENCH_PRESET') ?? 'MEDIUM',
+    records: read('VIRNUCPRO_BENCH_RECORDS') ?? 0,
     policy: { ...DEFAULT_REPETITION_POLICY, warmupRuns, minRuns: runs, maxRuns: runs },
-    e2eSequences: integer(env, 'VIRNUCPRO_BENCH_E2E_SEQUENCES', 5_000, 1),
-    e2eRuns: integer(env, 'VIRNUCPRO_BENCH_E2E_RUNS', 2, 1),
-    largeSequences: integer(env, 'VIRNUCPRO_BENCH_LARGE_SEQUENCES', 10_000, 0),
-    matrix: env.VIRNUCPRO_BENCH_MATRIX?.trim() !== '0',
-    monitorIntervalMs: integer(env, 'VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS', 100, 1),
-    runTimeoutMs: integer(env, 'VIRNUCPRO_BENCH_RUN_TIMEOUT_MS', 540_000, 1_000),
-    sizes: sizeList(env),
+    e2eSequences: read('VIRNUCPRO_BENCH_E2E_SEQUENCES') ?? 5_000,
+    e2eRuns: read('VIRNUCPRO_BENCH_E2E_RUNS') ?? 2,
+    largeSequences: read('VIRNUCPRO_BENCH_LARGE_SEQUENCES') ?? 10_000,
+    matrix: read('VIRNUCPRO_BENCH_MATRIX') ?? true,
+    monitorIntervalMs: read('VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS') ?? 100,
+    runTimeoutMs: read('VIRNUCPRO_BENCH_RUN_TIMEOUT_MS') ?? 540_000,
+    sizes: read('VIRNUCPRO_BENCH_SIZES') ?? DEFAULT_SIZES,
     device: targetDevice(env),
   }
 }
 
-/** VIRNUCPRO_BENCH_DEVICE: `gpu` (default) or `cpu`. @throws SuiteSettingsError for any other value. */
+/** VIRNUCPRO_BENCH_DEVICE: `gpu` (default) or `cpu`. @throws SettingError for any other value. */
 export function targetDevice(env: NodeJS.ProcessEnv = process.env): TargetDevice {
-  const raw = env.VIRNUCPRO_BENCH_DEVICE?.trim().toLowerCase() || 'gpu'
-  if (raw !== 'gpu' && raw !== 'cpu')
-    throw new SuiteSettingsError(`VIRNUCPRO_BENCH_DEVICE must be gpu or cpu, got '${raw}'`)
-  return raw
+  return readSetting(env, 'VIRNUCPRO_BENCH_DEVICE') ?? 'gpu'
 }
 
 /**
@@ -114,15 +106,40 @@ export function campaignTask(env: NodeJS.ProcessEnv = process.env): string | nul
   return raw.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64)
 }
 
-/** VIRNUCPRO_BENCH_SIZES: distinct integers >= 2, at least two of them. */
-function sizeList(env: NodeJS.ProcessEnv): number[] {
-  const raw = env.VIRNUCPRO_BENCH_SIZES?.trim()
-  if (!raw) return DEFAULT_SIZES
-  const sizes = raw.split(',').map((part) => Number(part.trim()))
-  const bad = sizes.some((n) => !Number.isSafeInteger(n) || n < 2)
-  if (bad || new Set(sizes).size !== sizes.length || sizes.length < 2)
-    throw new SuiteSettingsError(
-      `VIRNUCPRO_BENCH_SIZES must be two or more distinct record counts >= 2, comma-separated (e.g. 1000,10000), got '${raw}'`,
-    )
-  return sizes.sort((a, b) => a - b)
+/** The variables parsed by suite modules of their own, handed to the one settings check (src/config/check.ts). */
+const SUITE_PARSED: Record<(typeof PARSED_ELSEWHERE)[number], Setting<unknown>> = {
+  VIRNUCPRO_BENCH_SHARD: parsedBy(
+    'the shard this array task runs',
+    parseShardSpec,
+    'set it to <index>/<count>, e.g. VIRNUCPRO_BENCH_SHARD=0/8',
+  ),
+  VIRNUCPRO_BENCH_SWEEP: parsedBy(
+    'the parameter-sweep grid (JSON)',
+    parseSweepGrid,
+    'write it as JSON, e.g. {"--esm-batch-size": [8192, 16384]}',
+  ),
+}
+
+/**
+ * Every setting the gpu project reads, checked before any work (doctor and the gpu project's global setup): each
+ * variable, the thresholds file, and the input read as the suites read it (its identity, cached in `cacheDir` when
+ * given, so the suites do not read it again).
+ * @returns one line per problem; none when all is well.
+ */
+export async function checkSuiteSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { cacheDir?: string; readInput?: boolean; onInput?: (identity: InputIdentity) => void } = {},
+): Promise<SettingProblem[]> {
+  const readInput = async (path: string) => {
+    const identity = await identifyInput(path, {
+      source: 'user',
+      chunkLength: DEFAULT_WORK_CHUNK_LENGTH,
+      cacheDir: options.cacheDir,
+    })
+    options.onInput?.(identity)
+  }
+  return checkSettings(env, {
+    parsedElsewhere: SUITE_PARSED,
+    readInput: options.readInput === false ? false : readInput,
+  })
 }

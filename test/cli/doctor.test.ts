@@ -45,6 +45,19 @@ describe('virnucpro-bench doctor', () => {
     expect(report.target).toBe('reference')
   })
 
+  test('a bad setting is a failed check: the report on stdout, one line naming it and the fix on stderr, exit 1', async () => {
+    const result = await doctor({
+      VIRNUCPRO_BENCH_NVML_LIB: '/nonexistent/libnvidia-ml.so.1',
+      VIRNUCPRO_BENCH_RUN: '5',
+    })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/^settings\s+1 BAD .*; each named on stderr$/m)
+    expect(result.stdout).toMatch(/^\s+gpu project\s+no$/m)
+    expect(result.stderr).toBe(
+      'virnucpro-bench: VIRNUCPRO_BENCH_RUN: not a setting virnucpro-bench reads (did you mean VIRNUCPRO_BENCH_RUNS?); rename it to VIRNUCPRO_BENCH_RUNS',
+    )
+  })
+
   test('a bad option is a usage error: one line naming it, exit 2', async () => {
     const result = await doctor({}, '--bogus')
     expect(result.exitCode).toBe(2)

@@ -71,7 +71,7 @@ describe('VIRNUCPRO_BENCH_DEVICE', () => {
     expect(suiteSettings({ VIRNUCPRO_BENCH_DEVICE: 'CPU' }).device).toBe('cpu')
     expect(() => targetDevice({ VIRNUCPRO_BENCH_DEVICE: 'tpu' })).toThrow(SuiteSettingsError)
     expect(() => targetDevice({ VIRNUCPRO_BENCH_DEVICE: 'tpu' })).toThrow(
-      /VIRNUCPRO_BENCH_DEVICE must be gpu or cpu, got 'tpu'/,
+      "VIRNUCPRO_BENCH_DEVICE='tpu': not one of gpu, cpu (did you mean gpu?); set it to one of them, or unset it",
     )
   })
 

@@ -41,10 +41,64 @@ test.each([
   ['{"perf09": {}}', /h\.json: unknown threshold section 'perf09'/],
   ['{"perf02": {"minUtil', /h\.json: .*JSON/],
   ['[1, 2]', /h\.json: expected a JSON object/],
+  [
+    '{"perf02": {"minUtilPctt": 50}}',
+    /h\.json: perf02\.minUtilPctt is not a threshold \(did you mean perf02\.minUtilPct\?\); rename or remove it/,
+  ],
+  [
+    '{"perf02": 5}',
+    /h\.json: perf02 must be an object of thresholds, got a number \(5\); write it as "perf02": \{"minUtilPct": 80\}$/,
+  ],
+  ['{"memory": "lots"}', /h\.json: memory must be an object of thresholds, got a string \("lots"\)/],
+  ['{"bottleneck": null}', /h\.json: bottleneck must be an object of thresholds, got null/],
+  [
+    '{"scalingBands": {"2": [2.0, 1.6]}}',
+    /h\.json: scalingBands\.2 is \[2, 1\.6\]: its low end is above its high end; write it as \[low, high\], e\.g\. \[1\.6, 2\]$/,
+  ],
+  [
+    '{"scalingBands": {"two": [1.6, 2]}}',
+    /h\.json: scalingBands\.two: a band's key is the GPU count it is for, 2 or more/,
+  ],
+  [
+    '{"perf02": {"stages": ["ESM2 Feature Extraction"]}}',
+    /h\.json: perf02\.stages\[0\] 'ESM2 Feature Extraction' is not a pipeline stage \(did you mean 'ESM-2 Feature Extraction'\?\); use a stage name/,
+  ],
+  [
+    '{"perf03": {"stage": "Translation"}}',
+    /h\.json: perf03\.stage 'Translation' is not a pipeline stage; use a stage name as the pipeline logs it: Sequence Chunking, /,
+  ],
+  [
+    '{"perf02": {"minUtilPct": "50"}}',
+    /h\.json: perf02\.minUtilPct: .*expected number.* \(got "50"\); change that value$/,
+  ],
 ])('a bad host file (%s) is one error naming the file and the key', async (text, message) => {
   const file = join(dir, 'h.json')
   await writeFile(file, text)
   expect(() => loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: file })).toThrow(message)
+  expect(() => loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: file })).toThrow(
+    /^VIRNUCPRO_BENCH_THRESHOLDS=\S+h\.json: [^\n]+; [^\n]+$/,
+  )
+})
+
+test('a UTF-8 byte-order mark is dropped, as most JSON tools do; UTF-16 is named with the fix', async () => {
+  const file = join(dir, 'bom.json')
+  await writeFile(file, `\uFEFF${JSON.stringify({ perf02: { minUtilPct: 70 } })}`)
+  expect(loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: file }).perf02.minUtilPct).toBe(70)
+  await writeFile(file, Buffer.from(`\uFEFF${JSON.stringify({ perf02: { minUtilPct: 70 } })}`, 'utf16le'))
+  expect(() => loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: file })).toThrow(
+    `VIRNUCPRO_BENCH_THRESHOLDS=${file}: holds UTF-16LE text, not UTF-8 JSON; save it as UTF-8 text`,
+  )
+})
+
+test('a missing file says so, and how to go on', () => {
+  expect(() => loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: join(dir, 'none.json') })).toThrow(
+    `VIRNUCPRO_BENCH_THRESHOLDS=${join(dir, 'none.json')}: no such file; point it at a readable JSON file, or unset it`,
+  )
+})
+
+test('every key of every section of the defaults is accepted back as an override (no known key refused)', () => {
+  for (const [section, values] of Object.entries(DEFAULT_THRESHOLDS))
+    expect(mergeThresholds({ [section]: values })).toEqual(DEFAULT_THRESHOLDS)
 })
 
 test('bottleneck.imbalanceMinUtilPct: 20% by default, a percentage, and defaulted for records written before it', () => {

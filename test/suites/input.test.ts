@@ -77,6 +77,27 @@ describe('input resolver, user input (VIRNUCPRO_BENCH_INPUT)', () => {
     expect(await ids((await fromDir.input('MEDIUM', 0)).file)).toEqual(await ids(sample))
   })
 
+  test('gzip data in a file named .fa is handed to the pipeline as plain FASTA too (by content, not name)', async () => {
+    const disguised = join(root, 'disguised.fa')
+    await writeFile(disguised, gzipSync(await readFile(sample)))
+    const resolver = await createInputResolver({ userInput: disguised, cacheDir })
+    const handed = await resolver.input('MEDIUM', 0)
+    expect(handed.file).not.toBe(disguised)
+    const head = (await readFile(handed.file)).subarray(0, 2)
+    expect([...head]).not.toEqual([0x1f, 0x8b])
+    expect(await ids(handed.file)).toEqual(await ids(sample))
+  })
+
+  test('an ID two parts of a directory hold is refused before anything runs, naming both files', async () => {
+    const parts = join(root, 'dup-parts')
+    await mkdir(parts)
+    await writeFile(join(parts, 'a.fa'), '>x\nACGT\n')
+    await writeFile(join(parts, 'b.fa'), '>x\nACGT\n')
+    await expect(createInputResolver({ userInput: parts, cacheDir })).rejects.toThrow(
+      `${join(parts, 'b.fa')}:1:2: duplicate record ID 'x', already in ${join(parts, 'a.fa')}`,
+    )
+  })
+
   test('a malformed FASTA is refused before anything runs, naming the file and line', async () => {
     const bad = join(root, 'bad.fa')
     await writeFile(bad, '>a\nACGT\n>b\nAC1GT\n')

@@ -21,8 +21,57 @@ describe('suiteSettings: VIRNUCPRO_BENCH_SIZES', () => {
     "'%s' is refused naming the variable and the value",
     (raw) => {
       expect(() => suiteSettings({ VIRNUCPRO_BENCH_SIZES: raw })).toThrow(
-        `VIRNUCPRO_BENCH_SIZES must be two or more distinct record counts >= 2, comma-separated (e.g. 1000,10000), got '${raw}'`,
+        `VIRNUCPRO_BENCH_SIZES='${raw}': not two or more distinct record counts >= 2, comma-separated; write them in decimal digits, e.g. VIRNUCPRO_BENCH_SIZES=1000,10000`,
       )
     },
   )
+})
+
+describe('suiteSettings: counts and switches', () => {
+  test.for([
+    ['0x10', 'hexadecimal is not read', 'VIRNUCPRO_BENCH_RUNS=16'],
+    ['1e3', 'exponent notation is not read', 'VIRNUCPRO_BENCH_RUNS=1000'],
+    ['1_000', 'digit separators are not read', 'VIRNUCPRO_BENCH_RUNS=1000'],
+    ['+3', 'a sign is not read', 'VIRNUCPRO_BENCH_RUNS=3'],
+    ['3.0', 'it must be whole', 'VIRNUCPRO_BENCH_RUNS=3'],
+    ['three', 'it is not a number', 'e.g. VIRNUCPRO_BENCH_RUNS=3'],
+  ])(
+    "VIRNUCPRO_BENCH_RUNS='%s' (JavaScript would read a number) is refused, offering it in digits",
+    ([raw, why, fix]) => {
+      expect(() => suiteSettings({ VIRNUCPRO_BENCH_RUNS: raw })).toThrow(
+        `VIRNUCPRO_BENCH_RUNS='${raw}': not a whole number in decimal digits (${why}); `,
+      )
+      expect(() => suiteSettings({ VIRNUCPRO_BENCH_RUNS: raw })).toThrow(fix!)
+    },
+  )
+
+  test('a count below its minimum says the range', () => {
+    expect(() => suiteSettings({ VIRNUCPRO_BENCH_RUNS: '0' })).toThrow(
+      "VIRNUCPRO_BENCH_RUNS='0': out of range (1 or more); set it to a number 1 or more, or unset it for the default",
+    )
+  })
+
+  test('VIRNUCPRO_BENCH_MATRIX: every usual spelling of off turns the matrix off; an unknown word is refused', () => {
+    for (const off of ['0', 'false', 'no', 'off', 'OFF', 'False'])
+      expect(suiteSettings({ VIRNUCPRO_BENCH_MATRIX: off }).matrix).toBe(false)
+    for (const on of ['1', 'true', 'yes', 'on']) expect(suiteSettings({ VIRNUCPRO_BENCH_MATRIX: on }).matrix).toBe(true)
+    expect(suiteSettings({}).matrix).toBe(true)
+    expect(() => suiteSettings({ VIRNUCPRO_BENCH_MATRIX: 'maybe' })).toThrow(
+      "VIRNUCPRO_BENCH_MATRIX='maybe': not a yes/no value; set it to 0, false, no, off or 1, true, yes, on",
+    )
+  })
+
+  test('decimal values within range parse as themselves, whatever the spaces around them', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), (runs) => {
+        expect(suiteSettings({ VIRNUCPRO_BENCH_RUNS: ` ${runs} ` }).policy.minRuns).toBe(runs)
+      }),
+    )
+  })
+
+  test('an unknown preset names the closest one', () => {
+    expect(() => suiteSettings({ VIRNUCPRO_BENCH_PRESET: 'MEDUIM' })).toThrow(
+      "VIRNUCPRO_BENCH_PRESET='MEDUIM': not one of TINY, SMALL, MEDIUM, LARGE, TYPICAL, PRODUCTION (did you mean MEDIUM?); set it to one of them, or unset it",
+    )
+  })
 })

@@ -1,0 +1,104 @@
+/**
+ * Settings checked once, in one place that doctor, the gpu project's global setup and the suites share: every
+ * `VIRNUCPRO_BENCH_*` variable (a name the suite does not read is named with the closest one it does), the thresholds
+ * file (strict at every level) and the input (read and validated as the suites will read it). Each problem is one line
+ * naming the input, the problem and the fix; nothing is thrown for a bad setting, so all of them are reported at once.
+ */
+import { closestMatch } from '../cli/closest.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH } from '../fixtures/sample.ts'
+import type { Setting } from './env-parsers.ts'
+import { readInput } from './input-check.ts'
+import { formatRefusal } from './setting-error.ts'
+import { loadThresholds } from './thresholds.ts'
+import { KNOWN_VARIABLES, rawSetting, VARIABLES } from './variables.ts'
+
+const PREFIX = 'VIRNUCPRO_BENCH_'
+
+export interface SettingProblem {
+  /** The variable the problem is about. */
+  variable: string
+  /** One line: `<input>: <problem>; <fix>`. */
+  message: string
+}
+
+export interface CheckOptions {
+  /** Parsers of the variables read above src/config (PARSED_ELSEWHERE), from the modules that own them. */
+  parsedElsewhere?: Readonly<Record<string, Setting<unknown>>>
+  /**
+   * Reads the input (VIRNUCPRO_BENCH_INPUT) the way the suites will, e.g. into their identity cache; false: the input
+   * is not read (only its path is checked). Default: a validating read (input-check.ts).
+   */
+  readInput?: ((path: string) => Promise<unknown>) | false
+}
+
+/** Names starting with VIRNUCPRO_BENCH_ that the suite does not read: a typo, or a setting that no longer exists. */
+export function unknownVariables(env: NodeJS.ProcessEnv): SettingProblem[] {
+  return Object.keys(env)
+    .filter((name) => name.startsWith(PREFIX) && !KNOWN_VARIABLES.includes(name))
+    .sort()
+    .map((name) => {
+      const near = closestMatch(
+        name.slice(PREFIX.length),
+        KNOWN_VARIABLES.map((k) => k.slice(PREFIX.length)),
+      )
+      const problem = `not a setting virnucpro-bench reads${near === undefined ? '' : ` (did you mean ${PREFIX}${near}?)`}`
+      const fix = near === undefined ? 'unset it (the README lists the settings)' : `rename it to ${PREFIX}${near}`
+      return { variable: name, message: formatRefusal(name, problem, fix) }
+    })
+}
+
+/** Each known variable's value through its parser; one problem per bad value. */
+export function variableProblems(env: NodeJS.ProcessEnv, parsedElsewhere: CheckOptions['parsedElsewhere'] = {}) {
+  const settings: [string, Setting<unknown>][] = [...Object.entries(VARIABLES), ...Object.entries(parsedElsewhere)]
+  const problems: SettingProblem[] = []
+  for (const [name, setting] of settings) {
+    const raw = rawSetting(env, name)
+    if (raw === undefined) continue
+    try {
+      setting.parse(raw, name)
+    } catch (error) {
+      problems.push({ variable: name, message: oneLineMessage(error) })
+    }
+  }
+  return problems
+}
+
+/** Every problem of the settings in `env`: unknown names, bad values, the thresholds file, the input. */
+export async function checkSettings(env: NodeJS.ProcessEnv, options: CheckOptions = {}): Promise<SettingProblem[]> {
+  const problems = [...unknownVariables(env), ...variableProblems(env, options.parsedElsewhere)]
+  const bad = (name: string) => problems.some((p) => p.variable === name)
+  const thresholds = 'VIRNUCPRO_BENCH_THRESHOLDS'
+  if (rawSetting(env, thresholds) !== undefined && !bad(thresholds)) {
+    try {
+      loadThresholds(env)
+    } catch (error) {
+      problems.push({ variable: thresholds, message: oneLineMessage(error) })
+    }
+  }
+  const input = rawSetting(env, 'VIRNUCPRO_BENCH_INPUT')
+  if (input !== undefined && !bad('VIRNUCPRO_BENCH_INPUT') && options.readInput !== false) {
+    const read = options.readInput ?? ((path: string) => readInput(path, DEFAULT_WORK_CHUNK_LENGTH))
+    try {
+      await read(input)
+    } catch (error) {
+      problems.push({ variable: 'VIRNUCPRO_BENCH_INPUT', message: inputRefusal(error) })
+    }
+  }
+  return problems
+}
+
+/**
+ * An input's refusal as a setting's: the variable first, then the reader's line (file, line, problem) and, when the
+ * reader's line carries no fix of its own, the fix.
+ */
+export function inputRefusal(error: unknown): string {
+  const message = oneLineMessage(error)
+  const fix = message.includes('; ') ? '' : '; correct the file there, or point VIRNUCPRO_BENCH_INPUT at another input'
+  return `VIRNUCPRO_BENCH_INPUT: ${message}${fix}`
+}
+
+/** An error's message on one line; anything but an Error is a bug of ours and says so. */
+function oneLineMessage(error: unknown): string {
+  if (!(error instanceof Error)) return `internal error: ${String(error)}`
+  return error.message.split('\n')[0]!
+}

@@ -1,0 +1,105 @@
+/**
+ * Every `VIRNUCPRO_BENCH_*` variable the suite reads (found by grep over src/, benchmarks/, reporters/, scripts/,
+ * native/ and .ci/), each with the one parser its value goes through. Doctor and the gpu project's global setup check
+ * them all before any work; the suites read theirs through `readSetting`, so a value is refused in the same words
+ * wherever it is read. Two are parsed by their own modules above this one (SHARD: src/suites/shard-settings.ts,
+ * SWEEP: src/suites/sweep-grid.ts) and are checked with the parsers those modules hand to `checkSettings`.
+ */
+import { PRESET_NAMES } from '../fixtures/presets.ts'
+import { PROFILES } from '../target/profiles.ts'
+import { parseAbArms } from './ab-arms.ts'
+import {
+  anyText,
+  choice,
+  decimalInteger,
+  onlyOne,
+  parsedBy,
+  type Setting,
+  sizeList,
+  text,
+  yesNo,
+} from './env-parsers.ts'
+import { pathSetting } from './path-settings.ts'
+
+/** A run ID is one directory name: letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
+const RUN_ID_FORM = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+export const VARIABLES = {
+  VIRNUCPRO_BENCH_MODEL_SCALE: choice('reference pipeline model size', ['tiny', 'small', 'full'] as const),
+  VIRNUCPRO_BENCH_PRESET: choice('fixture preset of the GPU suites', PRESET_NAMES, true),
+  VIRNUCPRO_BENCH_RECORDS: decimalInteger('records of that preset (0: its own count)', 0, undefined, 1000),
+  VIRNUCPRO_BENCH_RUNS: decimalInteger('measured runs per configuration', 1, undefined, 3),
+  VIRNUCPRO_BENCH_WARMUP: decimalInteger('warm-up runs per configuration', 0, undefined, 1),
+  VIRNUCPRO_BENCH_E2E_SEQUENCES: decimalInteger('sequences of the end-to-end sample', 1, undefined, 5000),
+  VIRNUCPRO_BENCH_E2E_RUNS: decimalInteger('measured end-to-end runs', 1, undefined, 2),
+  VIRNUCPRO_BENCH_LARGE_SEQUENCES: decimalInteger('sequences of the large-sample run (0 skips it)', 0, undefined, 0),
+  VIRNUCPRO_BENCH_MATRIX: yesNo('the optimization-impact matrix on or off'),
+  VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: decimalInteger('GPU monitor poll interval (ms)', 1, undefined, 100),
+  VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: decimalInteger('time limit of one target run (ms)', 1000, undefined, 540_000),
+  VIRNUCPRO_BENCH_SIZES: sizeList('records of the nested subsets the scaling suite fits'),
+  VIRNUCPRO_BENCH_DEVICE: choice('where the suites run the target', ['gpu', 'cpu'] as const, true),
+  VIRNUCPRO_BENCH_TASK: anyText("this invocation's task name in a campaign"),
+  VIRNUCPRO_BENCH_TARGET: choice('the pipeline the suites drive', Object.keys(PROFILES)),
+  VIRNUCPRO_BENCH_INPUT: pathSetting(
+    "the user's sample",
+    'either',
+    false,
+    'point it at a FASTA file, a .fa.gz or a directory of FASTA parts, or unset it to use generated fixtures',
+  ),
+  VIRNUCPRO_BENCH_THRESHOLDS: pathSetting(
+    'JSON file of threshold overrides',
+    'file',
+    false,
+    'point it at a JSON file of threshold overrides, or unset it for the defaults',
+  ),
+  VIRNUCPRO_BENCH_RESULTS_DIR: pathSetting('results root', 'directory', true, 'point it at a directory, or unset it'),
+  VIRNUCPRO_BENCH_REPORTS_DIR: pathSetting('reports directory', 'directory', true, 'point it at a directory'),
+  VIRNUCPRO_BENCH_BASELINE: pathSetting(
+    'stored run directory to compare with',
+    'directory',
+    false,
+    'point it at a run directory (results/<runId>), or unset it',
+  ),
+  VIRNUCPRO_BENCH_HISTORY: pathSetting('history database', 'file', true, 'point it at a .sqlite file, or unset it'),
+  VIRNUCPRO_BENCH_RUN_ID: text('run ID shared by the run', RUN_ID_FORM, 'a directory name (letters, digits, . _ -)'),
+  VIRNUCPRO_BENCH_KEEP_OUTPUTS: onlyOne("keep the pipeline's tensor outputs"),
+  VIRNUCPRO_BENCH_AB: parsedBy('the A/B arms (JSON)', parseAbArms, 'see benchmarks/ab.gpu.bench.ts for the form'),
+  VIRNUCPRO_BENCH_NVML_ADDON: pathSetting('the nvml.node to load', 'file', false, 'point it at a built nvml.node'),
+  VIRNUCPRO_BENCH_NVML_LIB: anyText('the libnvidia-ml to dlopen'),
+  VIRNUCPRO_BENCH_SKIP_NVML_BUILD: onlyOne('skip building the NVML addon at install'),
+  VIRNUCPRO_BENCH_DEBUG: onlyOne('print the stack of an internal error'),
+  VIRNUCPRO_BENCH_CACHE: anyText("CI's cache directory (.ci/run)"),
+  VIRNUCPRO_BENCH_SLURM_DIR: anyText("the CI Slurm's state directory (.ci/slurm-up.sh)"),
+  VIRNUCPRO_BENCH_SLURM_PORT: decimalInteger("the CI slurmctld's port", 1, 65_534, 16_817),
+  VIRNUCPRO_BENCH_SLURM_START_TIMEOUT_S: decimalInteger(
+    'how long the CI Slurm may take to start (s)',
+    1,
+    undefined,
+    60,
+  ),
+  VIRNUCPRO_BENCH_SLURM_STOP_TIMEOUT_S: decimalInteger('how long the CI Slurm may take to stop (s)', 1, undefined, 20),
+} satisfies Record<string, Setting<unknown>>
+
+export type VariableName = keyof typeof VARIABLES
+type ValueOf<N extends VariableName> = ReturnType<(typeof VARIABLES)[N]['parse']>
+
+/** Variables parsed by the modules that read them (above src/config); listed so that they are known names. */
+export const PARSED_ELSEWHERE = ['VIRNUCPRO_BENCH_SHARD', 'VIRNUCPRO_BENCH_SWEEP'] as const
+
+/** Every variable name the suite reads. */
+export const KNOWN_VARIABLES: readonly string[] = [...Object.keys(VARIABLES), ...PARSED_ELSEWHERE]
+
+/** A variable's value as its reader sees it: trimmed, and undefined when unset or blank. */
+export function rawSetting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim()
+  return raw ? raw : undefined
+}
+
+/**
+ * A variable's parsed value, or undefined when it is unset or blank.
+ * @throws SettingError naming the variable, its value, the problem and the fix.
+ */
+export function readSetting<N extends VariableName>(env: NodeJS.ProcessEnv, name: N): ValueOf<N> | undefined {
+  const raw = rawSetting(env, name)
+  return raw === undefined ? undefined : (VARIABLES[name].parse(raw, name) as ValueOf<N>)
+}

@@ -1,0 +1,87 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { checkSettings, unknownVariables } from '../../src/config/check.ts'
+import { checkSuiteSettings } from '../../src/suites/settings.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+
+const dir = tempDirUntilFileEnd('config-check-')
+
+describe('unknown VIRNUCPRO_BENCH_* names', () => {
+  test('a typo is named with the closest known name', () => {
+    expect(unknownVariables({ VIRNUCPRO_BENCH_RUN: '5', PATH: '/bin' })).toEqual([
+      {
+        variable: 'VIRNUCPRO_BENCH_RUN',
+        message:
+          'VIRNUCPRO_BENCH_RUN: not a setting virnucpro-bench reads (did you mean VIRNUCPRO_BENCH_RUNS?); rename it to VIRNUCPRO_BENCH_RUNS',
+      },
+    ])
+  })
+
+  test('a name near none says to unset it', () => {
+    expect(unknownVariables({ VIRNUCPRO_BENCH_FROBNICATE: '1' })[0]!.message).toBe(
+      'VIRNUCPRO_BENCH_FROBNICATE: not a setting virnucpro-bench reads; unset it (the README lists the settings)',
+    )
+  })
+})
+
+describe('checkSettings', () => {
+  test('all problems at once, one line each, in order: names, values, the thresholds file, the input', async () => {
+    const thresholds = join(dir, 't.json')
+    await writeFile(thresholds, '{"perf02": {"minUtilPctt": 50}}')
+    const input = join(dir, 'in.fa')
+    await writeFile(input, Buffer.from('>a\nACGT\n', 'utf16le'))
+    const problems = await checkSettings({
+      VIRNUCPRO_BENCH_RUN: '5',
+      VIRNUCPRO_BENCH_RUNS: '0x10',
+      VIRNUCPRO_BENCH_MATRIX: 'nope',
+      VIRNUCPRO_BENCH_THRESHOLDS: thresholds,
+      VIRNUCPRO_BENCH_INPUT: input,
+    })
+    expect(problems.map((p) => p.variable)).toEqual([
+      'VIRNUCPRO_BENCH_RUN',
+      'VIRNUCPRO_BENCH_RUNS',
+      'VIRNUCPRO_BENCH_MATRIX',
+      'VIRNUCPRO_BENCH_THRESHOLDS',
+      'VIRNUCPRO_BENCH_INPUT',
+    ])
+    for (const { message } of problems) expect(message).toMatch(/^VIRNUCPRO_BENCH_\w+[^\n]*?: [^\n]+; [^\n]+$/)
+    expect(problems[4]!.message).toBe(
+      `VIRNUCPRO_BENCH_INPUT: ${input}: the text is UTF-16LE, not ASCII or UTF-8; convert it, e.g. iconv -f UTF-16 -t UTF-8 '${input}' > converted-copy`,
+    )
+  })
+
+  test('nothing set: no problem', async () => {
+    expect(await checkSettings({})).toEqual([])
+  })
+
+  test('a FASTA error without a fix of its own gets one', async () => {
+    const input = join(dir, 'bad.fa')
+    await writeFile(input, '>a\nAC1GT\n')
+    const [problem] = await checkSettings({ VIRNUCPRO_BENCH_INPUT: input })
+    expect(problem!.message).toBe(
+      `VIRNUCPRO_BENCH_INPUT: ${input}:2:3: invalid character '1' in the sequence of record 'a' (allowed: IUPAC nucleotide codes); correct the file there, or point VIRNUCPRO_BENCH_INPUT at another input`,
+    )
+  })
+})
+
+describe('checkSuiteSettings (doctor, the gpu global setup)', () => {
+  test('checks the variables parsed by suite modules (shard, sweep grid) with their own parsers', async () => {
+    const problems = await checkSuiteSettings({ VIRNUCPRO_BENCH_SHARD: '3/2', VIRNUCPRO_BENCH_SWEEP: '{"x": [1]}' })
+    expect(problems.map((p) => p.message)).toEqual([
+      "VIRNUCPRO_BENCH_SHARD='3/2': must be <index>/<count>, a 0-based index below the count (e.g. 0/8 for the first of 8 shards), got '3/2'; set it to <index>/<count>, e.g. VIRNUCPRO_BENCH_SHARD=0/8",
+      `VIRNUCPRO_BENCH_SWEEP='{"x": [1]}': 'x' is not a CLI option (e.g. --esm-batch-size); write it as JSON, e.g. {"--esm-batch-size": [8192, 16384]}`,
+    ])
+  })
+
+  test('reads the input as the suites do: an ID in two parts names both files', async () => {
+    const parts = join(dir, 'parts')
+    await mkdir(parts)
+    await writeFile(join(parts, 'a.fa'), '>x\nACGT\n')
+    await writeFile(join(parts, 'b.fa'), '>y\nACGT\n>x\nAC\n')
+    const [problem] = await checkSuiteSettings({ VIRNUCPRO_BENCH_INPUT: parts })
+    expect(problem!.message).toBe(
+      `VIRNUCPRO_BENCH_INPUT: ${join(parts, 'b.fa')}:3:2: duplicate record ID 'x', already in ${join(parts, 'a.fa')}: the parts of one input are read as one FASTA; rename one of the two records`,
+    )
+  })
+})

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { SettingError } from '../../src/config/setting-error.ts'
+import { KNOWN_VARIABLES, readSetting, VARIABLES, type VariableName } from '../../src/config/variables.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+
+const repo = resolve(import.meta.dirname, '../..')
+const dir = tempDirUntilFileEnd('variables-')
+
+describe('the registry of VIRNUCPRO_BENCH_* variables', () => {
+  test('names every variable the code reads (grep over the sources, scripts and CI), and nothing else', () => {
+    const found = execFileSync(
+      'grep',
+      [
+        '-rhoE',
+        '--exclude=variables.ts',
+        'VIRNUCPRO_BENCH_[A-Z0-9_]+',
+        'src',
+        'benchmarks',
+        'reporters',
+        'scripts',
+        'native',
+        '.ci',
+      ],
+      { cwd: repo, encoding: 'utf8' },
+    )
+    const read = new Set(found.split('\n').filter((name) => name !== '' && name !== 'VIRNUCPRO_BENCH_'))
+    expect([...read].filter((name) => !KNOWN_VARIABLES.includes(name))).toEqual([])
+    expect(KNOWN_VARIABLES.filter((name) => !read.has(name))).toEqual([])
+  })
+
+  test('blank is unset; a value is read trimmed', () => {
+    expect(readSetting({ VIRNUCPRO_BENCH_RUNS: '  ' }, 'VIRNUCPRO_BENCH_RUNS')).toBeUndefined()
+    expect(readSetting({ VIRNUCPRO_BENCH_RUNS: ' 7 ' }, 'VIRNUCPRO_BENCH_RUNS')).toBe(7)
+  })
+
+  test('random values of every variable are read or refused in one line of the shape input: problem; fix', () => {
+    const names = Object.keys(VARIABLES) as VariableName[]
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.string({ maxLength: 40 }), (name, raw) => {
+        try {
+          readSetting({ [name]: raw }, name)
+        } catch (error) {
+          expect(error).toBeInstanceOf(SettingError)
+          const message = (error as Error).message
+          expect(message.split('\n')).toHaveLength(1)
+          expect(message.startsWith(`${name}='`)).toBe(true)
+          expect(message).toMatch(/^[^:]+=.*: .+; .+$/)
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
+describe('paths', () => {
+  test('a file where a directory is needed, or nothing where something must be, says what is there', () => {
+    const file = join(dir, 'f.txt')
+    writeFileSync(file, 'x')
+    expect(() => readSetting({ VIRNUCPRO_BENCH_RESULTS_DIR: file }, 'VIRNUCPRO_BENCH_RESULTS_DIR')).toThrow(
+      `VIRNUCPRO_BENCH_RESULTS_DIR='${file}': is a file, not a directory; point it at a directory, or unset it`,
+    )
+    expect(readSetting({ VIRNUCPRO_BENCH_RESULTS_DIR: join(dir, 'new') }, 'VIRNUCPRO_BENCH_RESULTS_DIR')).toBe(
+      join(dir, 'new'),
+    )
+    expect(() => readSetting({ VIRNUCPRO_BENCH_INPUT: join(dir, 'none.fa') }, 'VIRNUCPRO_BENCH_INPUT')).toThrow(
+      `VIRNUCPRO_BENCH_INPUT='${join(dir, 'none.fa')}': no such file or directory; point it at a FASTA file`,
+    )
+    mkdirSync(join(dir, 'd'))
+    expect(() => readSetting({ VIRNUCPRO_BENCH_THRESHOLDS: join(dir, 'd') }, 'VIRNUCPRO_BENCH_THRESHOLDS')).toThrow(
+      'is a directory, not a file',
+    )
+  })
+})
+
+describe('switches read by others as === 1', () => {
+  test('true is refused rather than shown as accepted (its reader would take it as off)', () => {
+    expect(() => readSetting({ VIRNUCPRO_BENCH_KEEP_OUTPUTS: 'true' }, 'VIRNUCPRO_BENCH_KEEP_OUTPUTS')).toThrow(
+      "VIRNUCPRO_BENCH_KEEP_OUTPUTS='true': only 1 turns this on (anything else is read as off); set VIRNUCPRO_BENCH_KEEP_OUTPUTS=1, or unset it",
+    )
+  })
+})
+
+describe('the A/B arms', () => {
+  test('a typo in an arm is named, not dropped', () => {
+    const raw = '{"a": {"label": "x", "extraArg": []}, "b": {"label": "y"}}'
+    expect(() => readSetting({ VIRNUCPRO_BENCH_AB: raw }, 'VIRNUCPRO_BENCH_AB')).toThrow(
+      /: a: Unrecognized key: "extraArg"; /,
+    )
+    const ok = readSetting({ VIRNUCPRO_BENCH_AB: '{"a": {"label": "x"}, "b": {"label": "y"}}' }, 'VIRNUCPRO_BENCH_AB')
+    expect(ok?.b).toEqual({ label: 'y', extraArgs: [], env: {} })
+  })
+})
