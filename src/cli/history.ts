@@ -17,8 +17,6 @@ import { renderChanges, renderRuns, renderSeries } from './history-text.ts'
 import { historyAddSpec, historyChangesSpec, historyListSpec, historyShowSpec, historySpec } from './specs.ts'
 import { UsageError } from './usage-error.ts'
 
-/** The database cannot be used (missing, locked, newer schema, not a history): not a regression, not a usage error. */
-export const EXIT_DATABASE = 3
 /** Known metric names listed when one asked for does not exist. */
 const LISTED_NAMES = 15
 
@@ -40,8 +38,8 @@ export async function run(args: string[]): Promise<number> {
     return await RUNNERS.get(selected.spec)!(selected.args)
   } catch (error) {
     if (!(error instanceof HistoryError)) throw error
-    console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
-    return EXIT_DATABASE
+    // The database cannot be used (missing, locked, a newer schema, not a history): not a regression, not usage.
+    throw new UnusableDataError(`${selected.spec.name}: ${error.message}`, { cause: error })
   }
 }
 
