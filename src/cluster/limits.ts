@@ -65,8 +65,11 @@ function checkGpus(c: Campaign, limits: ClusterLimits | null): void {
   for (const partition of partitions) {
     const most = known.get(partition)
     if (most === undefined || asked <= most) continue
-    const fix = most === 0 ? 'give --gpus-per-node 0 (with --device cpu the suites run on the CPU)' : `give at most ${most}`
-    bad(`--gpus-per-node ${asked}: no node of partition ${partition} has that many GPUs (sinfo: ${most} at most): ${fix}`)
+    const fix =
+      most === 0 ? 'give --gpus-per-node 0 (with --device cpu the suites run on the CPU)' : `give at most ${most}`
+    bad(
+      `--gpus-per-node ${asked}: no node of partition ${partition} has that many GPUs (sinfo: ${most} at most): ${fix}`,
+    )
   }
 }
 

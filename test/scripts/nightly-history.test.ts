@@ -148,7 +148,9 @@ describe('scripts/nightly-history.sh', () => {
       `::error title=History not updated::no run directory ${join(c.dir, 'results', 'missing')}: the GPU steps wrote no records`,
     )
     expect(existsSync(c.db)).toBe(false)
-    expect(readFileSync(c.files.summary, 'utf8')).toMatch(/^## No results\n\nNo run directory .*missing: the GPU steps wrote no records/)
+    expect(readFileSync(c.files.summary, 'utf8')).toMatch(
+      /^## No results\n\nNo run directory .*missing: the GPU steps wrote no records/,
+    )
   }, 60_000)
 })
 
