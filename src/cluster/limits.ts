@@ -29,15 +29,20 @@ function bad(message: string): never {
   throw new ClusterError('CLUSTER_BAD_CAMPAIGN', message)
 }
 
+/** A healthy slurmctld answers in milliseconds; a broken configuration can keep scontrol trying for a minute. */
+const ASK_TIMEOUT_MS = 5_000
+
 /** The limits of the cluster this machine reaches, or Slurm's defaults when it reaches none. Never throws. */
 export async function slurmLimits(options: CommandOptions = {}): Promise<ClusterLimits> {
-  const quick = { ...options, timeoutMs: options.timeoutMs ?? 10_000 }
-  const maxArraySize = await runTool('scontrol', ['show', 'config'], quick)
-    .then((out) => ({ value: parseMaxArraySize(out), from: "this cluster's (scontrol show config)" }))
-    .catch(() => ({ value: SLURM_DEFAULT_MAX_ARRAY_SIZE, from: "Slurm's default (scontrol did not answer)" }))
-  const gpusPerPartition = await runTool('sinfo', ['--noheader', '--format=%R|%G'], quick)
-    .then(parseGpusPerPartition)
-    .catch(() => null)
+  const quick = { ...options, timeoutMs: options.timeoutMs ?? ASK_TIMEOUT_MS }
+  const [maxArraySize, gpusPerPartition] = await Promise.all([
+    runTool('scontrol', ['show', 'config'], quick)
+      .then((out) => ({ value: parseMaxArraySize(out), from: "this cluster's (scontrol show config)" }))
+      .catch(() => ({ value: SLURM_DEFAULT_MAX_ARRAY_SIZE, from: "Slurm's default (scontrol did not answer)" })),
+    runTool('sinfo', ['--noheader', '--format=%R|%G'], quick)
+      .then(parseGpusPerPartition)
+      .catch(() => null),
+  ])
   return { maxArraySize, gpusPerPartition }
 }
 
