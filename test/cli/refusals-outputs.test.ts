@@ -12,6 +12,7 @@ import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { REPORT_SCHEMA_VERSION } from '../../src/report/analyses/build.ts'
 import { STEP_SUMMARY_LIMIT_BYTES } from '../../src/report/render/step-summary.ts'
+import { ADDON_PATH, useFake } from '../monitor/support/fake.ts'
 import { DEMO_DIR } from '../report/support/demo.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
@@ -360,5 +361,30 @@ describe('outputs true to their consumers', () => {
       /^_Cut here, after line \d+ of \d+: a job summary holds 1 MiB\. The full report is \S+\/summary\.md \(in the job's artifacts when the workflow uploads them\)\._$/,
     )
     expect(lines.at(-3)).toMatch(/^\| \S+résumé-😀-\d{5}\.json \| not valid JSON .* \|$/)
+  })
+})
+
+describe("monitor -- COMMAND: the command's output stays the command's", () => {
+  const gpus = () => ({ ...useFake({ devices: [{}] }).env, VIRNUCPRO_BENCH_NVML_ADDON: ADDON_PATH })
+
+  test('`monitor -- cmd > out.txt` captures what cmd printed, byte for byte (invalid UTF-8 too); the summary is on stderr', async () => {
+    const printf = String.raw`printf 'result \377 caf\303\251\n'`
+    const ran = await execa('node', [CLI, 'monitor', '--out', at('m1.jsonl'), '--', 'sh', '-c', printf], {
+      env: gpus(),
+      encoding: 'buffer',
+      stripFinalNewline: false,
+      reject: false,
+    })
+    expect(ran.exitCode).toBe(0)
+    expect(Buffer.from(ran.stdout)).toEqual(Buffer.from([...Buffer.from('result '), 0xff, ...Buffer.from(' café\n')]))
+    expect(Buffer.from(ran.stderr).toString()).toMatch(/\nGPU monitor: /)
+  })
+
+  test('a command SIGKILLed: exit 137, and a line saying so before the summary', async () => {
+    const ran = await cli(['monitor', '--out', at('m2.jsonl'), '--', 'sh', '-c', 'kill -9 $$'], { env: gpus() })
+    expect(ran.exitCode).toBe(137)
+    expect(ran.stderr).toMatch(
+      /^virnucpro-bench monitor: sh was killed by SIGKILL after \d+\.\d s \(exit 137\): the summary covers it up to then\nGPU monitor: /m,
+    )
   })
 })
