@@ -126,7 +126,8 @@ export const monitorSpec = {
     json: { type: 'boolean', description: 'print the summary as JSON' },
   },
   notes: [
-    "COMMAND's stdout and stderr pass through unchanged; with COMMAND the summary goes to stderr (stdout is COMMAND's).",
+    "COMMAND's stdout and stderr pass through unchanged; with COMMAND the summary goes to stderr (stdout is COMMAND's),",
+    'after a line saying how COMMAND ended when not with 0 (--json: its argv, exit code and signal as `command`).',
     '--out must name a new file: a log is never appended to or replaced.',
     "Exit: COMMAND's exit code (128 + the signal's number when a signal killed it; 0 without COMMAND); 2 bad arguments; 3 the GPUs cannot be sampled or --out exists.",
   ],
