@@ -3,7 +3,7 @@
  * whole schema into a 0-byte file (a copy that failed: `git show ... > history.sqlite`), and its first write to
  * another tool's database changes that file's header. Checked from the bytes, so a refused file is never opened.
  */
-import { accessSync, closeSync, constants, mkdirSync, openSync, readSync, statSync } from 'node:fs'
+import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { pathToFileURL } from 'node:url'
@@ -93,14 +93,6 @@ export function openReadOnly(file: string): DatabaseSync {
   const url = pathToFileURL(file)
   url.searchParams.set('immutable', '1')
   return new DatabaseSync(url, { readOnly: true })
-}
-
-/** Makes `dir` and its missing parents one level at a time (recursive mkdir loops forever under /proc). */
-export function makeDirsSync(dir: string): void {
-  if (statSync(dir, { throwIfNoEntry: false })) return
-  const parent = dirname(dir)
-  if (parent !== dir) makeDirsSync(parent)
-  mkdirSync(dir)
 }
 
 /** An older schema read-only: it cannot be brought up to date, and today's queries would not find its tables. */

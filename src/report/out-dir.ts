@@ -5,7 +5,7 @@
  * summary.json is a report's). Refused: a file, a place that cannot be written, other files of the report names.
  */
 import { constants } from 'node:fs'
-import { access, mkdir, readdir, readFile, stat } from 'node:fs/promises'
+import { access, readdir, readFile, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { ReportError } from './errors.ts'
 
@@ -69,21 +69,4 @@ export async function checkOutDir(outDir: string, fileNames: readonly string[], 
     if (!(await statOrNull(join(dir, name)))?.isFile()) refuse(`holds '${name}', which is not a file`)
   if (taken.length === 0 || (await holdsEarlierReports(dir))) return
   refuse(`already holds ${taken.join(', ')}, which no earlier report wrote (no report summary.json beside them)`)
-}
-
-/**
- * Makes `dir` and its missing parents, one level at a time. Not `mkdir -p` (`recursive: true`): where a parent exists
- * but refuses a child with ENOENT (/proc), Node's recursive mkdir retries the parent forever.
- * @throws the fs error of the first level that cannot be made.
- */
-export async function makeDirs(dir: string): Promise<void> {
-  const missing: string[] = []
-  for (let at = resolve(dir); !(await statOrNull(at)); at = dirname(at)) {
-    missing.unshift(at)
-    if (dirname(at) === at) break
-  }
-  for (const level of missing)
-    await mkdir(level).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error
-    })
 }

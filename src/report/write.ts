@@ -4,11 +4,11 @@
  */
 import { appendFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { makeDirs } from '../platform/make-dirs.ts'
 import { writeFileAtomic } from '../results/atomic-write.ts'
 import { buildReport, type Report } from './analyses/build.ts'
 import { ReportError } from './errors.ts'
 import type { ReportInput } from './input.ts'
-import { makeDirs } from './out-dir.ts'
 import { bencherMetricsJson } from './render/bmf.ts'
 import { githubBenchmarkJson } from './render/ci-formats.ts'
 import { renderHtml } from './render/html.ts'
