@@ -25,17 +25,16 @@ export function makeDirsSync(dir: string): void {
     }
 }
 
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  )
+
 /** @throws the fs error of the first level that cannot be made. */
 export async function makeDirs(dir: string): Promise<void> {
   const missing: string[] = []
-  for (
-    let at = resolve(dir);
-    !(await stat(at).then(
-      () => true,
-      () => false,
-    ));
-    at = dirname(at)
-  ) {
+  for (let at = resolve(dir); !(await exists(at)); at = dirname(at)) {
     missing.unshift(at)
     if (dirname(at) === at) break
   }
