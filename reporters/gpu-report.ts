@@ -5,9 +5,10 @@ import { regressionGateFails } from '../src/report/analyses/regression.ts'
 import { reporterHistoryFile } from '../src/report/history-input.ts'
 import type { BenchmarkTaskResult, RunOutcome } from '../src/report/input.ts'
 import { loadReportInput } from '../src/report/load.ts'
+import { checkOutDir } from '../src/report/out-dir.ts'
 import { terminalSummary } from '../src/report/render/terminal.ts'
 import { listRunDirs, newRunDir, reportsDir, resultsRoot } from '../src/report/run-dir.ts'
-import { writeReports } from '../src/report/write.ts'
+import { REPORT_FILES, writeReports } from '../src/report/write.ts'
 import { storeInvocation } from '../src/results/invocations.ts'
 
 export interface GpuReportOptions {
@@ -126,8 +127,11 @@ export default class GpuReportReporter implements Reporter {
       // A run whose GPU suites were all skipped (no driver) has a run ID but nothing to report: leave reports/ (maybe a
       // real run's) alone rather than overwrite it with an empty report.
       if (input.records.length === 0 && input.invalid.length === 0 && this.#benchmarks.length === 0) return
-      const written = await writeReports(input, reportsDir(this.#options.outDir))
-      write(`${terminalSummary(written.report, written.outDir, written.files).join('\n')}\n`)
+      const outDir = reportsDir(this.#options.outDir)
+      // Never over files of the report names that no report wrote (a reports/ of the user's own).
+      await checkOutDir(outDir, REPORT_FILES, 'reports directory')
+      const written = await writeReports(input, outDir)
+      write(`${terminalSummary(written.report, written.outDir, written.files, written.leftOut).join('\n')}\n`)
       // So that `virnucpro-bench report` rebuilds these reports whole (benchmarks and outcome are no records).
       if (dir !== null)
         await storeInvocation(dir, { finishedAt: new Date().toISOString(), outcome, benchmarks: this.#benchmarks })

@@ -41,6 +41,12 @@ async function main(argv: string[]): Promise<number> {
   return (await COMMANDS[name]()).run(selected.args)
 }
 
+/** A refusal is one line: a newline or other control character in a value it quotes is shown escaped (`\n`). */
+function oneLine(message: string): string {
+  const escaped = (c: string) => (c === '\u007f' ? '\\u007f' : c < ' ' ? JSON.stringify(c).slice(1, -1) : c)
+  return Array.from(message, escaped).join('')
+}
+
 try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
@@ -48,10 +54,10 @@ try {
     process.stdout.write(formatHelp(error.spec))
     process.exitCode = 0
   } else if (error instanceof UsageError) {
-    console.error(`virnucpro-bench: ${error.message}`)
+    console.error(`virnucpro-bench: ${oneLine(error.message)}`)
     process.exitCode = EXIT_USAGE
   } else if (error instanceof UnusableDataError) {
-    console.error(`virnucpro-bench: ${error.message}`)
+    console.error(`virnucpro-bench: ${oneLine(error.message)}`)
     process.exitCode = EXIT_UNUSABLE_DATA
   } else {
     // A bug, not a user's mistake: one line (the stack only on request), and a code no verdict uses.

@@ -92,12 +92,36 @@ export function parseCommand<S extends CommandSpec>(spec: S, args: string[]) {
   const loose = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true })
   for (const token of loose.tokens)
     if (token.kind === 'option' && !Object.hasOwn(options, token.name)) throw unknownOption(spec, token.rawName)
+  const joined = joinDashValues(spec, args, loose.tokens)
   try {
-    const parsed = parseArgs({ args, options, allowPositionals: spec.positionals === true, strict: true })
+    const parsed = parseArgs({ args: joined, options, allowPositionals: spec.positionals === true, strict: true })
     return { values: parsed.values as OptionValues<S['options']>, positionals: parsed.positionals }
   } catch (error) {
-    throw new UsageError(`${prefix(spec)}${(error as Error).message}`, { cause: error })
+    // Node's messages can run over several lines; a refusal is one line.
+    throw new UsageError(`${prefix(spec)}${(error as Error).message.split('\n')[0]}`, { cause: error })
   }
+}
+
+type ArgsToken = ReturnType<typeof parseArgs>['tokens'] extends (infer T)[] | undefined ? T : never
+
+/**
+ * `--nodes -1` as `--nodes=-1`: a negative number is never an option, so its own check (`must be an integer >= 1`)
+ * says what is wrong rather than Node's three-line "argument is ambiguous". Any other value starting with '-' after a
+ * string option is most likely a forgotten value: refused in one line, with the way to give such a value.
+ * @throws UsageError naming the option and what followed it.
+ */
+function joinDashValues(spec: CommandSpec, args: string[], tokens: readonly ArgsToken[]): string[] {
+  const out = [...args]
+  for (const token of [...tokens].reverse()) {
+    if (token.kind !== 'option' || token.inlineValue !== false || typeof token.value !== 'string') continue
+    if (!token.value.startsWith('-')) continue
+    if (!/^-(\d|\.\d)/.test(token.value))
+      throw new UsageError(
+        `${prefix(spec)}${token.rawName} needs a value, got the option '${token.value}': give ${token.rawName} VALUE (a value starting with '-' as ${token.rawName}=${token.value})`,
+      )
+    out.splice(token.index, 2, `--${token.name}=${token.value}`)
+  }
+  return out
 }
 
 /**

@@ -3,19 +3,20 @@ import { join, resolve } from 'node:path'
 import { analyzeChanges } from '../history/changes.ts'
 import { historyRunsOf } from '../history/entry.ts'
 import { HistoryError } from '../history/errors.ts'
+import { checkHistoryFile, checkHistoryWritable } from '../history/file-check.ts'
 import { listRuns, type MetricName, metricNames, readSeries, type Series, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
 import { writeFileAtomic } from '../results/atomic-write.ts'
+import type { ResultRecord } from '../results/schema/index.ts'
 import { readResultRecords } from '../results/store.ts'
 import { resultsRoot } from '../suites/context.ts'
 import { editDistance } from './closest.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
+import { UnusableDataError } from './exit-codes.ts'
 import { renderChanges, renderRuns, renderSeries } from './history-text.ts'
 import { historyAddSpec, historyChangesSpec, historyListSpec, historyShowSpec, historySpec } from './specs.ts'
 import { UsageError } from './usage-error.ts'
 
-/** The database cannot be used (missing, locked, newer schema, not a history): not a regression, not a usage error. */
-export const EXIT_DATABASE = 3
 /** Known metric names listed when one asked for does not exist. */
 const LISTED_NAMES = 15
 
@@ -37,8 +38,8 @@ export async function run(args: string[]): Promise<number> {
     return await RUNNERS.get(selected.spec)!(selected.args)
   } catch (error) {
     if (!(error instanceof HistoryError)) throw error
-    console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
-    return EXIT_DATABASE
+    // The database cannot be used (missing, locked, a newer schema, not a history): not a regression, not usage.
+    throw new UnusableDataError(`${selected.spec.name}: ${error.message}`, { cause: error })
   }
 }
 
@@ -50,29 +51,56 @@ export function historyFile(db: string | undefined, env: NodeJS.ProcessEnv = pro
 const print = (lines: readonly string[]) => console.log(lines.join('\n'))
 const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2))
 
+/**
+ * Every RUN_DIR's valid records, the invalid ones named on stderr.
+ * @throws UnusableDataError for a directory that cannot be read or holds no valid record: nothing is added then.
+ */
+async function readRunDirs(dirs: readonly string[]): Promise<{ dir: string; records: ResultRecord[] }[]> {
+  const runs: { dir: string; records: ResultRecord[] }[] = []
+  for (const dir of dirs.map((d) => resolve(d))) {
+    const read = await readResultRecords(dir).catch((error: Error) => {
+      throw new UnusableDataError(
+        `history add: RUN_DIR '${dir}' cannot be read (${error.message}); nothing was added`,
+        {
+          cause: error,
+        },
+      )
+    })
+    for (const bad of read.invalid)
+      console.error(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`)
+    if (read.records.length === 0) {
+      const what = read.invalid.length === 0 ? 'no .json record files' : `only ${read.invalid.length} invalid file(s)`
+      throw new UnusableDataError(
+        `history add: RUN_DIR '${dir}' holds no valid result record (${what}): give a results/<runId> directory of a run; nothing was added`,
+      )
+    }
+    runs.push({ dir, records: read.records })
+  }
+  return runs
+}
+
 async function add(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(historyAddSpec, args)
   if (positionals.length === 0) throw new UsageError('history add: expected RUN_DIR (a results/<runId> directory)')
   for (const dir of positionals)
     if (!(await stat(dir).catch(() => null))?.isDirectory())
       throw new UsageError(`history add: RUN_DIR '${dir}' is not a directory`)
+  const runs = await readRunDirs(positionals)
   const file = historyFile(values.db)
+  // Both before SQLite opens it: a file that is no history, or cannot be written, is left exactly as it was.
+  checkHistoryFile(file)
+  checkHistoryWritable(file)
   using store = HistoryStore.open(file, { create: true })
-  for (const dir of positionals.map((d) => resolve(d))) {
-    const { records, invalid } = await readResultRecords(dir)
-    for (const bad of invalid)
-      console.error(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`)
-    if (records.length === 0) console.log(`${dir}: no valid result records, nothing added`)
+  for (const { dir, records } of runs)
     for (const entry of historyRunsOf(records, dir)) {
       const o = store.addRun(entry)
       const present = o.present === 0 ? '' : `, ${o.present} already present`
       print([
         o.added === 0
-          ? `run ${o.runId}: already present (${o.present} records)`
+          ? `run ${o.runId}: already present (${o.present} records), nothing added`
           : `run ${o.runId}: added ${o.added} record(s) with ${o.metrics} metric(s)${present}`,
       ])
     }
-  }
   console.log(`history: ${file}`)
   return 0
 }
@@ -149,6 +177,20 @@ async function show(args: string[]): Promise<number> {
   return 0
 }
 
+/** The shape of `history changes --json` and --json-file; bumped when it changes. */
+export const CHANGES_JSON_SCHEMA_VERSION = 1
+
+async function writeJsonFile(path: string, json: unknown): Promise<void> {
+  try {
+    await writeFileAtomic(resolve(path), `${JSON.stringify(json, null, 2)}\n`)
+  } catch (error) {
+    throw new UnusableDataError(
+      `history changes: --json-file '${path}' cannot be written (${(error as Error).message}): give a file in a writable directory`,
+      { cause: error },
+    )
+  }
+}
+
 function minEffectOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
   const parsed = Number(value)
@@ -165,9 +207,8 @@ async function changes(args: string[]): Promise<number> {
   const metrics = values.metric === undefined ? undefined : findMetric(store, values.metric, 'history changes')
   const report = analyzeChanges(readSeries(store, { metrics }), { minRelativeEffect, samplesOf: sampleReader(store) })
   const exitCode = report.regressions.length > 0 ? 1 : 0
-  const json = { file, ...report, exitCode }
-  if (values['json-file'] !== undefined)
-    await writeFileAtomic(resolve(values['json-file']), `${JSON.stringify(json, null, 2)}\n`)
+  const json = { schemaVersion: CHANGES_JSON_SCHEMA_VERSION, file, ...report, exitCode }
+  if (values['json-file'] !== undefined) await writeJsonFile(values['json-file'], json)
   if (values.json) printJson(json)
   else print(renderChanges(report))
   return exitCode

@@ -1,9 +1,12 @@
 /**
  * `virnucpro-bench monitor [--interval-ms N] [--gpus 0,1] [--out FILE] [--json] [-- COMMAND ...]`
  * Samples the GPUs until Ctrl-C, or while COMMAND runs: COMMAND runs as a real child in its own process group, its
- * output is echoed to stderr and read for VirNucPro stage lines (stage tags, sequence count), its process tree is
- * attributed GPU use. Prints the summary on stdout at the end and returns COMMAND's exit code (0 without one).
+ * stdout and stderr pass through to ours byte for byte (as `time` leaves them) and are read for VirNucPro stage lines
+ * (stage tags, sequence count), its process tree is attributed GPU use. The summary goes to stdout without COMMAND and
+ * to stderr with it (stdout is COMMAND's); a COMMAND killed by a signal is said to be, before the summary. Returns
+ * COMMAND's exit code (128 + the signal's number when killed; 0 without one); 3 when the GPUs cannot be sampled.
  */
+import { statSync } from 'node:fs'
 import { constants } from 'node:os'
 import { formatSummary } from '../monitor/format-summary.ts'
 import { GpuMonitor, type MonitorStopResult } from '../monitor/monitor.ts'
@@ -13,6 +16,7 @@ import { registerLiveRun } from '../target/live-runs.ts'
 import { createLogParser } from '../target/log-parser.ts'
 import { spawnTracked } from '../target/tracked-process.ts'
 import { parseCommand } from './command-spec.ts'
+import { EXIT_UNUSABLE_DATA, UnusableDataError } from './exit-codes.ts'
 import { monitorSpec } from './specs.ts'
 import { parseIntegerOption, UsageError } from './usage-error.ts'
 
@@ -52,8 +56,23 @@ export function parseMonitorArgs(args: string[]): MonitorArgs {
   }
 }
 
+/**
+ * A log is never appended to or written over: a second run's samples after the first's would read as one run.
+ * @throws UnusableDataError naming the path and what to give instead.
+ */
+function checkLogPath(out: string | undefined): void {
+  if (out === undefined) return
+  const info = statSync(out, { throwIfNoEntry: false })
+  if (info === undefined) return
+  const what = info.isDirectory() ? 'is a directory' : 'exists already'
+  throw new UnusableDataError(
+    `${NAME}: --out '${out}' ${what}: give a new file (a monitor log is never appended to or replaced)`,
+  )
+}
+
 export async function run(args: string[]): Promise<number> {
   const parsed = parseMonitorArgs(args)
+  checkLogPath(parsed.out)
   let started: Awaited<ReturnType<typeof GpuMonitor.start>>
   try {
     started = await GpuMonitor.start({ intervalMs: parsed.intervalMs, gpus: parsed.gpus, logPath: parsed.out })
@@ -63,20 +82,40 @@ export async function run(args: string[]): Promise<number> {
   }
   if (started.state !== 'started') {
     console.error(`virnucpro-bench ${NAME}: cannot monitor: ${started.reason}`)
-    return 1
+    return EXIT_UNUSABLE_DATA
   }
   const monitor = started.monitor
   console.error(`virnucpro-bench ${NAME}: sampling GPUs ${monitor.sampledGpus.join(',')} into ${monitor.logPath}`)
-  const outcome = parsed.command.length > 0 ? await wrapCommand(monitor, parsed) : await untilInterrupted(monitor)
-  return report(outcome.result, parsed.json) ?? outcome.exitCode
+  if (parsed.command.length === 0) {
+    const outcome = await untilInterrupted(monitor)
+    return report(outcome.result, parsed.json, process.stdout) ?? outcome.exitCode
+  }
+  const outcome = await wrapCommand(monitor, parsed)
+  if (outcome.ended) console.error(`virnucpro-bench ${NAME}: ${outcome.ended}`)
+  return report(outcome.result, parsed.json, process.stderr, outcome.command) ?? outcome.exitCode
 }
 
-function report(result: MonitorStopResult, json: boolean): number | null {
-  if (result.summary)
-    process.stdout.write(json ? `${JSON.stringify(result.summary, null, 2)}\n` : formatSummary(result.summary))
+/** How COMMAND ended, as the JSON summary carries it. */
+interface CommandEnd {
+  argv: string[]
+  exitCode: number | null
+  signal: string | null
+  spawnError: string | null
+}
+
+function report(
+  result: MonitorStopResult,
+  json: boolean,
+  out: NodeJS.WriteStream,
+  command?: CommandEnd,
+): number | null {
+  if (result.summary) {
+    const summary = command ? { ...result.summary, command } : result.summary
+    out.write(json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(result.summary))
+  }
   if (result.state === 'failed') {
     console.error(`virnucpro-bench ${NAME}: monitor failed: ${result.error} (log: ${result.logPath})`)
-    return 1
+    return EXIT_UNUSABLE_DATA
   }
   return null
 }
@@ -96,16 +135,22 @@ async function untilInterrupted(monitor: GpuMonitor): Promise<{ result: MonitorS
   return { result: await monitor.stop(), exitCode: 0 }
 }
 
-async function wrapCommand(
-  monitor: GpuMonitor,
-  parsed: MonitorArgs,
-): Promise<{ result: MonitorStopResult; exitCode: number }> {
+interface Wrapped {
+  result: MonitorStopResult
+  exitCode: number
+  command: CommandEnd
+  /** A line for an end that is not a plain exit 0: a signal, a non-zero status, a command that never started. */
+  ended: string | null
+}
+
+async function wrapCommand(monitor: GpuMonitor, parsed: MonitorArgs): Promise<Wrapped> {
   const parser = createLogParser()
   const tagger = createStageTagger(monitor)
   const [file, ...commandArgs] = parsed.command as [string, ...string[]]
   // Ctrl-C ends the command (live-runs.ts kills its tree); this listener keeps us alive to print the summary.
   const keepAlive = () => {}
   process.on('SIGINT', keepAlive)
+  const started = performance.now()
   const exit = await spawnTracked(
     { file, args: commandArgs, env: {} },
     {
@@ -116,20 +161,26 @@ async function wrapCommand(
         monitor.attachTarget(tree, parsed.gpus)
         return registerLiveRun(tree)
       },
+      // Its bytes as written, each stream to ours: `monitor -- cmd > out.txt` captures what cmd printed.
+      onChunk: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
       onLine: (line, complete, atMs) => {
-        process.stderr.write(`${line}\n`)
         if (complete) for (const event of parser.push(line, atMs)) tagger.onEvent(event)
       },
     },
   )
   process.off('SIGINT', keepAlive)
   const result = await monitor.stop({ sequenceCount: tagger.sequenceCount() })
-  if (exit.spawnError) {
-    console.error(`virnucpro-bench ${NAME}: ${exit.spawnError}`)
-    return { result, exitCode: 127 }
-  }
+  const command = { argv: parsed.command, exitCode: exit.exitCode, signal: exit.signal, spawnError: exit.spawnError }
+  if (exit.spawnError) return { result, exitCode: 127, command, ended: exit.spawnError }
   const signalCode = exit.signal ? 128 + (signalNumber(exit.signal) ?? 0) : null
-  return { result, exitCode: exit.exitCode ?? signalCode ?? 1 }
+  const exitCode = exit.exitCode ?? signalCode ?? 1
+  const seconds = ((performance.now() - started) / 1000).toFixed(1)
+  const ended = exit.signal
+    ? `${file} was killed by ${exit.signal} after ${seconds} s (exit ${exitCode}): the summary covers it up to then`
+    : exitCode !== 0
+      ? `${file} exited with status ${exitCode} after ${seconds} s`
+      : null
+  return { result, exitCode, command, ended }
 }
 
 function signalNumber(signal: string): number | undefined {

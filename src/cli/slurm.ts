@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path'
 import type { Campaign } from '../cluster/campaign.ts'
 import { validateCampaign } from '../cluster/campaign.ts'
 import { campaignEnv, suiteFiles } from '../cluster/campaign-inputs.ts'
-import { ClusterError } from '../cluster/errors.ts'
+import { ClusterError, type ClusterErrorCode } from '../cluster/errors.ts'
 import { DEFAULT_K8S_OPTIONS, renderK8sManifest } from '../cluster/k8s-manifest.ts'
+import { checkLimits, slurmLimits } from '../cluster/limits.ts'
 import { renderSbatchScript } from '../cluster/sbatch-script.ts'
 import { type CampaignStatus, campaignStatus, cancelCampaign } from '../cluster/status.ts'
 import { submitCampaign } from '../cluster/submit.ts'
@@ -14,6 +15,7 @@ import { resultsRoot } from '../suites/context.ts'
 import { SHARD_ENV } from '../suites/shard-settings.ts'
 import { REPO_ROOT } from '../target/profiles.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
+import { UnusableDataError } from './exit-codes.ts'
 import { slurmCancelSpec, slurmSpec, slurmStatusSpec, slurmSubmitSpec } from './specs-slurm.ts'
 import { parseIntegerOption, UsageError } from './usage-error.ts'
 
@@ -22,8 +24,21 @@ const K8S_REPO_DIR = '/opt/virnucpro-bench'
 const K8S_RESULTS_ROOT = '/results'
 
 /**
- * `virnucpro-bench slurm submit|status|cancel`. Exit 0; 1 the cluster said no (ClusterError: one line, in the
- * scheduler's words where it spoke); 2 bad arguments (a campaign that cannot be rendered is one).
+ * Refusals whose fix is on the command line or in the environment (exit 2): a campaign that cannot be rendered or that
+ * the cluster cannot hold, no sbatch on PATH, an unknown partition, a job Slurm rejects, a run ID it has no job of.
+ * The rest (exit 3) is the cluster or the results directory that cannot be used as they are.
+ */
+const USAGE_CODES: ReadonlySet<ClusterErrorCode> = new Set([
+  'CLUSTER_BAD_CAMPAIGN',
+  'CLUSTER_TOOL_MISSING',
+  'CLUSTER_UNKNOWN_PARTITION',
+  'CLUSTER_JOB_REJECTED',
+  'CLUSTER_UNKNOWN_RUN',
+])
+
+/**
+ * `virnucpro-bench slurm submit|status|cancel`. Exit 0; 2 bad arguments, or a campaign the cluster refuses or cannot
+ * hold (one line, in the scheduler's words where it spoke); 3 the cluster or the results directory cannot be used.
  */
 export async function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const selected = selectSubcommand(slurmSpec, args)
@@ -34,9 +49,9 @@ export async function run(args: string[], env: NodeJS.ProcessEnv = process.env):
     return await cancel(selected.args, env)
   } catch (error) {
     if (!(error instanceof ClusterError)) throw error
-    if (error.code === 'CLUSTER_BAD_CAMPAIGN') throw new UsageError(`${selected.spec.name}: ${error.message}`)
-    console.error(`virnucpro-bench ${selected.spec.name}: ${error.message}`)
-    return 1
+    const message = `${selected.spec.name}: ${error.message}`
+    if (USAGE_CODES.has(error.code)) throw new UsageError(message, { cause: error })
+    throw new UnusableDataError(message, { cause: error })
   }
 }
 
@@ -150,6 +165,8 @@ function campaignOf(values: SubmitValues, env: NodeJS.ProcessEnv): Campaign {
 async function submit(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, campaign } = parseSubmit(args, env)
   validateCampaign(campaign)
+  // A dry run too: a script that no cluster would take is no preview of anything.
+  checkLimits(campaign, values.k8s ? null : await slurmLimits({ env }))
   if (values['dry-run']) {
     const k8s = {
       image: values.image ?? DEFAULT_K8S_OPTIONS.image,

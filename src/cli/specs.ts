@@ -151,7 +151,12 @@ export const monitorSpec = {
     out: { type: 'string', value: 'FILE', description: 'JSONL log (default logs/gpu_metrics_<timestamp>.jsonl)' },
     json: { type: 'boolean', description: 'print the summary as JSON' },
   },
-  notes: ["Exit: COMMAND's exit code (0 without one); 1 when the GPUs cannot be sampled; 2 bad arguments."],
+  notes: [
+    "COMMAND's stdout and stderr pass through unchanged; with COMMAND the summary goes to stderr (stdout is COMMAND's),",
+    'after a line saying how COMMAND ended when not with 0 (--json: its argv, exit code and signal as `command`).',
+    '--out must name a new file: a log is never appended to or replaced.',
+    "Exit: COMMAND's exit code (128 + the signal's number when a signal killed it; 0 without COMMAND); 2 bad arguments; 3 the GPUs cannot be sampled or --out exists.",
+  ],
   examples: ['virnucpro-bench monitor --interval-ms 50 --out gpu.jsonl -- python -m virnucpro predict in.fa --force'],
 } as const satisfies CommandSpec
 
@@ -159,7 +164,7 @@ export const reportSpec = {
   name: 'report',
   summary:
     'Rebuild every report (markdown, JSON, HTML charts, CI formats, Perfetto trace) from stored result records, of one run or many hosts and runs merged.',
-  operands: '[RESULTS_DIR...]',
+  operands: 'RESULTS_DIR...',
   positionals: true,
   options: {
     baseline: { type: 'string', value: 'DIR', description: "a baseline run's records to compare against" },
@@ -168,7 +173,10 @@ export const reportSpec = {
       value: 'DIR',
       description: 'where the reports go (default $VIRNUCPRO_BENCH_REPORTS_DIR or reports)',
     },
-    'fail-on-regression': { type: 'boolean', description: 'exit 1 when the comparison finds a regression' },
+    'fail-on-regression': {
+      type: 'boolean',
+      description: 'with --baseline: exit 1 when the comparison finds a regression',
+    },
     history: {
       type: 'string',
       value: 'FILE',
@@ -176,9 +184,10 @@ export const reportSpec = {
     },
   },
   notes: [
-    'RESULTS_DIR defaults to the current directory. Exit 0; 1 a regression with --fail-on-regression; 2 bad arguments.',
+    'Exit 0; 1 a regression (or a baseline group this run failed) with --fail-on-regression; 2 bad arguments; 3 unusable data, refused before anything is written: a RESULTS_DIR or --baseline with no valid record, --fail-on-regression with no run group in common with the baseline, an --out that is a file, cannot be written or holds files of the report names that no report wrote.',
     'Each RESULTS_DIR is a run directory (results/<runId>) or a results root holding run directories; several are merged into one report (records of one run ID from several hosts may share a directory or be spread over several). A merged report compares hosts and GPU models (seq/s, tok/s, J/seq, PERF-01/02/03, bad nodes) and merges sharded runs (fleet time, straggler, N nodes against 1).',
     'An invalid record file (truncated, another schema) is named on stderr and in the reports and left out; the rest is merged.',
+    'github-benchmark.json is written only with figures in it (github-action-benchmark refuses an empty list). The JSON reports carry schemaVersion.',
     'A --history FILE that cannot be used (missing, locked, a newer schema) is a note in the reports, not an error.',
   ],
   examples: [
@@ -196,7 +205,7 @@ const HISTORY_DB = {
 } as const
 const HISTORY_JSON = { type: 'boolean', description: 'print the answer as JSON' } as const
 const HISTORY_EXIT =
-  'Exit 0; 2 bad arguments (an unknown metric lists the known ones); 3 the database cannot be used (missing, locked after retries, a newer schema, not a history).'
+  'Exit 0; 2 bad arguments (an unknown metric lists the known ones); 3 the database cannot be used (missing, empty, not a history, read-only for add, locked after retries, a newer schema), left as it was.'
 
 export const historyAddSpec = {
   name: 'history add',
@@ -206,7 +215,8 @@ export const historyAddSpec = {
   options: { db: HISTORY_DB },
   notes: [
     'Idempotent: a run (or record) already stored is left as it is and said to be already present. Invalid records are',
-    'named with why and skipped; the rest are added, one transaction per run.',
+    'named with why and skipped; the rest are added, one transaction per run. A RUN_DIR with no valid record is refused',
+    '(exit 3) before the database is opened or made.',
     HISTORY_EXIT,
   ],
   examples: ['virnucpro-bench history add results/2026-11-22T05-00-00Z-h3b1 --db ~/bench/history.sqlite'],

@@ -1,7 +1,7 @@
 /**
  * Why a cluster command could not do what it was asked, as one typed error with a string code: the CLI prints the
- * message on one line (it names what was wrong and where) and exits 1. Scheduler refusals carry the scheduler's own
- * words, never a bare exit status.
+ * message on one line (it names what was wrong and where) and exits 2 or 3 (src/cli/slurm.ts says which code is
+ * which). Scheduler refusals carry the scheduler's own words, never a bare exit status.
  */
 export type ClusterErrorCode =
   /** A scheduler command (sbatch, squeue, scancel, sinfo) is not on PATH. */

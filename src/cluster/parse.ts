@@ -82,3 +82,30 @@ export function parseQueue(stdout: string): QueueRow[] {
     }
   })
 }
+
+/** `scontrol show config`: MaxArraySize's value (`MaxArraySize            = 1001`). */
+export function parseMaxArraySize(stdout: string): number {
+  const line = nonEmptyLines(stdout).find((l) => /^MaxArraySize\s*=/.test(l))
+  const value = line === undefined ? undefined : /=\s*(\d+)$/.exec(line)?.[1]
+  if (value === undefined) unreadable('scontrol show config, MaxArraySize', line ?? '(no such line)')
+  return Number(value)
+}
+
+/**
+ * `sinfo --noheader --format=%R|%G`: per partition, the most GPUs one node of it has (its `gpu` GRES summed over
+ * types: `gpu:a100:4,gpu:v100:2(S:0-1)` is 6; `(null)` is 0).
+ */
+export function parseGpusPerPartition(stdout: string): Map<string, number> {
+  const most = new Map<string, number>()
+  for (const line of nonEmptyLines(stdout)) {
+    const bar = line.indexOf('|')
+    if (bar < 0) unreadable('sinfo partition GRES', line)
+    const partition = line.slice(0, bar)
+    const gpus = [...line.slice(bar + 1).matchAll(/(?:^|,)gpu(?::[\w.-]+)?:(\d+)/g)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    )
+    most.set(partition, Math.max(most.get(partition) ?? 0, gpus))
+  }
+  return most
+}

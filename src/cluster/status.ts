@@ -89,7 +89,7 @@ export async function campaignStatus(
   if (rows.length === 0 && manifest === null)
     throw new ClusterError(
       'CLUSTER_UNKNOWN_RUN',
-      `no job named ${jobName(runId)} in the queue and no campaign in ${campaignPaths(runDir).dir}`,
+      `no job named ${jobName(runId)} in the queue and no campaign in ${campaignPaths(runDir).dir}: give the run ID slurm submit printed (and its --results-dir, when it was given one)`,
     )
   const count = manifest?.tasks ?? Math.max(0, ...rows.map((r) => (r.taskIndex ?? 0) + 1))
   const tasks: TaskStatus[] = []
@@ -111,7 +111,7 @@ export async function cancelCampaign(runId: string, options: CommandOptions = {}
   if (active.length === 0)
     throw new ClusterError(
       'CLUSTER_UNKNOWN_RUN',
-      `run ${runId} has no pending or running job (job name ${jobName(runId)})`,
+      `run ${runId} has no pending or running job (job name ${jobName(runId)}): nothing to cancel; 'slurm status ${runId}' shows how its tasks ended`,
     )
   const ids = [...new Set(active.map((r) => r.arrayJobId))]
   await cancelJobs(ids, options)

@@ -11,6 +11,8 @@ export type HistoryErrorCode =
   | 'HISTORY_UNREADABLE'
   /** A read command was pointed at a file that does not exist. */
   | 'HISTORY_MISSING'
+  /** A write (history add) to a file or directory that cannot be written. */
+  | 'HISTORY_READONLY'
 
 export class HistoryError extends Error {
   override name = 'HistoryError'
@@ -29,4 +31,11 @@ export function isBusy(error: unknown): boolean {
   // Primary result codes 5 (BUSY) and 6 (LOCKED); extended codes keep them in the low byte.
   if (typeof e?.errcode === 'number') return (e.errcode & 0xff) === 5 || (e.errcode & 0xff) === 6
   return /database is locked|database table is locked/i.test(e?.message ?? '')
+}
+
+/** SQLite's "attempt to write a readonly database" (SQLITE_READONLY, 8) and its extended codes. */
+export function isReadOnly(error: unknown): boolean {
+  const e = error as { errcode?: number; message?: string }
+  if (typeof e?.errcode === 'number') return (e.errcode & 0xff) === 8
+  return /readonly database/i.test(e?.message ?? '')
 }

@@ -7,13 +7,16 @@
  * number of retries with a pause, then one HistoryError naming the file. One transaction per run, so a run is either
  * all in or not at all.
  */
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
+import { makeDirsSync } from '../platform/make-dirs.ts'
 import type { HistoryRecordInput, HistoryRunInput } from './entry.ts'
-import { HistoryError, isBusy } from './errors.ts'
+import { HistoryError, isBusy, isReadOnly } from './errors.ts'
+import { checkCurrent, checkHistoryFile, openReadOnly, unusable, whyNotWritable } from './file-check.ts'
 import { encodeSamples } from './samples.ts'
-import { migrate } from './schema.ts'
+import { checkSchema, migrate } from './schema.ts'
+import { prepareStatements } from './statements.ts'
 
 export interface HistoryOpenOptions {
   /** Create the file (its folder and its schema) when it does not exist; otherwise a missing file is HISTORY_MISSING. */
@@ -64,7 +67,8 @@ export class HistoryStore {
   }
 
   /**
-   * Opens (or with `create`, creates) a history database and brings its schema up to date.
+   * Opens (or with `create`, creates) a history database and brings its schema up to date. A file that is not one
+   * (empty, another tool's SQLite database, a newer schema) is refused before anything is written to it.
    * @throws HistoryError: HISTORY_MISSING, HISTORY_SCHEMA_TOO_NEW, HISTORY_LOCKED or HISTORY_UNREADABLE, naming the file.
    */
   static open(file: string, options: HistoryOpenOptions = {}): HistoryStore {
@@ -74,31 +78,39 @@ export class HistoryStore {
         file,
         `no history database at ${file}: store runs with 'virnucpro-bench history add RUN_DIR --db ${file}'`,
       )
+    checkHistoryFile(file)
+    // A history this process cannot write (a restored artifact, another user's) is still read: list, show, changes.
+    const readOnly = !options.create && whyNotWritable(file) !== null
     let db: DatabaseSync
     try {
-      if (options.create) mkdirSync(dirname(file), { recursive: true })
-      db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
+      if (options.create) makeDirsSync(dirname(file))
+      db = readOnly
+        ? openReadOnly(file)
+        : new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
     } catch (error) {
-      throw new HistoryError('HISTORY_UNREADABLE', file, `cannot open history database ${file}: ${message(error)}`, {
-        cause: error,
-      })
+      throw unusable(file, error)
     }
     const store = new HistoryStore(file, db, options)
     try {
-      store.#locked('set up', () => {
-        // WAL: readers (list, show, changes) never wait for a writer, and a run's commit is one sequential append.
-        db.exec('PRAGMA journal_mode = WAL')
-        db.exec('PRAGMA foreign_keys = ON')
-      })
-      migrate(db, file, (step) => store.transaction('migrate', step))
+      // Read-only, before the first write below: another tool's database is refused as it was found.
+      store.#locked('read its schema', () => checkSchema(db, file))
+      if (readOnly) checkCurrent(db, file)
+      else store.#setUp()
     } catch (error) {
       db.close()
       if (error instanceof HistoryError) throw error
-      throw new HistoryError('HISTORY_UNREADABLE', file, `cannot use history database ${file}: ${message(error)}`, {
-        cause: error,
-      })
+      throw unusable(file, error)
     }
     return store
+  }
+
+  #setUp(): void {
+    this.#locked('set up', () => {
+      // WAL: readers (list, show, changes) never wait for a writer, and a run's commit is one sequential append.
+      this.db.exec('PRAGMA journal_mode = WAL')
+      this.db.exec('PRAGMA foreign_keys = ON')
+    })
+    migrate(this.db, this.file, (step) => this.transaction('migrate', step))
   }
 
   /** Runs `fn` inside one write transaction, rolled back whole when it throws. @throws HistoryError HISTORY_LOCKED */
@@ -139,9 +151,22 @@ export class HistoryStore {
     }
   }
 
-  /** Adds one run in one transaction. Records already stored (same run ID and record id) are left as they are. */
+  /**
+   * Adds one run in one transaction. Records already stored (same run ID and record id) are left as they are.
+   * @throws HistoryError HISTORY_LOCKED, or HISTORY_READONLY when SQLite cannot write the file (nothing was added).
+   */
   addRun(run: HistoryRunInput): AddOutcome {
-    return this.transaction(`add run ${run.runId}`, () => this.#insertRun(run))
+    try {
+      return this.transaction(`add run ${run.runId}`, () => this.#insertRun(run))
+    } catch (error) {
+      if (!isReadOnly(error)) throw error
+      throw new HistoryError(
+        'HISTORY_READONLY',
+        this.file,
+        `history database ${this.file} cannot be written (${message(error)}): make it and its directory writable, or give --db a writable copy; nothing was added`,
+        { cause: error },
+      )
+    }
   }
 
   /**
@@ -229,30 +254,6 @@ export class HistoryStore {
 
   [Symbol.dispose](): void {
     this.close()
-  }
-}
-
-function prepareStatements(db: DatabaseSync) {
-  return {
-    insertRun: db.prepare(
-      'INSERT INTO runs (run_id, added_at, source_dir) VALUES (?, ?, ?) ON CONFLICT (run_id) DO NOTHING',
-    ),
-    runId: db.prepare('SELECT id FROM runs WHERE run_id = ?'),
-    insertRecord: db.prepare(
-      `INSERT INTO records (run, record_id, kind, state, created_at, machine, target_profile, commit_sha, commit_of,
-         commit_dirty, suite_version, regression_threshold)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run, record_id) DO NOTHING RETURNING id`,
-    ),
-    insertMetric: db.prepare(
-      'INSERT INTO metrics (record, metric, value, ci_low, ci_high, n, verdict) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    ),
-    insertSamples: db.prepare(
-      'INSERT INTO metric_samples (record, metric, samples) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-    ),
-    insertMachine: db.prepare('INSERT INTO machines (host, gpu_model) VALUES (?, ?) ON CONFLICT DO NOTHING'),
-    machineId: db.prepare('SELECT id FROM machines WHERE host = ? AND gpu_model = ?'),
-    insertName: db.prepare('INSERT INTO metric_names (name, unit, better) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
-    nameId: db.prepare('SELECT id FROM metric_names WHERE name = ? AND unit = ?'),
   }
 }
 

@@ -3,8 +3,9 @@
  * so what a tick produced is in the kernel before the next tick starts: a kill -9 of the process loses at most the
  * tick being written, and never leaves a half line behind earlier complete ones.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { makeDirsSync } from '../platform/make-dirs.ts'
 import type { MonitorRecord } from './records.ts'
 
 export class JsonlWriter {
@@ -14,7 +15,7 @@ export class JsonlWriter {
   /** Opens (creating parent folders) `path` for appending. @throws the fs error, naming the path. */
   constructor(path: string) {
     this.path = path
-    mkdirSync(dirname(path), { recursive: true })
+    makeDirsSync(dirname(path))
     this.#fd = openSync(path, 'a')
   }
 

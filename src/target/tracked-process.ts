@@ -20,6 +20,8 @@ export interface TrackedOptions {
    * `stream` says which pipe it came from.
    */
   onLine: (line: string, complete: boolean, atMs: number, stream: OutputStream) => void
+  /** Each chunk of output as its bytes, before it is split into lines (a pass-through keeps them as written). */
+  onChunk?: (chunk: Buffer, stream: OutputStream) => void
 }
 
 export interface TrackedExit {
@@ -75,8 +77,11 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
   })
   const at = () => performance.now() - t0
   const drained = Promise.all([
-    subprocess.stdout && forEachLine(subprocess.stdout, (l, c) => options.onLine(l, c, at(), 'stdout')),
-    subprocess.stderr && forEachLine(subprocess.stderr, (l, c) => options.onLine(l, c, at(), 'stderr')),
+    ...(['stdout', 'stderr'] as const).map((name) => {
+      const stream = subprocess[name]
+      const onChunk = options.onChunk && ((chunk: Buffer) => options.onChunk?.(chunk, name))
+      return stream && forEachLine(stream, (l, c) => options.onLine(l, c, at(), name), onChunk)
+    }),
   ])
   const pid = subprocess.pid
   if (pid === undefined) {

@@ -53,10 +53,10 @@ describe('gpu-bench.yml', () => {
     expect(workflow.concurrency?.['cancel-in-progress']).toBe(false)
   })
 
-  test('holds the host lock around every GPU step', () => {
+  test('holds the host lock around every GPU step, whose reporters leave the job summary to the history step', () => {
     const gpuSteps = job.steps.filter((s) => /test:gpu|gpu \(bench\)/.test(s.run ?? ''))
     expect(gpuSteps.length).toBeGreaterThanOrEqual(2)
-    for (const step of gpuSteps) expect(step.run).toMatch(/^flock /)
+    for (const step of gpuSteps) expect(step.run).toMatch(/^flock .* env -u GITHUB_STEP_SUMMARY npm /)
   })
 
   test('keeps NVLink multicast off for the job and its children', () => {
@@ -67,12 +67,27 @@ describe('gpu-bench.yml', () => {
     })
   })
 
-  test('uploads reports and appends the summary even when tests fail', () => {
+  test('uploads reports and writes the job summary once, in one step that runs even when tests fail', () => {
     const upload = job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))
     expect(upload?.if).toBe('always()')
     expect(String(upload?.with?.path)).toContain('reports/')
-    const summary = job.steps.find((s) => s.run?.includes('GITHUB_STEP_SUMMARY'))
-    expect(summary?.if).toBe('always()')
+    // The history step's script is the one writer (scripts/nightly-history.sh); no step appends or cuts it by hand.
+    const writers = job.steps.filter(
+      (s) => /GITHUB_STEP_SUMMARY/.test(s.run ?? '') && !/env -u GITHUB_STEP_SUMMARY/.test(s.run ?? ''),
+    )
+    expect(writers).toEqual([])
+    expect(job.steps.find((s) => s.run?.includes('nightly-history.sh'))?.if).toBe('always()')
+    expect(readFileSync('.github/workflows/gpu-bench.yml', 'utf8')).not.toMatch(/head -c/)
+  })
+
+  test('github-action-benchmark is fed only a file with figures; otherwise its step is skipped, saying why', () => {
+    const check = job.steps.find((s) => s.id === 'figures')!
+    expect(check.if).toBe('always()')
+    expect(check.run).toContain('reports/github-benchmark.json')
+    expect(check.run).toMatch(/::notice title=Chart not updated::.*skipped/)
+    const action = job.steps.find((s) => s.uses?.startsWith('benchmark-action/github-action-benchmark'))!
+    expect(action.if).toBe("always() && steps.figures.outputs.found == 'true'")
+    expect(job.steps.indexOf(check)).toBeLessThan(job.steps.indexOf(action))
   })
 
   test('calls only scripts that package.json defines', () => {

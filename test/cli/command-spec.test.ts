@@ -41,3 +41,17 @@ test('other parse errors name the command', () => {
     "monitor: unknown option '-x' (options: --interval-ms, --gpus, --out, --json, --help)",
   )
 })
+
+test('a negative number after a string option is its value, for the option own check to judge', () => {
+  const submit = programSpec.subcommands.slurm.subcommands.submit
+  expect(parseCommand(submit, ['--nodes', '-1']).values).toEqual({ nodes: '-1' })
+  expect(parseCommand(submit, ['--nodes', '-.5', '--dry-run']).values).toEqual({ nodes: '-.5', 'dry-run': true })
+})
+
+test('an option where a value belongs is refused in one line that says how to give a dash value', () => {
+  const report = programSpec.subcommands.report
+  expect(() => parseCommand(report, ['--out', '--history', 'h.sqlite'])).toThrow(
+    "report: --out needs a value, got the option '--history': give --out VALUE (a value starting with '-' as --out=--history)",
+  )
+  expect(parseCommand(report, ['--out=--odd']).values).toEqual({ out: '--odd' })
+})

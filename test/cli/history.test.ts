@@ -99,7 +99,7 @@ describe('virnucpro-bench history on real records', () => {
     const result = await history(['list', '--db', newer])
     expect(result.exitCode).toBe(3)
     expect(result.stderr.trim()).toBe(
-      `virnucpro-bench history list: history database ${newer} has schema version ${SCHEMA_VERSION + 1}; this virnucpro-bench supports up to version ${SCHEMA_VERSION}: use a newer virnucpro-bench, or another --db`,
+      `virnucpro-bench: history list: history database ${newer} has schema version ${SCHEMA_VERSION + 1}; this virnucpro-bench supports up to version ${SCHEMA_VERSION}: use a newer virnucpro-bench, or another --db`,
     )
   })
 })

@@ -127,6 +127,27 @@ describe('bad arguments: one usage line each', () => {
       ['--dry-run', '--results-dir', '/my results'],
       /^slurm submit: results directory '\/my results' must be absolute, without whitespace/,
     ],
+    [['--nodes', '-1'], "slurm submit: --nodes must be an integer >= 1, got '-1'"],
+    [
+      ['--dry-run', '--nodes', '100000'],
+      "slurm submit: 100000 tasks (--nodes x partitions) need array indices 0-99999, above MaxArraySize 1001, Slurm's default (scontrol did not answer): give at most 1001 tasks, or ask the cluster's admins to raise MaxArraySize",
+    ],
+    [
+      ['--dry-run', '--partition', 'a,b', '--nodes', '501'],
+      /^slurm submit: 1002 tasks .* need array indices 0-1001, above MaxArraySize 1001/,
+    ],
+    [
+      ['--dry-run', '--gpus-per-node', '99'],
+      /^slurm submit: --gpus-per-node 99: no node is built with more than 16 GPUs .*: give the GPUs one node has$/,
+    ],
+    [
+      ['--dry-run', '--k8s', '--nodes', '100001'],
+      'slurm submit: 100001 tasks: an Indexed Job holds at most 100000 completions: give fewer --nodes',
+    ],
+    [
+      ['--dry-run', '--node-exe', '/nonexistent/node'],
+      /^slurm submit: --node-exe '\/nonexistent\/node' is not an executable file here \(ENOENT\): give a path every node has \(this one: .*\), or a command on the nodes' PATH such as node$/,
+    ],
   ] as const)('submit %j', async ([args, message]) => {
     const error = await run(['submit', ...args], env).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UsageError)
@@ -142,24 +163,19 @@ describe('bad arguments: one usage line each', () => {
 
 describe('a machine without Slurm', () => {
   const noSlurm = { ...env, PATH: '/nonexistent' }
+  const missing = (command: string, tool: string) =>
+    `slurm ${command}: ${tool} not found on PATH: run this on a Slurm login node, or add Slurm's client commands to PATH`
 
-  test('submit: one line saying sbatch is not on PATH, exit 1, nothing written', async () => {
-    const out = await captured(() => run(['submit', '--results-dir', root, '--run-id', RUN_ID], noSlurm))
-    expect(out).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        "virnucpro-bench slurm submit: sbatch not found on PATH: run this on a Slurm login node, or add Slurm's client commands to PATH\n",
-    })
+  test('submit: one usage line (exit 2) saying sbatch is not on PATH, nothing written', async () => {
+    const submit = run(['submit', '--results-dir', root, '--run-id', RUN_ID], noSlurm)
+    await expect(submit).rejects.toThrow(new UsageError(missing('submit', 'sbatch')))
     expect(existsSync(join(root, RUN_ID))).toBe(false)
   })
 
   test('status and cancel: one line saying squeue is not on PATH', async () => {
-    const missing = (command: string) =>
-      `virnucpro-bench slurm ${command}: squeue not found on PATH: run this on a Slurm login node, or add Slurm's client commands to PATH\n`
-    const status = await captured(() => run(['status', RUN_ID, '--results-dir', root], noSlurm))
-    expect(status).toEqual({ code: 1, stdout: '', stderr: missing('status') })
-    const cancel = await captured(() => run(['cancel', RUN_ID], noSlurm))
-    expect(cancel).toEqual({ code: 1, stdout: '', stderr: missing('cancel') })
+    await expect(run(['status', RUN_ID, '--results-dir', root], noSlurm)).rejects.toThrow(
+      new UsageError(missing('status', 'squeue')),
+    )
+    await expect(run(['cancel', RUN_ID], noSlurm)).rejects.toThrow(new UsageError(missing('cancel', 'squeue')))
   })
 })

@@ -2,6 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { ClusterError } from '../../src/cluster/errors.ts'
 import {
+  parseGpusPerPartition,
+  parseMaxArraySize,
   parsePartitions,
   parseQueue,
   parseSbatchJobId,
@@ -126,4 +128,20 @@ test('partitions: one per line, each once, in the order sinfo gave', () => {
       expect(parsePartitions(names.map((n) => `${n}\n`).join(''))).toEqual([...new Set(names)])
     }),
   )
+})
+
+describe('cluster limits', () => {
+  test("scontrol show config's MaxArraySize", () => {
+    expect(parseMaxArraySize('MaxArraySize            = 1001\nMaxJobCount             = 10000\n')).toBe(1001)
+    expect(() => parseMaxArraySize('MaxJobCount = 10\n')).toThrow(/MaxArraySize: cannot read/)
+  })
+
+  test("sinfo's GRES: the most GPUs one node of each partition has, types summed, sockets and other GRES ignored", () => {
+    const gpus = parseGpusPerPartition(
+      ['gpu|gpu:h200:8(S:0-1)', 'gpu|gpu:h200:4', 'mixed|gpu:a100:4,gpu:v100:2(S:0,1),mps:100', 'cpu|(null)'].join(
+        '\n',
+      ),
+    )
+    expect(Object.fromEntries(gpus)).toEqual({ gpu: 8, mixed: 6, cpu: 0 })
+  })
 })

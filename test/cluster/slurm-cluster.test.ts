@@ -3,13 +3,14 @@
 // `report` reads it; refusals (a job Slurm rejects, an unknown partition, a results directory a task cannot see) each
 // come back as one line. Without a cluster every test here is skipped with one reason.
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, beforeEach, describe, expect, test } from 'vitest'
 import { cachedDataset } from '../../benchmarks/support/dataset.ts'
 import { parseSubmit, run } from '../../src/cli/slurm.ts'
+import { UsageError } from '../../src/cli/usage-error.ts'
 import { campaignPaths, jobName, runDirOf, submissions } from '../../src/cluster/campaign.ts'
 import { prepareCampaignDir, writeManifest } from '../../src/cluster/campaign-files.ts'
 import { queueRows, runTool, submitScript } from '../../src/cluster/commands.ts'
@@ -33,6 +34,8 @@ const host = os
 beforeEach((context) => {
   if (unavailable) context.skip(unavailable)
 })
+
+const whichSync = (tool: string) => execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim()
 
 // Every run this file submits is cancelled when it ends, whatever happened: no task outlives the test.
 const submitted: { runId: string; env: NodeJS.ProcessEnv }[] = []
@@ -205,20 +208,37 @@ describe('refusals, one line each, nothing left behind', () => {
   const root = tempDirUntilFileEnd('slurm-refused-')
   const env = jobEnv(TINY)
 
-  test("a job Slurm rejects: sbatch's own message; no files, no job", async () => {
-    const sub = await submit(root, ['--gpus-per-node', '1', '--suites', 'stage-throughput'], env)
-    expect(sub.code).toBe(1)
-    expect(sub.stderr).toMatch(/^virnucpro-bench slurm submit: sbatch: error: [^\n]*gres[^\n]*\n$/i)
+  test("a job Slurm rejects: sbatch's own message, a usage error (exit 2); no files, no job", async () => {
+    // Without sinfo on PATH the GPUs are checked against what nodes are built with only, so sbatch sees gpu:1 and
+    // refuses it on this cluster of no GPUs: the path of any request a cluster refuses.
+    const bin = tempDirUntilFileEnd('slurm-no-sinfo-')
+    for (const tool of ['sbatch', 'scontrol', 'squeue', 'scancel']) symlinkSync(whichSync(tool), join(bin, tool))
+    const noSinfo = { ...env, PATH: `${bin}:${dirname(process.execPath)}` }
+    const sub = submit(root, ['--gpus-per-node', '1', '--suites', 'stage-throughput'], noSinfo)
+    await expect(sub).rejects.toThrow(UsageError)
+    await expect(sub).rejects.toThrow(/^slurm submit: sbatch: error: [^\n]*gres[^\n]*$/i)
     expect(readdirSync(root)).toEqual([])
-    expect(await queueRows(jobName(sub.runId), { env })).toEqual([])
+    expect(await queueRows(jobName(submitted.at(-1)!.runId), { env })).toEqual([])
+  })
+
+  test('more GPUs than any node of the partition has (sinfo): refused before sbatch, with the most there is', async () => {
+    const sub = submit(root, ['--gpus-per-node', '1', '--suites', 'stage-throughput'], env)
+    await expect(sub).rejects.toThrow(
+      /^slurm submit: --gpus-per-node 1: no node of partition \S+ has that many GPUs \(sinfo: 0 at most\): give --gpus-per-node 0/,
+    )
+    expect(readdirSync(root)).toEqual([])
+  })
+
+  test("more tasks than this cluster's MaxArraySize (scontrol): refused, even as a dry run", async () => {
+    const sub = submit(root, ['--nodes', '100000', '--dry-run'], env)
+    await expect(sub).rejects.toThrow(
+      /^slurm submit: 100000 tasks .* need array indices 0-99999, above MaxArraySize \d+, this cluster's \(scontrol show config\)/,
+    )
   })
 
   test('an unknown partition: named, with the partitions sinfo lists; no files', async () => {
-    const sub = await submit(root, ['--partition', 'no-such-partition'], env)
-    expect(sub.code).toBe(1)
-    expect(sub.stderr).toMatch(
-      /^virnucpro-bench slurm submit: unknown partition 'no-such-partition' \(sinfo lists: \S.*\)\n$/,
-    )
+    const sub = submit(root, ['--partition', 'no-such-partition'], env)
+    await expect(sub).rejects.toThrow(/^slurm submit: unknown partition 'no-such-partition' \(sinfo lists: \S.*\)$/)
     expect(readdirSync(root)).toEqual([])
   })
 })
@@ -273,10 +293,10 @@ describe('a campaign held in the queue', () => {
     expect(cancelled).toEqual({ code: 0, stdout: `run ${campaign.runId}: cancelled job(s) ${jobId}\n`, stderr: '' })
     const after = await campaignStatus(campaign.runId, runDir, { env })
     expect(after.tasks.map((t) => t.state)).toEqual(['CANCELLED'])
-    const again = await captured(() => run(['cancel', campaign.runId], env))
-    expect(again.code).toBe(1)
-    expect(again.stderr).toBe(
-      `virnucpro-bench slurm cancel: run ${campaign.runId} has no pending or running job (job name ${jobName(campaign.runId)})\n`,
+    await expect(run(['cancel', campaign.runId], env)).rejects.toThrow(
+      new UsageError(
+        `slurm cancel: run ${campaign.runId} has no pending or running job (job name ${jobName(campaign.runId)}): nothing to cancel; 'slurm status ${campaign.runId}' shows how its tasks ended`,
+      ),
     )
   })
 })

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import fc from 'fast-check'
@@ -214,6 +214,27 @@ describe('schema versions', () => {
     const missing = freshFile()
     expect(() => HistoryStore.open(missing)).toThrow(expect.objectContaining({ code: 'HISTORY_MISSING' }))
     expect(existsSync(missing)).toBe(false)
+  })
+
+  test("refused files are left byte for byte as they were, another program's journal mode included", () => {
+    const foreign = freshFile()
+    const db = new DatabaseSync(foreign)
+    db.exec('CREATE TABLE notes (text TEXT)')
+    db.close()
+    const empty = freshFile()
+    writeFileSync(empty, '')
+    const text = freshFile()
+    writeFileSync(text, 'SQLite format 2 and then some\n')
+    for (const [file, why] of [
+      [foreign, /not a virnucpro-bench history/],
+      [empty, /is empty \(0 bytes; a copy that failed\?\): restore it .*, or delete it to start a new history$/],
+      [text, /is not an SQLite database: name a virnucpro-bench history instead/],
+      [root, /is a directory: name the history file in it/],
+    ] as const) {
+      const before = existsSync(file) && !file.endsWith('/') && file !== root ? readFileSync(file) : null
+      for (const create of [false, true]) expect(() => HistoryStore.open(file, { create }), file).toThrow(why)
+      if (before) expect(readFileSync(file).equals(before), file).toBe(true)
+    }
   })
 })
 

@@ -1,8 +1,9 @@
 // `virnucpro-bench monitor` as a real process on the fake libnvidia-ml: wrapping a command, Ctrl-C, bad options.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import { parseMonitorArgs } from '../../src/cli/monitor.ts'
 import { UsageError } from '../../src/cli/usage-error.ts'
@@ -54,8 +55,14 @@ describe('monitor -- COMMAND', () => {
     const out = tempLogPath()
     const result = await runCli(['--interval-ms', '20', '--out', out, '--json', '--', 'sh', '-c', PIPELINE])
     expect(result.code).toBe(3)
-    expect(result.stderr).toContain('=== Stage 6: ESM-2 Feature Extraction ===')
-    const summary = JSON.parse(result.stdout) as MonitorSummary
+    // stdout is the command's, untouched; the summary is on stderr, last, after a line saying how the command ended.
+    expect(result.stdout).toContain('=== Stage 6: ESM-2 Feature Extraction ===\n')
+    expect(result.stdout).not.toContain('GPU monitor')
+    expect(result.stderr).toMatch(/\nvirnucpro-bench monitor: sh exited with status 3 after \d+\.\d s\n\{\n/)
+    const summary = JSON.parse(result.stderr.slice(result.stderr.indexOf('\n{\n') + 1)) as MonitorSummary & {
+      command: unknown
+    }
+    expect(summary.command).toEqual({ argv: ['sh', '-c', PIPELINE], exitCode: 3, signal: null, spawnError: null })
     expect(summary.logPath).toBe(out)
     expect(existsSync(out)).toBe(true)
     expect(summary.stages.map((s) => s.stage)).toEqual([
@@ -73,8 +80,51 @@ describe('monitor -- COMMAND', () => {
     useFake({ devices: [{}] })
     const result = await runCli(['--out', tempLogPath(), '--', '/nonexistent/program'])
     expect(result.code).toBe(127)
-    expect(result.stdout).toMatch(/^GPU monitor: /)
-    expect(result.stderr).toMatch(/cannot start '\/nonexistent\/program'/)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(/cannot start '\/nonexistent\/program'.*\nGPU monitor: /s)
+  })
+
+  test("the command's output passes through byte for byte, each stream to ours, invalid UTF-8 included", async () => {
+    useFake({ devices: [{}] })
+    const bytes = String.raw`printf 'out \377\376 caf\303\251\n'; printf 'err \200\n' >&2; printf 'no newline'`
+    const child = spawn(process.execPath, [CLI, '--out', tempLogPath(), '--', 'sh', '-c', bytes], {
+      env: { ...process.env, VIRNUCPRO_BENCH_NVML_ADDON: ADDON_PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout!.on('data', (d: Buffer) => out.push(d))
+    child.stderr!.on('data', (d: Buffer) => err.push(d))
+    const code = await new Promise((resolve) => child.once('close', resolve))
+    expect(code).toBe(0)
+    expect(Buffer.concat(out)).toEqual(
+      Buffer.from([...Buffer.from('out '), 0xff, 0xfe, ...Buffer.from(' café\nno newline')]),
+    )
+    expect(Buffer.concat(err).includes(Buffer.from([...Buffer.from('err '), 0x80, 0x0a]))).toBe(true)
+  })
+
+  test('a command killed by SIGKILL: exit 137, and a line saying so before the summary', async () => {
+    useFake({ devices: [{}] })
+    const result = await runCli(['--out', tempLogPath(), '--', 'sh', '-c', 'echo started; kill -9 $$'])
+    expect(result.code).toBe(137)
+    expect(result.stdout).toBe('started\n')
+    expect(result.stderr).toMatch(
+      /\nvirnucpro-bench monitor: sh was killed by SIGKILL after \d+\.\d s \(exit 137\): the summary covers it up to then\nGPU monitor: /,
+    )
+  })
+
+  test('--out at an existing file or a directory: refused before sampling, the file untouched', async () => {
+    const existing = tempLogPath()
+    writeFileSync(existing, 'earlier log\n')
+    for (const out of [existing, path.dirname(existing)]) {
+      // Through src/cli.ts, which turns the refusal into its line and exit code.
+      const result = await execa('node', ['src/cli.ts', 'monitor', '--out', out, '--', 'true'], { reject: false })
+      expect(result.exitCode).toBe(3)
+      expect(result.stderr).toMatch(
+        /^virnucpro-bench: monitor: --out '.*' (exists already|is a directory): give a new file \(a monitor log is never appended to or replaced\)$/,
+      )
+    }
+    expect(readFileSync(existing, 'utf8')).toBe('earlier log\n')
   })
 })
 
@@ -93,11 +143,11 @@ describe('monitor until Ctrl-C', () => {
     expect(result.stdout).toContain('GPU 0 (NVIDIA H200): util avg')
   })
 
-  test('no libnvidia-ml: one line saying why, exit 1', async () => {
+  test('no libnvidia-ml: one line saying why, exit 3', async () => {
     const result = await runCli(['--out', tempLogPath()], undefined, {
       VIRNUCPRO_BENCH_NVML_LIB: '/nonexistent/libnvidia-ml.so.1',
     })
-    expect(result.code).toBe(1)
+    expect(result.code).toBe(3)
     expect(result.stderr).toMatch(
       /^virnucpro-bench monitor: cannot monitor: \/nonexistent\/libnvidia-ml\.so\.1 not found/,
     )

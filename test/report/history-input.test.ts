@@ -88,7 +88,7 @@ describe('a history that cannot be used is unavailable, with why and the file na
     writeFileSync(file, 'not a database, just text\n'.repeat(200))
     expect(loadTrendsInput({ file })).toMatchObject({
       state: 'unavailable',
-      reason: `cannot use history database ${file}: file is not a database`,
+      reason: `history database ${file} is not an SQLite database: name a virnucpro-bench history instead (history add creates one)`,
     })
   })
 })

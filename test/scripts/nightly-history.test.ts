@@ -68,14 +68,17 @@ async function nightly(c: Awaited<ReturnType<typeof setUp>>, runDir = c.runDir) 
 }
 
 describe('scripts/nightly-history.sh', () => {
-  test('the first night starts the history: exit 0, the step output, the change points in the job summary', async () => {
+  test('the first night starts the history: exit 0, the step output, the job summary written once, from the rebuilt report', async () => {
     const c = await setUp(0, 1)
     const result = await nightly(c)
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.output).toBe('exit=0\n')
     expect(result.stdout).toContain('run night-000: added 1 record(s)')
     expect(result.stdout).toContain('no regression brought to light by the newest run')
-    expect(readFileSync(c.files.summary, 'utf8')).toMatch(/^## Change points over the history\n\n```\nno change points/)
+    const summary = readFileSync(c.files.summary, 'utf8')
+    expect(summary).toBe(readFileSync(join(c.dir, 'reports', 'summary.md'), 'utf8'))
+    expect(summary.match(/^# VirNucPro benchmark report$/gm)).toHaveLength(1)
+    expect(summary).toContain('### Change points')
     expect(JSON.parse(readFileSync(join(c.dir, 'reports', 'history-changes.json'), 'utf8'))).toMatchObject({
       exitCode: 0,
       newestRun: 'night-000',
@@ -145,6 +148,9 @@ describe('scripts/nightly-history.sh', () => {
       `::error title=History not updated::no run directory ${join(c.dir, 'results', 'missing')}: the GPU steps wrote no records`,
     )
     expect(existsSync(c.db)).toBe(false)
+    expect(readFileSync(c.files.summary, 'utf8')).toMatch(
+      /^## No results\n\nNo run directory .*missing: the GPU steps wrote no records/,
+    )
   }, 60_000)
 })
 

@@ -40,3 +40,24 @@ describe('forEachLine', () => {
     )
   })
 })
+
+describe('forEachLine with the bytes', () => {
+  test('the bytes come as written, invalid UTF-8 included; a character cut between chunks is one character in the line', async () => {
+    const written = Buffer.from([0x61, 0xff, 0x0a, 0x63, 0x61, 0x66, 0xc3, 0xa9, 0x0a])
+    const stream = new PassThrough()
+    const lines: string[] = []
+    const bytes: Buffer[] = []
+    const done = forEachLine(
+      stream,
+      (line) => lines.push(line),
+      (chunk) => bytes.push(chunk),
+    )
+    // Cut inside é (0xc3 0xa9).
+    stream.write(written.subarray(0, 7))
+    stream.write(written.subarray(7))
+    stream.end()
+    await done
+    expect(Buffer.concat(bytes)).toEqual(written)
+    expect(lines).toEqual(['a\uFFFD', 'café'])
+  })
+})

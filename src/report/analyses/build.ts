@@ -15,7 +15,13 @@ import { analyzeScaling, type ScalingReport } from './scaling.ts'
 import { type SuiteLine, suiteLine } from './suites.ts'
 import { analyzeTrends, type TrendsReport } from './trends.ts'
 
-export const REPORT_SCHEMA_VERSION = 1
+/**
+ * The shape of the JSON reports (summary.json, bottleneck.json, perf02.json), one number for the three. Bumped when a
+ * shape changes; src/report/read-json.ts names an older file's version and what to do. 1: until 2026-11-24 (rows
+ * of one record each: `recordId`; bottleneck.json and perf02.json carried no version). 2: rows of every record
+ * sharing their runs (`recordIds`), the fleet, the trends, scaling CIs with their coverage, a version in every file.
+ */
+export const REPORT_SCHEMA_VERSION = 2
 
 export interface Report {
   schemaVersion: typeof REPORT_SCHEMA_VERSION

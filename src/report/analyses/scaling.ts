@@ -17,6 +17,11 @@ export interface ScalingPoint {
   runs: number
   medianMs: number
   ci: { low: number; high: number } | null
+  /**
+   * The CI's exact coverage where it is known (order statistic: 75% for 3 runs, [min, max] being the best a few runs
+   * give); null for the bootstrap above 30 runs, whose level is the nominal 95%, or without a CI.
+   */
+  ciCoverage: number | null
   speedup: number | null
   speedupCi: { low: number; high: number } | null
   efficiency: number | null
@@ -46,6 +51,7 @@ function curve(record: ResultRecord, scope: string, timesByGpus: Map<number, num
       runs: times.length,
       medianMs: estimate.median,
       ci: estimate.ci ? { low: estimate.ci.low, high: estimate.ci.high } : null,
+      ciCoverage: estimate.ci?.coverage ?? null,
       speedup: gpuCount === 1 ? 1 : null,
       speedupCi: null,
       efficiency: gpuCount === 1 ? 1 : null,

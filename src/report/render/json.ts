@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { VERDICTS } from '../../results/schema/index.ts'
-import type { Report } from '../analyses/build.ts'
+import { REPORT_SCHEMA_VERSION, type Report } from '../analyses/build.ts'
 import { FleetJsonSchema } from './fleet-json.ts'
 import { jsonArrayWriter } from './json-array.ts'
 import { TrendsJsonSchema, trendsSummary } from './trends-json.ts'
@@ -31,6 +31,7 @@ const FlagSchema = z.object({ rule: z.string(), stage: z.string(), evidence: z.s
 
 /** Flags name their rule; each rule's recommendation is written once, in `recommendations`. */
 export const BottleneckJsonSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   recommendations: z.record(z.string(), z.string()),
   groups: z.array(
     z.looseObject({
@@ -46,6 +47,7 @@ export const BottleneckJsonSchema = z.object({
 })
 
 export const Perf02JsonSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   rows: z.array(
     z.looseObject({
       recordIds: z.array(z.string()).min(1),
@@ -65,7 +67,7 @@ export const Perf02JsonSchema = z.object({
 })
 
 export const ReportJsonSchema = z.looseObject({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   runId: z.string().nullable(),
   generatedAt: z.string(),
   outcome: z.union([
@@ -196,10 +198,11 @@ export function bottleneckJson(report: Report): string {
     })
     groups.push({ ...g, flags })
   }
-  return `{"recommendations":${JSON.stringify(recommendations)},"groups":${groups.text()}}\n`
+  const head = `"schemaVersion":${REPORT_SCHEMA_VERSION},"recommendations":${JSON.stringify(recommendations)}`
+  return `{${head},"groups":${groups.text()}}\n`
 }
 
 /** perf02.json (compact): the PERF-02 rows and counts as the analysis made them. */
 export function perf02Json(report: Report): string {
-  return `${JSON.stringify(report.perf02)}\n`
+  return `${JSON.stringify({ schemaVersion: REPORT_SCHEMA_VERSION, ...report.perf02 })}\n`
 }

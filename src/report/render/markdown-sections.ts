@@ -183,6 +183,12 @@ export function regressionMarkdown(report: RegressionReport | null): string {
     ...report.unmatched.map((u) => `- only in ${u.side}: ${esc(u.recordId)} / ${esc(u.group)}`),
   ].join('\n')
   const errors = report.errors.length > 0 ? `, ${report.errors.length} not compared (error)` : ''
-  const head = `Baseline ${esc(report.baselineRunId ?? report.baselineDir)}, threshold ${fmtPct(report.threshold * 100, 0)}: ${report.regressed} regressed${errors}.`
+  const compared = report.comparisons.length
+  // "0 regressed" of nothing compared would read as a pass.
+  const verdict =
+    compared === 0 && report.errors.length === 0
+      ? 'nothing compared (no run group in common with this run): no regression verdict'
+      : `${report.regressed} regressed of ${compared} compared${errors}`
+  const head = `Baseline ${esc(report.baselineRunId ?? report.baselineDir)}, threshold ${fmtPct(report.threshold * 100, 0)}: ${verdict}.`
   return `${head}\n\n${mdTable(['record', 'setup', 'metric', 'baseline', 'candidate', 'ratio [95% CI]', 'verdict', 'reason'], rows)}\n${unmatched ? `\n${unmatched}\n` : ''}`
 }

@@ -102,16 +102,3 @@ export function sectionMarkdown(
       return `${header(report, 'Memory')}\n${memoryMarkdown(report.memory)}\n## Equivalence\n\n${kindMarkdown(report.kinds.equivalence)}\n## Sweeps\n\n${kindMarkdown(report.kinds.sweep)}\n## A/B\n\n${kindMarkdown(report.kinds.ab)}`
   }
 }
-
-/** Bytes GitHub accepts per step summary. */
-export const STEP_SUMMARY_LIMIT_BYTES = 1024 * 1024
-
-/** The step summary: summary.md, cut at a line boundary with a note when it would pass the 1 MiB limit. */
-export function stepSummary(report: Report, limitBytes = STEP_SUMMARY_LIMIT_BYTES): string {
-  const full = summaryMarkdown(report)
-  if (Buffer.byteLength(full) <= limitBytes) return full
-  const tail = '\n\n_Truncated to fit the step summary limit: the full report is in the reports/ artifact._\n'
-  let cut = full.slice(0, limitBytes - Buffer.byteLength(tail) - 4096)
-  while (Buffer.byteLength(cut) > limitBytes - Buffer.byteLength(tail)) cut = cut.slice(0, cut.length - 4096)
-  return `${cut.slice(0, cut.lastIndexOf('\n'))}${tail}`
-}

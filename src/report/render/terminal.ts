@@ -5,6 +5,7 @@
  * was read, then where the reports are. Pure.
  */
 import type { Report } from '../analyses/build.ts'
+import type { LeftOut } from '../write.ts'
 import { capacityTerminalLines } from './capacity-text.ts'
 import { fleetTerminalLines } from './fleet-text.ts'
 import { outcomeNote } from './markdown.ts'
@@ -12,7 +13,12 @@ import { trendsTerminalLines } from './trends-text.ts'
 
 const MAX_SUITE_LINES = 40
 
-export function terminalSummary(report: Report, outDir: string, files: readonly string[]): string[] {
+export function terminalSummary(
+  report: Report,
+  outDir: string,
+  files: readonly string[],
+  leftOut: readonly LeftOut[] = [],
+): string[] {
   const lines: string[] = []
   const note = outcomeNote(report)
   if (note) lines.push(`gpu-report: ${note}; reports cover the records written so far`)
@@ -37,6 +43,7 @@ export function terminalSummary(report: Report, outDir: string, files: readonly 
     for (const line of capacityTerminalLines(entry)) lines.push(`gpu-report: ${line}`)
   for (const line of fleetTerminalLines(report.fleet)) lines.push(`gpu-report: ${line}`)
   for (const line of trendsTerminalLines(report.trends)) lines.push(`gpu-report: ${line}`)
+  for (const l of leftOut) lines.push(`gpu-report: ${l.file} not written: ${l.reason}`)
   lines.push(`gpu-report: ${files.length} reports in ${outDir} (open index.html; trace.json opens in ui.perfetto.dev)`)
   return lines
 }

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest'
 import { buildReport } from '../../../src/report/analyses/build.ts'
 import { analyzeRegression, regressionGateFails } from '../../../src/report/analyses/regression.ts'
+import { regressionMarkdown } from '../../../src/report/render/markdown-sections.ts'
 import { terminalSummary } from '../../../src/report/render/terminal.ts'
 import type { ResultRecord } from '../../../src/results/schema/index.ts'
 import { loadDemo } from '../support/demo.ts'
@@ -37,6 +38,22 @@ describe('regression against a baseline when this run failed', () => {
     })
     expect(terminalSummary(report, 'reports', [])).toContain(
       `gpu-report: ERROR scaling-reference/1 GPU: not compared with the baseline, record failed: ${REASON}`,
+    )
+  })
+})
+
+describe('the regression section', () => {
+  test('nothing in common with the baseline reads as no verdict, never as "0 regressed"', () => {
+    const text = regressionMarkdown(analyzeRegression([scaling], [], '/baseline'))
+    expect(text).toMatch(
+      /^Baseline \/baseline, threshold 10%: nothing compared \(no run group in common with this run\): no regression verdict\./,
+    )
+    expect(text).not.toContain('0 regressed')
+  })
+
+  test('with comparisons it counts them', () => {
+    expect(regressionMarkdown(analyzeRegression([scaling], [scaling], '/baseline'))).toMatch(
+      /: 0 regressed of \d+ compared\./,
     )
   })
 })

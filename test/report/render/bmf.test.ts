@@ -35,6 +35,7 @@ const figure = fc.record({
   valueMs: value,
   lowMs: fc.option(value),
   highMs: fc.option(value),
+  ciLabel: fc.option(fc.constant('95% CI')),
   extra: fc.constant(''),
 })
 
@@ -53,6 +54,7 @@ describe('bench.bmf.json', () => {
       valueMs: i,
       lowMs: null,
       highMs: null,
+      ciLabel: null,
       extra: '',
     }))
     const keys = Object.keys(JSON.parse(bencherMetricsJson(noRows, figures)))

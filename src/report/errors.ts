@@ -1,0 +1,22 @@
+/**
+ * Why a report was not written, as one typed error with a string code: the CLI prints the message on one line (it
+ * names the input, what is wrong and what to give instead) and exits 3; nothing of the user's was touched.
+ */
+export type ReportErrorCode =
+  /** A RESULTS_DIR (or --baseline) holds no valid result record: a report of it would be green on nothing. */
+  | 'REPORT_NO_RECORDS'
+  /** The output directory cannot take the reports (a file, not writable, other files of our names). */
+  | 'REPORT_OUT_DIR'
+  /** --fail-on-regression asked for a verdict the baseline cannot give (no run group in common). */
+  | 'REPORT_NOTHING_COMPARED'
+  /** A report file could not be written after the checks passed (disk full, removed under us). */
+  | 'REPORT_WRITE'
+
+export class ReportError extends Error {
+  override name = 'ReportError'
+  readonly code: ReportErrorCode
+  constructor(code: ReportErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.code = code
+  }
+}
