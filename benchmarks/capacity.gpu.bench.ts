@@ -2,7 +2,7 @@
  * What the size-aware scaling suite costs and how tight it is: the capacity measurement for 1 and 2 GPUs (as the host
  * allows) at the suite's default sizes (VIRNUCPRO_BENCH_SIZES, one warm-up per configuration + VIRNUCPRO_BENCH_RUNS per
  * arm, then the sequential design's top-up runs while a CI is wider than its target and the budget allows), timed end
- * to end as one benchmark iteration, against issue 24's targets: at most CAPACITY_BUDGET_GPU_MIN
+ * to end as one benchmark iteration, against issue 24's targets: at most VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN (15)
  * GPU-minutes (wall time x the GPUs the host holds for it), and a 6,000,000-sequence PERF-01 CI no wider than
  * +-3% on 1 GPU and +-5% on 2 or more (CAPACITY_MAX_CI_HALF_WIDTH). Writes the capacity record of the same runs, and
  * prints which part dominates each CI.
@@ -11,20 +11,10 @@
 import { expect, test } from 'vitest'
 import type { CapacityStats } from '../src/suites/capacity.ts'
 import { runCapacitySuite } from '../src/suites/capacity-suite.ts'
-import {
-  CAPACITY_BUDGET_GPU_MIN,
-  CAPACITY_CI_TARGET as CAPACITY_MAX_CI_HALF_WIDTH,
-} from '../src/suites/capacity-topup.ts'
+import { CAPACITY_CI_TARGET as CAPACITY_MAX_CI_HALF_WIDTH } from '../src/suites/capacity-topup.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { createRunContext, firstGpus } from './support/run-context.ts'
-
-/** VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN lowers the budget for a shorter device call; default the target's. */
-function budgetGpuMinutes(): number {
-  const raw = Number(process.env.VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN ?? '')
-  // Less a minute for what the runs' wall times do not hold (inputs, fits, reports), as the suite's own default.
-  return (Number.isFinite(raw) && raw > 0 ? raw : CAPACITY_BUDGET_GPU_MIN) - 1
-}
 
 test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PERF-01 CI', async ({
   bench,
@@ -42,7 +32,8 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
   // measurement is the run cache's answer within a second (it was what a first H200 run reported). The benchmark
   // reports this one duration.
   const startedMs = performance.now()
-  const { record } = await runCapacitySuite(rc.ctx, m, configs, inputs, budgetGpuMinutes())
+  // VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN (default 15) less a minute for what the runs' wall times do not hold.
+  const { record } = await runCapacitySuite(rc.ctx, m, configs, inputs, rc.settings.capacityBudgetGpuMin - 1)
   const name = `capacity, ${gpus.join(' and ')} GPU(s) at ${rc.settings.sizes.join(' / ')} records`
   const result = await benchFromSamples(bench, name, [performance.now() - startedMs])
   const stats = record.stats as unknown as CapacityStats
@@ -57,10 +48,10 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
   })
   const seq = stats.sequential
   await annotate(
-    `capacity bench: ${(result.latency.mean / 60_000).toFixed(2)} min wall x ${held} GPU(s) held = ${gpuMinutes.toFixed(2)} GPU-minutes (target <= ${CAPACITY_BUDGET_GPU_MIN}); sequential design: ${seq ? `${seq.topUps} top-up run(s), stopped: ${seq.stop}` : 'off'}; 6 M PERF-01 CI: ${widths.map((w) => `${w.label} ${(w.at.wallMs.estimate / 3_600_000).toFixed(3)} h +-${(w.halfWidth * 100).toFixed(2)}% (target +-${CAPACITY_MAX_CI_HALF_WIDTH(w.gpuCount) * 100}%${w.top ? `; mostly ${w.top.part}, ${w.top.sharePct.toFixed(0)}%` : ''}${w.support.supported ? '' : `; NOT SUPPORTED: ${w.support.problems.join('; ')}`})`).join(', ')}`,
+    `capacity bench: ${(result.latency.mean / 60_000).toFixed(2)} min wall x ${held} GPU(s) held = ${gpuMinutes.toFixed(2)} GPU-minutes (target <= ${rc.settings.capacityBudgetGpuMin}); sequential design: ${seq ? `${seq.topUps} top-up run(s), stopped: ${seq.stop}` : 'off'}; 6 M PERF-01 CI: ${widths.map((w) => `${w.label} ${(w.at.wallMs.estimate / 3_600_000).toFixed(3)} h +-${(w.halfWidth * 100).toFixed(2)}% (target +-${CAPACITY_MAX_CI_HALF_WIDTH(w.gpuCount) * 100}%${w.top ? `; mostly ${w.top.part}, ${w.top.sharePct.toFixed(0)}%` : ''}${w.support.supported ? '' : `; NOT SUPPORTED: ${w.support.problems.join('; ')}`})`).join(', ')}`,
   )
   expect(widths.length).toBe(gpus.length)
-  expect(gpuMinutes).toBeLessThanOrEqual(CAPACITY_BUDGET_GPU_MIN)
+  expect(gpuMinutes).toBeLessThanOrEqual(rc.settings.capacityBudgetGpuMin)
   for (const w of widths) {
     expect(w.support.problems, w.label).toEqual([])
     expect(w.halfWidth, w.label).toBeLessThanOrEqual(CAPACITY_MAX_CI_HALF_WIDTH(w.gpuCount))

@@ -37,6 +37,12 @@ export const VARIABLES = {
   VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: decimalInteger('GPU monitor poll interval (ms)', 1, undefined, 100),
   VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: decimalInteger('time limit of one target run (ms)', 1000, undefined, 540_000),
   VIRNUCPRO_BENCH_SIZES: sizeList('records of the nested subsets the scaling suite fits'),
+  VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: decimalInteger(
+    "GPU-minutes the capacity suite's runs may take, its top-up runs included",
+    1,
+    undefined,
+    15,
+  ),
   VIRNUCPRO_BENCH_DEVICE: choice('where the suites run the target', ['gpu', 'cpu'] as const, true),
   VIRNUCPRO_BENCH_TASK: anyText("this invocation's task name in a campaign"),
   VIRNUCPRO_BENCH_TARGET: choice('the pipeline the suites drive', Object.keys(PROFILES)),

@@ -62,11 +62,11 @@ export function sharedParts(
   const all = fittable.flatMap((c) => c.runs)
   const candidates = cpuStageParts(commonSeries(all), gpuStages)
   if (candidates.length === 0) return { model: null, series: [], checks: [] }
-  const fit = (runs: readonly CapacityRun[]) =>
+  const fitOf = (runs: readonly CapacityRun[]) =>
     fitSizeModel(runs, { series: candidates, nonNegative: true, random: createRandomSource(seed) })
-  const pooled = fit(all)
+  const pooled = fitOf(all)
   if (!pooled.draws) return { model: null, series: [], checks: [] }
-  const own = fittable.map((c) => ({ label: c.label, model: fit(c.runs) }))
+  const own = fittable.map((c) => ({ label: c.label, model: fitOf(c.runs) }))
   const checks = candidates.map((name): SharedPartCheck => {
     const mine = own.map((o) => ({ label: o.label, msPerSequence: slopeOf(o.model, name) }))
     const agree = mine.every((a) => mine.every((b) => overlap(a.msPerSequence, b.msPerSequence)))

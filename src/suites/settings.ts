@@ -40,6 +40,11 @@ export interface SuiteSettings {
    * `1000,10000` (at least two, ascending after parsing). Default DEFAULT_SIZES.
    */
   sizes: number[]
+  /**
+   * VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: GPU-minutes (runs' wall time x GPUs held) the capacity suite may spend,
+   * the sequential design's top-up runs included. Default 15; the runs get a minute less (inputs, fits, reports).
+   */
+  capacityBudgetGpuMin: number
   /** VIRNUCPRO_BENCH_DEVICE: gpu (default) or cpu; see targetDevice. */
   device: TargetDevice
 }
@@ -85,6 +90,7 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     monitorIntervalMs: read('VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS') ?? 100,
     runTimeoutMs: read('VIRNUCPRO_BENCH_RUN_TIMEOUT_MS') ?? 540_000,
     sizes: read('VIRNUCPRO_BENCH_SIZES') ?? DEFAULT_SIZES,
+    capacityBudgetGpuMin: read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ?? 15,
     device: targetDevice(env),
   }
 }
