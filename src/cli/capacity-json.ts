@@ -6,13 +6,19 @@
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import type { CapacityStats } from '../suites/capacity.ts'
+import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 export const CAPACITY_JSON_SCHEMA_VERSION = 1
 
 const interval = (e: SizeEstimate) => ({ estimate: e.estimate, low: e.ci?.low ?? null, high: e.ci?.high ?? null })
 
 /** The JSON document of a refit. */
-export function capacityJson(stats: CapacityStats, verdicts: readonly Verdict[], notes: readonly string[]) {
+export function capacityJson(
+  stats: CapacityStats,
+  verdicts: readonly Verdict[],
+  notes: readonly string[],
+  checks: { sizes: readonly HeldOutCheck[]; speedups: readonly SpeedupCheck[] } = { sizes: [], speedups: [] },
+) {
   return {
     schemaVersion: CAPACITY_JSON_SCHEMA_VERSION,
     input: stats.input,
@@ -40,6 +46,24 @@ export function capacityJson(stats: CapacityStats, verdicts: readonly Verdict[],
       },
     })),
     notFitted: stats.notFitted,
+    heldOut: checks.sizes.map((h) => ({
+      label: h.label,
+      gpuCount: h.gpuCount,
+      records: h.records,
+      sequences: h.sequences,
+      runs: h.runs,
+      medianWallMs: h.medianWallMs,
+      projectedMs: h.projectedMs ? interval(h.projectedMs) : null,
+      errorPct: h.errorPct,
+      insideCi: h.insideCi,
+    })),
+    heldOutSpeedups: checks.speedups.map((s) => ({
+      gpuCount: s.gpuCount,
+      sequences: s.sequences,
+      measured: s.measured,
+      projected: s.projected ? interval(s.projected) : null,
+      insideCi: s.insideCi,
+    })),
     verdicts: verdicts.map((v) => ({
       id: v.id,
       verdict: v.verdict,

@@ -2,6 +2,7 @@
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import type { CapacityStats } from '../suites/capacity.ts'
+import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 const HOUR_MS = 3_600_000
 const count = (n: number) => Math.round(n).toLocaleString('en-US')
@@ -47,13 +48,31 @@ function configLines(c: CapacityStats['configurations'][number]): string[] {
 const verdictLine = (v: Verdict) =>
   `  ${v.verdict.toUpperCase().padEnd(12)} ${v.id}: ${v.value === null ? '-' : v.value.toPrecision(4)} ${v.unit ?? ''}${v.ci ? ` [${v.ci.low.toPrecision(4)}, ${v.ci.high.toPrecision(4)}]` : ''}`
 
-/** Every line of the refit: notes, configurations, comparisons' verdicts. */
-export function capacityText(stats: CapacityStats, verdicts: readonly Verdict[], notes: readonly string[]): string[] {
+function checkLines(checks: { sizes: readonly HeldOutCheck[]; speedups: readonly SpeedupCheck[] }): string[] {
+  const sizes = checks.sizes.map(
+    (h) =>
+      `held out: ${h.label} at ${count(h.records)} records, median ${(h.medianWallMs / 1000).toFixed(2)} s of ${h.runs} runs; projected ${h.projectedMs ? timeText(h.projectedMs) : '-'}; error ${h.errorPct?.toFixed(2) ?? '-'}%, inside CI: ${h.insideCi ?? '-'}`,
+  )
+  const speedups = checks.speedups.map(
+    (s) =>
+      `held out: ${s.gpuCount} GPUs vs 1 at ${count(s.sequences)} sequences, measured ${s.measured.toFixed(3)}x; projected ${s.projected ? `${s.projected.estimate.toFixed(3)}x${s.projected.ci ? ` [${s.projected.ci.low.toFixed(3)}, ${s.projected.ci.high.toFixed(3)}]` : ''}` : '-'}; inside CI: ${s.insideCi ?? '-'}`,
+  )
+  return [...sizes, ...speedups]
+}
+
+/** Every line of the refit: notes, configurations, the held-out checks, the verdicts. */
+export function capacityText(
+  stats: CapacityStats,
+  verdicts: readonly Verdict[],
+  notes: readonly string[],
+  checks: { sizes: readonly HeldOutCheck[]; speedups: readonly SpeedupCheck[] } = { sizes: [], speedups: [] },
+): string[] {
   return [
     `capacity refit: ${stats.sizes.map(count).join(' / ')} records of ${stats.input.path || 'the input'}`,
     ...notes.map((n) => `  note: ${n}`),
     ...stats.configurations.flatMap(configLines),
     ...stats.notFitted.map((n) => `${n.label}: not fitted: ${n.reason}`),
+    ...checkLines(checks),
     'verdicts:',
     ...verdicts.map(verdictLine),
   ]

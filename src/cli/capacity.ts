@@ -13,6 +13,7 @@ import { readResultRecords } from '../results/store.ts'
 import { analyzeCapacityRuns } from '../suites/capacity.ts'
 import { refitInput } from '../suites/capacity-refit.ts'
 import { progressFromLog } from '../suites/progress-from-log.ts'
+import { heldOutChecks, heldOutSpeedups } from './capacity-checks.ts'
 import { capacityJson } from './capacity-json.ts'
 import { capacityText } from './capacity-text.ts'
 import { parseCommand } from './command-spec.ts'
@@ -74,10 +75,12 @@ export async function run(args: string[]): Promise<number> {
     throw new UnusableDataError(
       `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${input.frame.sizes.join(', ') || 'none'}); --sizes picks from those`,
     )
-  const { stats, verdicts } = analyzeCapacityRuns(input.configs, input.frame, thresholds, at)
-  console.log(capacityText(stats, verdicts, input.notes).join('\n'))
+  const heldOutSizes = input.heldOut.map((h) => h.sequences)
+  const { stats, verdicts } = analyzeCapacityRuns(input.configs, input.frame, thresholds, [...at, ...heldOutSizes])
+  const checks = { sizes: heldOutChecks(stats, input.heldOut), speedups: heldOutSpeedups(stats, input.heldOut) }
+  console.log(capacityText(stats, verdicts, input.notes, checks).join('\n'))
   if (values.json !== undefined) {
-    const text = `${JSON.stringify(capacityJson(stats, verdicts, input.notes), null, 2)}\n`
+    const text = `${JSON.stringify(capacityJson(stats, verdicts, input.notes, checks), null, 2)}\n`
     if (values.json === '-') process.stdout.write(text)
     else await writeFile(values.json, text)
   }

@@ -24,6 +24,18 @@ export interface RefitInput {
   frame: CapacityFrame
   /** What each configuration's figures were read from, and what was left out. */
   notes: string[]
+  /** Runs at measured sizes left out of the fit (--sizes): what the projection is checked against. */
+  heldOut: HeldOut[]
+}
+
+/** One configuration's completed runs at one size the fit left out. */
+export interface HeldOut {
+  label: string
+  gpuCount: number
+  records: number
+  sequences: number
+  runs: number
+  medianWallMs: number
 }
 
 interface SizedRun {
@@ -33,7 +45,8 @@ interface SizedRun {
   sequences: number
 }
 
-const SIZE_SUFFIX = /, [\d,]+ seqs$/
+/** A measurement's size in its label: `1 GPU, 4,000 seqs`, `... seqs direct`, `... seqs top-up 2`. */
+const SIZE_SUFFIX = /, [\d,]+ seqs(?: .*)?$/
 
 /** The configuration a run belongs to: its config without the size in its label, and the input it was cut from. */
 function configKey(run: MeasuredRun, record: ResultRecord): { key: string; label: string; gpuCount: number } {
@@ -115,6 +128,32 @@ function configRuns(group: SizedRun[], options: RefitOptions, notes: string[]): 
   }
 }
 
+const medianOf = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+/** Completed runs the fit left out, per configuration and size, with their median wall time. */
+function heldOutOf(runs: readonly SizedRun[]): HeldOut[] {
+  const groups = new Map<string, SizedRun[]>()
+  for (const r of runs.filter((x) => x.run.run.exitClass === 'completed')) {
+    const key = `${configKey(r.run, r.record).key}\u0000${r.records}`
+    groups.set(key, [...(groups.get(key) ?? []), r])
+  }
+  return [...groups.values()].map((g) => {
+    const { label, gpuCount } = configKey(g[0]!.run, g[0]!.record)
+    return {
+      label,
+      gpuCount,
+      records: g[0]!.records,
+      sequences: g[0]!.sequences,
+      runs: g.length,
+      medianWallMs: medianOf(g.map((r) => r.run.run.wallMs)),
+    }
+  })
+}
+
 const inputOf = (r: SizedRun) => r.record.provenance.input?.source.sha256 ?? ''
 
 /** The runs of one input (the one most runs read): sizes of different inputs are no nested subsets of one another. */
@@ -138,13 +177,17 @@ function oneInput(runs: SizedRun[], notes: string[]): SizedRun[] {
 export function refitInput(records: readonly ResultRecord[], options: RefitOptions): RefitInput {
   const notes: string[] = []
   const wanted = options.sizes ? new Set(options.sizes) : null
-  const runs = oneInput(collectRuns(records, notes), notes).filter((r) => wanted === null || wanted.has(r.records))
+  const all = oneInput(collectRuns(records, notes), notes)
+  const runs = all.filter((r) => wanted === null || wanted.has(r.records))
   const groups = new Map<string, SizedRun[]>()
   for (const r of runs) {
     const { key } = configKey(r.run, r.record)
     groups.set(key, [...(groups.get(key) ?? []), r])
   }
-  const configs = [...groups.values()]
+  const spanning = [...groups.values()].filter((g) => new Set(g.map((r) => r.records)).size >= 2)
+  const single = groups.size - spanning.length
+  if (single > 0) notes.push(`${single} configuration(s) left out: measured at one size only (a refit needs two)`)
+  const configs = spanning
     .map((g) => configRuns(g, options, notes))
     .sort((a, b) => a.gpuCount - b.gpuCount || a.label.localeCompare(b.label))
   const sizes = [...new Set(runs.map((r) => r.records))].sort((a, b) => a - b)
@@ -152,6 +195,7 @@ export function refitInput(records: readonly ResultRecord[], options: RefitOptio
   const source = runs[0]?.record.provenance.input?.source
   return {
     configs,
+    heldOut: heldOutOf(all.filter((r) => wanted !== null && !wanted.has(r.records))),
     frame: {
       input: {
         source: source?.source ?? 'generated',

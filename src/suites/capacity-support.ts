@@ -70,7 +70,10 @@ function perSequenceProblem(wall: PartFigures): { problem: string; halfWidth: nu
 }
 
 function belowMeasured(input: SupportInput): string[] {
+  // Measured sizes are the reproduction check's; a projection beyond them must not fall below any of them.
+  const largest = Math.max(...input.sizes.map((s) => s.sequences))
   return input.at.flatMap((a) => {
+    if (a.sequences <= largest) return []
     const smaller = input.sizes.filter((s) => s.sequences < a.sequences).map((s) => s.medianWallMs)
     const floor = smaller.length ? Math.max(...smaller) : 0
     return a.wallMs.estimate < floor

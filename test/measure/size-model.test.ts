@@ -10,7 +10,7 @@ import {
   speedupAt,
 } from '../../src/measure/size-compare.ts'
 import { estimateFrom, projectSeries, valueAt } from '../../src/measure/size-estimate.ts'
-import { fitSizeModel, type SizedRun } from '../../src/measure/size-model.ts'
+import { fitNonNegativeLine, fitSizeModel, type SizedRun } from '../../src/measure/size-model.ts'
 
 const normal = (random: () => number) => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
 
@@ -143,6 +143,52 @@ describe('fitSizeModel', () => {
   })
 })
 
+describe('non-negative lines (a part of a time is never negative, nor shrinks as the input grows)', () => {
+  const sse = (l: { fixed: number; perUnit: number }, x: number[], y: number[], w: number[]) =>
+    x.reduce((a, xi, i) => a + w[i]! * (y[i]! - l.fixed - l.perUnit * xi) ** 2, 0)
+
+  test('fitNonNegativeLine is feasible and no feasible line on a grid fits better', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.double({ min: 1, max: 1e5, noNaN: true }), fc.double({ min: -1e4, max: 1e5, noNaN: true })),
+          {
+            minLength: 2,
+            maxLength: 8,
+          },
+        ),
+        (points) => {
+          const x = points.map((p) => p[0])
+          if (new Set(x).size < 2) return
+          const y = points.map((p) => p[1])
+          const w = points.map(() => 1)
+          const best = fitNonNegativeLine(x, y, w)
+          expect(best.fixed).toBeGreaterThanOrEqual(0)
+          expect(best.perUnit).toBeGreaterThanOrEqual(0)
+          const bestSse = sse(best, x, y, w)
+          const maxY = Math.max(0, ...y)
+          for (const f of [0, 0.25, 0.5, 1].map((k) => k * maxY))
+            for (const s of [0, 0.001, 0.01, 0.1, 1, 10])
+              expect(bestSse).toBeLessThanOrEqual(sse({ fixed: f, perUnit: s }, x, y, w) * (1 + 1e-9) + 1e-6)
+        },
+      ),
+    )
+  })
+
+  test('with nonNegative, every draw of every line is non-negative, where plain least squares goes below zero', () => {
+    const runs: SizedRun[] = [100, 100, 100, 400, 400, 400].map((size, i) => ({
+      size,
+      values: { part: 5_000 - 2 * size + [0, 300, -300][i % 3]! },
+    }))
+    const plain = fitSizeModel(runs, { draws: 500 })
+    const kept = fitSizeModel(runs, { draws: 500, nonNegative: true })
+    expect(plain.fits.part!.perUnit).toBeLessThan(0)
+    expect(kept.fits.part!.perUnit).toBe(0)
+    for (const d of [kept.draws!.part!.fixed, kept.draws!.part!.perUnit])
+      expect(Math.min(...d)).toBeGreaterThanOrEqual(0)
+  })
+})
+
 describe('comparing two size models', () => {
   const oneGpu = { fixed: 9_000, perUnit: 0.004, sd: 300 }
   const twoGpus = { fixed: 14_000, perUnit: 0.0022, sd: 300 }
@@ -189,7 +235,8 @@ describe('comparing two size models', () => {
           const s = crossingSize(base, cand)
           if (fb <= fa) expect(s).toBe(0)
           else if (pb >= pa) expect(s).toBe(Number.POSITIVE_INFINITY)
-          else expect(valueAt(cand, s)).toBeCloseTo(valueAt(base, s), 3)
+          // Relative: where the slopes nearly agree the crossing is ~1e19 and doubles hold ~16 digits of it.
+          else expect(Math.abs(valueAt(cand, s) - valueAt(base, s))).toBeLessThanOrEqual(1e-9 * valueAt(base, s) + 1e-3)
         },
       ),
     )

@@ -1,0 +1,55 @@
+/**
+ * A refit checked against runs it was not fitted on (`capacity --sizes` leaving a measured size out): each held-out
+ * size's median wall time against the projection there (error, inside its CI), and k GPUs' measured speedup over 1
+ * GPU against the projected one. How a user checks a fit from small sizes on one bigger run, without GPU time.
+ */
+import type { SizeEstimate } from '../measure/index.ts'
+import type { CapacityStats } from '../suites/capacity.ts'
+import type { HeldOut } from '../suites/capacity-refit.ts'
+
+export interface HeldOutCheck extends HeldOut {
+  projectedMs: SizeEstimate | null
+  errorPct: number | null
+  insideCi: boolean | null
+}
+
+export interface SpeedupCheck {
+  gpuCount: number
+  sequences: number
+  measured: number
+  projected: SizeEstimate | null
+  insideCi: boolean | null
+}
+
+const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, b)
+const inside = (e: SizeEstimate | null, x: number) => (e?.ci ? e.ci.low <= x && x <= e.ci.high : null)
+
+/** Each held-out size against its projection (the refit must have projected to it: pass its sequences as extra sizes). */
+export function heldOutChecks(stats: CapacityStats, heldOut: readonly HeldOut[]): HeldOutCheck[] {
+  return heldOut.map((h) => {
+    const at = stats.configurations.find((c) => c.label === h.label)?.at.find((a) => near(a.sequences, h.sequences))
+    const projectedMs = at?.wallMs ?? null
+    return {
+      ...h,
+      projectedMs,
+      errorPct: projectedMs ? ((projectedMs.estimate - h.medianWallMs) / h.medianWallMs) * 100 : null,
+      insideCi: inside(projectedMs, h.medianWallMs),
+    }
+  })
+}
+
+/** k GPUs against 1 at each held-out size both measured: measured median ratio against the projected speedup. */
+export function heldOutSpeedups(stats: CapacityStats, heldOut: readonly HeldOut[]): SpeedupCheck[] {
+  return heldOut
+    .filter((h) => h.gpuCount > 1)
+    .flatMap((h) => {
+      const base = heldOut.find((b) => b.gpuCount === 1 && near(b.sequences, h.sequences))
+      if (!base) return []
+      const cmp = stats.comparisons.find((c) => c.candidate === h.label)
+      const projected = cmp?.at.find((a) => near(a.sequences, h.sequences))?.speedup ?? null
+      const measured = base.medianWallMs / h.medianWallMs
+      return [
+        { gpuCount: h.gpuCount, sequences: h.sequences, measured, projected, insideCi: inside(projected, measured) },
+      ]
+    })
+}

@@ -1,0 +1,138 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
+import { analyzeCapacityRuns } from '../../src/suites/capacity.ts'
+import type { CapacityRun } from '../../src/suites/capacity-runs.ts'
+
+const ESM2 = 'ESM-2 Feature Extraction'
+const DNABERT = 'DNABERT-S Feature Extraction'
+const t = DEFAULT_THRESHOLDS
+
+/** A run from its parts (ms); the wall time is their sum; startup/work split ESM-2 where both are given. */
+function run(size: number, parts: Record<string, number>, busyMs?: number): CapacityRun {
+  const values: Record<string, number> = { ...parts }
+  const split = values[`startup: ${ESM2}`] !== undefined && values[`work: ${ESM2}`] !== undefined
+  if (split) values[ESM2] = values[`startup: ${ESM2}`]! + values[`work: ${ESM2}`]!
+  if (busyMs !== undefined) values[`busy: ${ESM2}`] = busyMs
+  const inside = Object.entries(values)
+    .filter(([k]) => !k.includes(': ') && k !== 'outside stages')
+    .reduce((a, [, v]) => a + v, 0)
+  values.wall = inside + (values['outside stages'] ?? 0)
+  return { label: `${size}`, size, values, startup: {}, steady: {} }
+}
+
+const analyze = (runs: CapacityRun[]) =>
+  analyzeCapacityRuns(
+    [{ label: '1 GPU', gpuCount: 1, runs, recordsBySize: new Map(runs.map((r) => [r.size, r.size])), failure: null }],
+    {
+      input: {
+        source: 'generated',
+        path: '',
+        sha256: '',
+        records: 0,
+        workPerRecord: 0,
+        chunkLength: 500,
+        preset: null,
+      },
+      sizes: [...new Set(runs.map((r) => r.size))],
+      measuredSequences: Math.max(...runs.map((r) => r.size)),
+    },
+    t,
+  )
+
+describe('capacity model: never impossible', () => {
+  // Issue 24, case 1: the real VirNucPro's ESM-2 stage works through the whole input before its first GPU batch. Split
+  // at the GPU's first work, its pre-GPU part grew 28.5 ms/sequence and its work part got -24.8 ms/sequence; the old
+  // model held the growing part constant (its effect was measured against a negative projection) and projected 6 M
+  // sequences at -32.3 h, PASS.
+  test('case 1 (a start-up that grows with the input, split at the wrong place): no negative time, no pass', () => {
+    const noise = [0, 250, -250]
+    const runs = [200, 1_000].flatMap((n) =>
+      noise.map((e) =>
+        run(n, {
+          'outside stages': 5_000 + e,
+          'Six-Frame Translation': 0.2 * n,
+          [DNABERT]: 2_000 + 2 * n + e,
+          [`startup: ${ESM2}`]: 3_000 + 28.5 * n + e,
+          [`work: ${ESM2}`]: 30_000 - 24.8 * n + e,
+        }),
+      ),
+    )
+    const { stats, verdicts } = analyze(runs)
+    const c = stats.configurations[0]!
+    for (const a of c.at) expect(a.wallMs.estimate).toBeGreaterThan(0)
+    for (const p of c.parts) expect(p.msPerSequence.estimate).toBeGreaterThanOrEqual(0)
+    const at6m = verdicts.find((v) => v.id === 'capacity/1/perf01/6000000')!
+    expect(at6m.value!).toBeGreaterThan(0)
+    expect(at6m.verdict).toBe('inconclusive')
+    expect(at6m.detail).toMatch(/parts disagree with the runs/)
+    expect(c.support.nextRecords).toBeGreaterThan(1_000)
+  })
+
+  test('a per-sequence cost lost in start-up noise is inconclusive, naming the size to measure next', () => {
+    const noise = [0, 1_500, -1_500, 700]
+    const runs = [100, 200].flatMap((n) =>
+      noise.map((e) => run(n, { 'outside stages': 20_000, [DNABERT]: 1_500 + 0.5 * n + e })),
+    )
+    const { stats, verdicts } = analyze(runs)
+    const c = stats.configurations[0]!
+    expect(c.support.supported).toBe(false)
+    expect(c.support.problems.join()).toMatch(/lost in start-up noise/)
+    expect(c.support.nextRecords).toBeGreaterThanOrEqual(400)
+    for (const v of verdicts.filter((v) => /perf01\/\d+$/.test(v.id))) expect(v.verdict).toBe('inconclusive')
+    expect(verdicts.find((v) => v.id === 'capacity/1/perf01/measured')!.verdict).toBe('pass')
+  })
+
+  test('invariants hold for any runs: no negative part, utilization within 0-100%, no projection below a measured smaller size unless said unsupported, never pass or fail unsupported', () => {
+    const part = fc.record({
+      fixedMs: fc.double({ min: 0, max: 20_000, noNaN: true }),
+      msPerSeq: fc.double({ min: -5, max: 10, noNaN: true }),
+    })
+    fc.assert(
+      fc.property(
+        fc.array(part, { minLength: 1, maxLength: 4 }),
+        fc.tuple(fc.integer({ min: 50, max: 2_000 }), fc.integer({ min: 2, max: 20 })),
+        fc.integer({ min: 2, max: 4 }),
+        fc.double({ min: 0, max: 0.3, noNaN: true }),
+        fc.integer(),
+        (parts, [small, factor], runsPerSize, noiseRel, seed) => {
+          let state = seed
+          const rnd = () => ((state = (state * 1_103_515_245 + 12_345) | 0) >>> 0) / 2 ** 32 - 0.5
+          const runs = [small, small * factor].flatMap((n) =>
+            Array.from({ length: runsPerSize }, () => {
+              const values: Record<string, number> = {}
+              parts.forEach((p, i) => {
+                values[`stage ${i}`] = Math.max(0, (p.fixedMs + p.msPerSeq * n) * (1 + noiseRel * rnd()))
+              })
+              const esm = Math.max(1, 1_000 + 3 * n * (1 + noiseRel * rnd()))
+              values[ESM2] = esm
+              return run(n, { 'outside stages': 4_000 * (1 + noiseRel * rnd()), ...values }, esm * (0.5 + rnd()))
+            }),
+          )
+          const { stats, verdicts } = analyze(runs)
+          const c = stats.configurations[0]
+          if (!c) return
+          for (const p of [...c.parts, c.wall])
+            for (const e of [p.fixedMs, p.msPerSequence]) {
+              expect(e.estimate).toBeGreaterThanOrEqual(0)
+              if (e.ci) expect(e.ci.low).toBeGreaterThanOrEqual(0)
+            }
+          for (const s of c.stages)
+            for (const u of s.utilAt) {
+              expect(u.utilPct.estimate).toBeGreaterThanOrEqual(0)
+              expect(u.utilPct.estimate).toBeLessThanOrEqual(100)
+              if (u.utilPct.ci)
+                expect([u.utilPct.ci.low, u.utilPct.ci.high].every((x) => x >= 0 && x <= 100)).toBe(true)
+            }
+          const largest = c.sizes.at(-1)!
+          for (const a of c.at.filter((a) => a.sequences > largest.sequences))
+            if (c.support.supported) expect(a.wallMs.estimate).toBeGreaterThanOrEqual(largest.medianWallMs * 0.999)
+          if (!c.support.supported)
+            for (const v of verdicts.filter((v) => /^capacity\/1\/perf0[12]\/.*\d$/.test(v.id)))
+              expect(v.verdict).toBe('inconclusive')
+        },
+      ),
+      { numRuns: 40 },
+    )
+  })
+})
