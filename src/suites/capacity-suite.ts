@@ -5,7 +5,7 @@
  * written at once. The measured-size scaling records come from the largest size's arms (capacityArms' `largest`).
  */
 import { analyzeCapacity, type ConfigMeasurements } from './capacity.ts'
-import { CAPACITY_BUDGET_GPU_MIN, type TopUpState, topUp } from './capacity-topup.ts'
+import { type TopUpState, topUp } from './capacity-topup.ts'
 import type { Configuration } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import type { ResolvedInput } from './input.ts'
@@ -94,10 +94,11 @@ export async function runCapacitySuite(
   configs: readonly SizedConfiguration[],
   inputs: readonly ResolvedInput[],
   /**
-   * GPU-minutes of runs the suite may spend, the sequential design's top-ups included (0: the planned runs only); by
-   * default the target's budget less a minute for what the runs' wall times do not hold (inputs, fits, reports).
+   * GPU-minutes of runs the suite may spend, the sequential design's top-ups included (default 0: the planned runs
+   * only). The GPU suites pass VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN less a minute for what the runs' wall times do
+   * not hold (inputs, fits, reports).
    */
-  budgetGpuMinutes = CAPACITY_BUDGET_GPU_MIN - 1,
+  budgetGpuMinutes = 0,
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
   const measured = await measureCapacity(ctx, m, configs, inputs, budgetGpuMinutes)
   const source = inputs[0]!.source

@@ -1,0 +1,126 @@
+// `virnucpro-bench capacity RUN_DIR...` as a real process on the 2 x H100 records of issue 24, laid out as run
+// directories elsewhere (as a downloaded artifact: the records' absolute log paths do not exist here).
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { h100Log, h100Record, h100RunDirs } from '../suites/support/h100-capacity.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+
+const CLI = join(import.meta.dirname, '../../src/cli.ts')
+const cli = (args: string[]) => execa(process.execPath, [CLI, 'capacity', ...args], { reject: false })
+
+interface Interval {
+  estimate: number
+  low: number | null
+  high: number | null
+}
+interface RefitJson {
+  schemaVersion: number
+  notes: string[]
+  configurations: {
+    gpuCount: number
+    label: string
+    measured: { records: number; sequences: number; runs: number; medianWallMs: number }[]
+    at: { sequences: number; wallMs: Interval; dominant: { part: string; sharePct: number }[] }[]
+    utilization: { stage: string; sequences: number; pct: Interval }[]
+    support: { supported: boolean; problems: string[]; nextRecords: number | null }
+  }[]
+  verdicts: {
+    id: string
+    verdict: string
+    value: number | null
+    unit: string | null
+    ci: { low: number; high: number } | null
+  }[]
+  heldOut: { label: string; records: number; medianWallMs: number; errorPct: number; insideCi: boolean }[]
+  heldOutSpeedups: { gpuCount: number; measured: number; projected: Interval; insideCi: boolean }[]
+}
+
+const root = tempDirUntilFileEnd('capacity-cli-')
+let ab: string[] = []
+let d: string[] = []
+beforeAll(async () => {
+  ab = await h100RunDirs(join(root, 'ab'), ['a1', 'b2'])
+  d = await h100RunDirs(join(root, 'd'), ['d'])
+})
+
+const refit = async (args: string[]) => {
+  const json = join(root, `refit-${Math.random().toString(36).slice(2)}.json`)
+  const ran = await cli([...args, '--json', json])
+  expect(ran.stderr).toBe('')
+  expect(ran.exitCode).toBe(0)
+  return { text: ran.stdout, json: JSON.parse(await readFile(json, 'utf8')) as RefitJson }
+}
+
+describe('virnucpro-bench capacity', () => {
+  test('2 x H100, fit from 1,000 and 4,000 records: each 20,000-record projection within 5% of its direct runs, the 2-vs-1 speedup inside its CI', async () => {
+    const { json, text } = await refit([...ab, '--sizes', '1000,4000'])
+    expect(json.schemaVersion).toBe(1)
+    expect(json.configurations.map((c) => [c.gpuCount, c.measured.map((m) => m.records)])).toEqual([
+      [1, [1_000, 4_000]],
+      [2, [1_000, 4_000]],
+    ])
+    expect(json.heldOut.map((h) => [h.label, h.records])).toEqual([
+      ['1 GPU', 20_000],
+      ['2 GPUs', 20_000],
+    ])
+    for (const h of json.heldOut) {
+      expect(Math.abs(h.errorPct), h.label).toBeLessThan(5)
+      expect(h.insideCi, h.label).toBe(true)
+    }
+    expect(json.heldOutSpeedups[0]).toMatchObject({ gpuCount: 2, insideCi: true })
+    expect(text).toMatch(/held out: 2 GPUs vs 1 at 20,000 sequences, measured 1\.306x/)
+    for (const c of json.configurations) {
+      expect(c.support.supported).toBe(true)
+      for (const a of c.at) expect(a.wallMs.estimate).toBeGreaterThan(0)
+      for (const u of c.utilization) expect(u.pct.estimate).toBeLessThanOrEqual(100)
+    }
+  })
+
+  test('2 x H100, one measurement of both GPU counts at 1,000 / 4,000: the 1-GPU 6 M CI within +-3%; which part dominates each CI', async () => {
+    const { json } = await refit(d)
+    const at6m = (gpuCount: number) =>
+      json.configurations.find((c) => c.gpuCount === gpuCount)!.at.find((a) => a.sequences === 6_000_000)!
+    const half = (e: Interval) => (e.high! - e.low!) / 2 / e.estimate
+    expect(half(at6m(1).wallMs)).toBeLessThanOrEqual(0.03)
+    expect(at6m(1).dominant[0]!.part).toBeTruthy()
+    const speedup = json.verdicts.find((v) => v.id === 'capacity/2/speedup/6000000')!
+    expect(speedup.verdict).toBe('pass')
+    expect(speedup.ci!.low).toBeGreaterThan(1.6)
+    // --at adds sizes of the user's own besides 45,000 and 6,000,000.
+    const { json: more } = await refit([...d, '--at', '250000'])
+    expect(more.configurations[0]!.at.map((a) => a.sequences)).toContain(250_000)
+  })
+
+  test('without progress in the records it reads each run from its work/ log, else fits the stage across sizes, and says which', async () => {
+    const record = h100Record('a1')
+    const keep = '1 GPU, 4,000 seqs run 2'
+    for (const r of record.runs) delete r.progress
+    const dir = join(root, 'stripped', record.provenance.runId)
+    await mkdir(dir, { recursive: true })
+    await writeFile(join(dir, `${record.id}.json`), JSON.stringify(record))
+    const logPath = record.runs.find((r) => r.label === keep)!.run.logPath!
+    const relative = logPath.split(`${record.provenance.runId}/`)[1]!
+    await mkdir(join(dir, relative, '..'), { recursive: true })
+    await writeFile(join(dir, relative), h100Log())
+    const { json } = await refit([dir, '--sizes', '1000,4000'])
+    expect(json.notes.join('\n')).toMatch(/1 from their target\.log .*5 with none/)
+  })
+
+  test('refusals: no RUN_DIR or a bad --sizes are usage (2); nothing to fit is unusable data (3); one line each', async () => {
+    const none = await cli([])
+    expect([none.exitCode, none.stderr.split('\n').length]).toEqual([2, 1])
+    const bad = await cli([...d, '--sizes', '1000,x'])
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toMatch(/--sizes must be positive whole numbers/)
+    const empty = join(root, 'empty')
+    await mkdir(empty, { recursive: true })
+    const nothing = await cli([empty])
+    expect(nothing.exitCode).toBe(3)
+    expect(nothing.stderr).toMatch(/^virnucpro-bench: capacity: no result records in [^\n]*$/)
+    const oneSize = await cli([...d, '--sizes', '4000'])
+    expect(oneSize.exitCode).toBe(3)
+    expect(oneSize.stderr).toMatch(/two or more sizes/)
+  })
+})
