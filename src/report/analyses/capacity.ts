@@ -96,13 +96,52 @@ function inputOf(input: CapacityStats['input'] | undefined): CapacityInput | nul
   }
 }
 
-function notesOf(configs: CapacityStats['configurations']): string[] {
-  return configs.flatMap((c) => [
-    ...c.constantParts.map(
-      (p) => `${c.label}: '${p.name}' ${p.heldConstant ? 'held constant over sizes' : 'fitted as a line'}: ${p.why}`,
-    ),
-    ...(c.ciProblem ? [`${c.label}: ${c.ciProblem}`] : []),
-  ])
+/** What the model says about itself (records written before it did lack these fields: nothing then). */
+function modelNotes(c: CapacityStats['configurations'][number]): string[] {
+  const support = c.support
+    ? c.support.supported
+      ? []
+      : [
+          `${c.label}: the runs cannot support a projection, its projected verdicts are inconclusive: ${c.support.problems.join('; ')}${c.support.nextRecords ? `; measure ${c.support.nextRecords.toLocaleString('en-US')} records next` : ''}`,
+        ]
+    : []
+  const dominant = c.at.flatMap((a) => {
+    const top = a.dominant?.[0]
+    return top
+      ? [
+          `${c.label}: the CI at ${a.sequences.toLocaleString('en-US')} sequences is mostly ${top.part} (${top.sharePct.toFixed(0)}% of its variance)`,
+        ]
+      : []
+  })
+  const own = (c.sharedParts ?? []).filter((p) => !p.shared).map((p) => `${c.label}: '${p.name}' its own: ${p.why}`)
+  return [...support, ...dominant.slice(-1), ...own]
+}
+
+/** The CPU-stage parts every configuration shares (the same list in each: said once). */
+function sharedNote(configs: CapacityStats['configurations']): string[] {
+  const shared = (configs[0]?.sharedParts ?? []).filter((p) => p.shared).map((p) => p.name)
+  return shared.length
+    ? [`fitted once over every configuration's runs (the same work on any GPU count): ${shared.join(', ')}`]
+    : []
+}
+
+function notesOf(configs: CapacityStats['configurations'], stats: Partial<CapacityStats>): string[] {
+  const seq = stats.sequential
+  return [
+    ...(seq
+      ? [
+          `sequential design: ${seq.topUps} top-up run(s) at the largest size, ${seq.gpuMinutes.toFixed(1)} of ${seq.budgetGpuMinutes} GPU-minutes; stopped: ${seq.stop}`,
+        ]
+      : []),
+    ...sharedNote(configs),
+    ...configs.flatMap((c) => [
+      ...c.constantParts.map(
+        (p) => `${c.label}: '${p.name}' ${p.heldConstant ? 'held constant over sizes' : 'fitted as a line'}: ${p.why}`,
+      ),
+      ...(c.ciProblem ? [`${c.label}: ${c.ciProblem}`] : []),
+      ...modelNotes(c),
+    ]),
+  ]
 }
 
 function curvesOf(configs: CapacityStats['configurations']): CapacityCurvePoint[] {
@@ -146,7 +185,7 @@ function entryOf(record: ResultRecord): CapacityEntry {
     comparisons: comparisons.map((cmp) => comparisonRow(cmp, v)),
     notFitted: stats.notFitted ?? [],
     covers: stats.covers ?? null,
-    notes: notesOf(configs),
+    notes: notesOf(configs, stats),
     curves: curvesOf(configs),
   }
 }
