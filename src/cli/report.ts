@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { thresholdsScopeNote } from '../config/thresholds.ts'
 import { buildReport } from '../report/analyses/build.ts'
 import { regressionGateFails } from '../report/analyses/regression.ts'
 import { ReportError } from '../report/errors.ts'
@@ -54,6 +55,9 @@ async function checkArguments(values: ReportValues, resultsDirs: readonly string
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(reportSpec, args)
   await checkArguments(values, positionals)
+  // Records carry the thresholds they were judged by; a thresholds file set here changes nothing, and says so.
+  const scope = thresholdsScopeNote()
+  if (scope) console.error(`virnucpro-bench report: note: ${scope}`)
   const outDir = reportsDir(values.out)
   try {
     await checkOutDir(outDir, REPORT_FILES, '--out')
