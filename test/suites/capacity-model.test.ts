@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
+import { createRandomSource } from '../../src/measure/rng.ts'
 import { analyzeCapacityRuns } from '../../src/suites/capacity.ts'
 import type { CapacityRun } from '../../src/suites/capacity-runs.ts'
 
@@ -96,8 +97,8 @@ describe('capacity model: never impossible', () => {
         fc.double({ min: 0, max: 0.3, noNaN: true }),
         fc.integer(),
         (parts, [small, factor], runsPerSize, noiseRel, seed) => {
-          let state = seed
-          const rnd = () => ((state = (state * 1_103_515_245 + 12_345) | 0) >>> 0) / 2 ** 32 - 0.5
+          const uniform = createRandomSource(`invariants-${seed}`)
+          const rnd = () => uniform() - 0.5
           const runs = [small, small * factor].flatMap((n) =>
             Array.from({ length: runsPerSize }, () => {
               const values: Record<string, number> = {}
