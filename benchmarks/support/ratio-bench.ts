@@ -30,14 +30,21 @@ export interface RatioBenchResult {
   calibrationMeanMs: number
 }
 
-/** Stores both arms' samples as Vitest benchmarks: the subject under its own name, the calibration beside it. */
+/**
+ * Stores both arms' samples as Vitest benchmarks, wall time and CPU time each: the subject under its own name, the
+ * calibration beside it. Returns the arms' mean wall times.
+ */
 export async function recordArms(
   bench: TestContext['bench'],
   names: { subject: string; calibration: string },
   samples: PairedSamples,
 ): Promise<{ subjectMeanMs: number; calibrationMeanMs: number }> {
-  const subject = await benchFromSamples(bench, `${names.subject}${plantedLabel()}`, samples.subjectMs)
-  const calibration = await benchFromSamples(bench, `calibration: ${names.calibration}`, samples.calibrationMs)
+  const subjectName = `${names.subject}${plantedLabel()}`
+  const calibrationName = `calibration: ${names.calibration}`
+  const subject = await benchFromSamples(bench, subjectName, samples.subjectMs)
+  const calibration = await benchFromSamples(bench, calibrationName, samples.calibrationMs)
+  await benchFromSamples(bench, `${subjectName} (CPU time)`, samples.subjectCpuMs)
+  await benchFromSamples(bench, `${calibrationName} (CPU time)`, samples.calibrationCpuMs)
   return { subjectMeanMs: subject.latency.mean, calibrationMeanMs: calibration.latency.mean }
 }
 

@@ -8,6 +8,12 @@
  * The arms run in pairs, back to back and in alternating order (paired.ts), so drift and a neighbour's load fall on
  * both arms of a pair; the judged figure is the median over the pairs of subject cost / calibration cost, which one
  * disturbed pair cannot move.
+ *
+ * How each limit was set (written beside each bench with its figures): the bench run several times with
+ * `npx vitest bench --project 'unit (bench)'` on a 2-core machine shared with three other builds (load 1-5), and the
+ * highest median ratio of those runs times 1.15 (room for another machine and a busier moment), rounded up to the next
+ * 0.05. A subject 30% slower reads 1.3 times its median: a bench catches it whenever its median was above limit / 1.3,
+ * so the narrower its spread between runs, the surer; each bench says in how many of its measured runs that was.
  */
 import { median } from '../../src/measure/estimators.ts'
 import { toSorted } from '../../src/measure/samples.ts'
