@@ -35,9 +35,9 @@ describe('the knob', () => {
 
 describe('the burn', () => {
   test('is busy work of about the asked length: CPU time, not a sleep', () => {
-    const before = process.threadCpuUsage()
+    const before = process.cpuUsage()
     const wallMs = burnMs(40)
-    const cpu = process.threadCpuUsage(before)
+    const cpu = process.cpuUsage(before)
     expect(wallMs).toBeGreaterThanOrEqual(40)
     expect((cpu.user + cpu.system) / 1000).toBeGreaterThan(0)
   })
@@ -51,7 +51,10 @@ describe('the burn', () => {
     expect(plantOn(50, 'wall', 30)).toBeGreaterThanOrEqual(15)
     expect(plantOn(50, 'cpu', 30)).toBeGreaterThan(0)
     expect(plantOnCpuUs(10_000, 0)).toBe(0)
-    expect(plantOnCpuUs(10_000, 30)).toBeGreaterThanOrEqual(3_000)
+    // At least 30% of 10 ms; a pause of this process inside the last step (a GC) can add to it, a busy machine not.
+    const burnedUs = plantOnCpuUs(10_000, 30)
+    expect(burnedUs).toBeGreaterThanOrEqual(3_000)
+    expect(burnedUs).toBeLessThan(6_000)
   })
 })
 
