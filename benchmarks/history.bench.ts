@@ -6,8 +6,8 @@
  * history-read.ts: Node start-up, the same SQLite file read whole, the detector calibration's pair loop over every
  * series), the two run in interleaved pairs, the CPU time of each process (support/child-cpu.ts: on a busy machine
  * their wall times moved the ratio from 1.14 to 1.56 between two runs); it fails when the median ratio passes
- * HISTORY_LIMIT, or a planted step is not found. Measured here (support/ratio.ts): 1.18, 1.23, 1.29, 1.40 over 4
- * runs -> limit 1.65 (a 30% slower `history changes` caught in 2 of 4).
+ * HISTORY_LIMIT, or a planted step is not found. Measured here (support/ratio.ts): 1.18, 1.23, 1.29, 1.29, 1.40 over
+ * 5 runs -> limit 1.65. Two runs with a planted 30% slowdown read 1.60 and 1.58: under it.
  * The history is built once per run of this file through the store's bulk path: one run per commit, +-2% uniform
  * noise, a planted +12% step in 5 of the metrics at run 6,000.
  * Run: npx vitest bench --project 'unit (bench)' benchmarks/history.bench.ts

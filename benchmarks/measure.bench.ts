@@ -4,8 +4,8 @@
  * Pass/fail is a ratio measured in the run (issue 26): each against the textbook way to compute the same statistics
  * (support/calibrations/bootstrap.ts: a sorted copy per resample, Mann-Whitney by counting pairs), in interleaved
  * pairs, this process's CPU time; each fails when its median ratio passes its limit. Measured here (support/ratio.ts)
- * over 6 runs: bootstrap / textbook 0.29-0.30 -> limit 0.35 (a 30% slower bootstrap caught in all 6);
- * compareMetrics / textbook 0.85-0.96 -> limit 1.15 (caught in 5 of 6).
+ * over 7 runs: bootstrap / textbook 0.29-0.30 -> limit 0.35; compareMetrics / textbook 0.85-0.96 -> limit 1.15. Two
+ * runs with a planted 30% slowdown failed both: bootstrap 0.41 and 0.39, comparison 1.29 and 1.27.
  * Run: npx vitest bench --project 'unit (bench)' benchmarks/measure.bench.ts
  */
 import { test } from 'vitest'

@@ -5,8 +5,8 @@
  * Pass/fail is a ratio measured in the run (issue 26): against the same seven reads through the addon's raw calls
  * (support/calibrations/nvml-reads.ts), in interleaved pairs; each test fails when its median ratio passes its limit.
  * Both arms cross into the same addon and library, so the ratio judges the TypeScript layer. Measured here
- * (support/ratio.ts) over 6 runs: batches 1.10-1.12 (CPU time) -> limit 1.3; single calls 1.16-1.18 (wall time: a
- * call is too short for the CPU clock) -> limit 1.4. A 30% slower snapshot() caught in all 6.
+ * (support/ratio.ts) over 7 runs: batches 1.10-1.12 (CPU time) -> limit 1.3; single calls 1.16-1.18 (wall time: a
+ * call is too short for the CPU clock) -> limit 1.4. A run with a planted 30% slowdown failed both: 1.45 and 1.56.
  * Run: npx vitest bench --project 'unit (bench)' benchmarks/nvml.bench.ts
  */
 import { afterAll, expect, test } from 'vitest'

@@ -5,8 +5,9 @@
  * runTarget against the direct spawn of the same no-op target (wall time: the work is a child process), the log
  * parser against the same lines matched plainly by two regular expressions (support/calibrations/line-match.ts, this
  * process's CPU time); each fails when its median ratio passes its limit. Measured here (support/ratio.ts) over 6 runs:
- * runTarget / direct spawn 1.89-2.18 -> limit 2.55 (a 30% slower runTarget caught in 4 of 6); log parser / plain
- * matching 8.94-10.88 -> limit 12.55 (caught in 4 of 6).
+ * runTarget / direct spawn 1.82-2.18 over 7 runs -> limit 2.55; log parser / plain matching 8.94-10.88 over 7 runs ->
+ * limit 12.55. Two runs with a planted 30% slowdown: runTarget 2.45 and 2.53, under its limit; the parser 12.87 and
+ * 12.89, failed.
  * Run: npx vitest bench --project 'unit (bench)' benchmarks/runner.bench.ts
  */
 import { spawn } from 'node:child_process'

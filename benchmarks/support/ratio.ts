@@ -13,7 +13,7 @@
  * `npx vitest bench --project 'unit (bench)'` on a 2-core machine shared with three other builds (load 1-5), and the
  * highest median ratio of those runs times 1.15 (room for another machine and a busier moment), rounded up to the next
  * 0.05. A subject 30% slower reads 1.3 times its median: a bench catches it whenever its median was above limit / 1.3,
- * so the narrower its spread between runs, the surer; each bench says in how many of its measured runs that was.
+ * so the narrower its spread between runs, the surer; each bench says what two runs with a planted 30% did.
  */
 import { median } from '../../src/measure/estimators.ts'
 import { toSorted } from '../../src/measure/samples.ts'
