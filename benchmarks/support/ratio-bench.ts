@@ -1,7 +1,7 @@
 /**
- * The glue every ratio bench uses: measure the pairs, hand both arms' wall times to Vitest as benchmark results (so
- * the absolute figures land in the reports, bench.bmf.json and the run's stored invocation like any bench's), judge
- * the ratio, and print one line with both.
+ * The glue every ratio bench uses: measure the pairs, hand both arms' wall and CPU times to Vitest as benchmark results
+ * (so the absolute figures land in reports/summary.json, bench.bmf.json and github-benchmark.json like any bench's,
+ * and in the run's stored invocation when the run wrote records), judge the ratio, and print one line with both.
  */
 import { expect, type TestContext } from 'vitest'
 import { benchFromSamples } from './bench-samples.ts'
