@@ -60,6 +60,9 @@ export default defineConfig({
           // The same settings these files had in `unit`: each long test or hook names its own timeout.
           setupFiles: ['test/support/fast-check-seed.ts'],
           testTimeout: 30_000,
+          // After unit, in a group of its own: in one run of both (.ci/run), Vitest refuses two projects of one group
+          // whose maxWorkers differ, which unit's (all cores) and this one's default (cores - 1) do on 3 or more cores.
+          sequence: { groupOrder: 1 },
           benchmark: { include: [] },
         },
       },

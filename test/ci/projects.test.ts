@@ -40,4 +40,14 @@ describe('unit and integration projects', () => {
   test('integration holds the listed files and nothing else', () => {
     expect(integration).toEqual([...INTEGRATION_TEST_FILES].sort())
   })
+
+  test('run together, unit goes first and integration after it, in a group of its own', () => {
+    // One group cannot hold two projects whose maxWorkers differ (Vitest stops the run), and unit's and integration's
+    // differ on any machine of 3 or more cores.
+    const groupOrder = (name: string) => {
+      const projects = (config.test?.projects ?? []) as { test: { name: string; sequence?: { groupOrder?: number } } }[]
+      return projects.find((p) => p.test.name === name)?.test.sequence?.groupOrder ?? 0
+    }
+    expect(groupOrder('integration')).toBeGreaterThan(groupOrder('unit'))
+  })
 })
