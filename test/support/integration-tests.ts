@@ -1,0 +1,66 @@
+/**
+ * The test files of the `integration` Vitest project; every other file under test/ is in `unit` (vitest.config.ts).
+ * `npm test` runs `unit` and must answer a person checking a change within minutes on 2 cores, every test under 5 s;
+ * these files are no less valuable and CI runs them (`.ci/run`, `npm run test:integration`), but each spends its time
+ * in one of the kinds of work below, measured on a 2-core machine (per-file wall times from the unit project's JSON
+ * report before the split, on a machine that was busy for part of the run: the README has quiet figures).
+ *
+ * A file is listed here, not moved: test/ keeps mirroring src/. A listed path that no longer exists fails
+ * test/ci/projects.test.ts, so a renamed file cannot drop silently back into `unit`.
+ */
+
+/** Runs of the reference pipeline as real processes (python3 with torch on the CPU): each probe of torch costs 2 s. */
+const REFERENCE_PIPELINE = [
+  // The pipeline's own tests and contracts, and its fault injection, driven as `python3 -m refpipe` (39 s for inject).
+  'test/reference-pipeline/frames-contract.test.ts',
+  'test/reference-pipeline/inject.test.ts',
+  'test/reference-pipeline/predict.test.ts',
+  'test/reference-pipeline/unittest.test.ts',
+  // The runner and the target profile against the real pipeline (preflight imports torch: 10 s for one test).
+  'test/target/runner-reference.test.ts',
+  'test/target/profiles.test.ts',
+  'test/platform/python.test.ts',
+  // The CLI's doctor as a real process, which probes python and torch (4-5 s a test).
+  'test/cli/doctor.test.ts',
+  // The suites on the CPU: repeated real runs a configuration, monitored (16-109 s a file).
+  'test/suites/capacity.test.ts',
+  'test/suites/e2e-equivalence.test.ts',
+  'test/suites/e2e-projection.test.ts',
+  'test/suites/measure-interleaved.test.ts',
+  'test/suites/memory.test.ts',
+  'test/suites/run-cache.test.ts',
+  'test/suites/scaling-many-gpus.test.ts',
+  'test/suites/scaling.test.ts',
+  'test/suites/shard.test.ts',
+  'test/suites/stage.test.ts',
+  // Planted faults, each caught by its detector on real runs (40 s).
+  'test/validation/cpu-scenarios.test.ts',
+]
+
+/** Campaigns with a known answer: many nights of real runs replayed into a history (123 s). */
+const KNOWN_ANSWER_CAMPAIGNS = ['test/validation/history-known-answer.test.ts']
+
+/** A real single-node Slurm cluster running campaigns of the stage suite (67 s; skips without SLURM_CONF). */
+const SLURM_CLUSTER = ['test/cluster/slurm-cluster.test.ts']
+
+/**
+ * Large seeded studies whose figures the docs state: thousands of simulated histories, 300 simulated campaigns a CI
+ * coverage (2.6-2.9 s a test alone, over 5 s beside another file), a million snapshots.
+ */
+const STUDIES = [
+  'test/history/gate-study.test.ts',
+  'test/measure/change-points-study.test.ts',
+  'test/report/analyses/fleet-coverage.test.ts',
+  'test/nvml/leak.test.ts',
+]
+
+/** A whole Vitest run in a child process, of another project or of a bench (13-18 s each). */
+const NESTED_VITEST_RUNS = ['test/ci/gpu-project.test.ts', 'test/benchmarks/module-runner.test.ts']
+
+export const INTEGRATION_TEST_FILES: readonly string[] = [
+  ...REFERENCE_PIPELINE,
+  ...KNOWN_ANSWER_CAMPAIGNS,
+  ...SLURM_CLUSTER,
+  ...STUDIES,
+  ...NESTED_VITEST_RUNS,
+]
