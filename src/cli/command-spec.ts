@@ -4,7 +4,7 @@
  * adds `-h/--help` everywhere and names the nearest valid option or subcommand when one is mistyped.
  */
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util'
-import { closestMatch } from './closest.ts'
+import { closestMatch } from '../config/closest.ts'
 import { UsageError } from './usage-error.ts'
 
 export interface OptionSpec {

@@ -4,8 +4,9 @@
  * file (strict at every level) and the input (read and validated as the suites will read it). Each problem is one line
  * naming the input, the problem and the fix; nothing is thrown for a bad setting, so all of them are reported at once.
  */
-import { closestMatch } from '../cli/closest.ts'
+
 import { DEFAULT_WORK_CHUNK_LENGTH } from '../fixtures/sample.ts'
+import { closestMatch } from './closest.ts'
 import type { Setting } from './env-parsers.ts'
 import { readInput } from './input-check.ts'
 import { formatRefusal } from './setting-error.ts'

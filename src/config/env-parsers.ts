@@ -3,7 +3,7 @@
  * value, what is wrong and what to write instead. A parser sees the value trimmed and non-empty (an empty variable is
  * an unset one, as everywhere in this suite).
  */
-import { closestMatch } from '../cli/closest.ts'
+import { closestMatch } from './closest.ts'
 import { SettingError, variableInput } from './setting-error.ts'
 
 /** One variable: what it sets (for doctor and the README) and how its value is read. */

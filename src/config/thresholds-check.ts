@@ -3,8 +3,9 @@
  * every key known (a typo names the closest known key), every section an object, scaling bands ordered low to high,
  * stage names those of the pipeline. Value ranges are the schema's (thresholds-schema.ts).
  */
-import { closestMatch } from '../cli/closest.ts'
+
 import { PIPELINE_STAGES } from '../target/stages.ts'
+import { closestMatch } from './closest.ts'
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds-schema.ts'
 
 /** One thing wrong in a thresholds file: where (a key path) is inside `problem`. */

@@ -74,6 +74,12 @@ export const VARIABLES = {
   VIRNUCPRO_BENCH_NVML_LIB: anyText('the libnvidia-ml to dlopen'),
   VIRNUCPRO_BENCH_SKIP_NVML_BUILD: onlyOne('skip building the NVML addon at install'),
   VIRNUCPRO_BENCH_DEBUG: onlyOne('print the stack of an internal error'),
+  VIRNUCPRO_BENCH_PLANT_SLOWDOWN_PCT: decimalInteger(
+    'percent of its own cost the CPU benches add to the code under test (proves a ratio fails; benchmarks/support)',
+    0,
+    1000,
+    30,
+  ),
   VIRNUCPRO_BENCH_CACHE: anyText("CI's cache directory (.ci/run)"),
   VIRNUCPRO_BENCH_SLURM_DIR: anyText("the CI Slurm's state directory (.ci/slurm-up.sh)"),
   VIRNUCPRO_BENCH_SLURM_PORT: decimalInteger("the CI slurmctld's port", 1, 65_534, 16_817),

@@ -89,7 +89,10 @@ describe('a mistyped option or command names the nearest valid one: one line on 
       ['monitor', '--every', '5'],
       "monitor: unknown option '--every' (options: --interval-ms, --gpus, --out, --json, --help)",
     ],
-    [['frobnicate'], "unknown command 'frobnicate' (commands: doctor, fixtures, history, monitor, report, slurm)"],
+    [
+      ['frobnicate'],
+      "unknown command 'frobnicate' (commands: capacity, doctor, fixtures, history, monitor, report, slurm)",
+    ],
   ])('nothing near: %j lists what there is', async (args, message) => {
     const result = await cli(...args)
     expect(result.exitCode).toBe(2)

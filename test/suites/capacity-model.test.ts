@@ -133,7 +133,7 @@ describe('capacity model: never impossible', () => {
               expect(v.verdict).toBe('inconclusive')
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 25 },
     )
   })
 })

@@ -5,7 +5,7 @@ import { DEFAULT_SIZES, suiteSettings } from '../../src/suites/settings.ts'
 describe('suiteSettings: VIRNUCPRO_BENCH_SIZES', () => {
   test('defaults to the documented sizes', () => {
     expect(suiteSettings({}).sizes).toEqual(DEFAULT_SIZES)
-    expect(DEFAULT_SIZES).toEqual([1_000, 10_000])
+    expect(DEFAULT_SIZES).toEqual([1_000, 4_000])
   })
 
   test('any two or more distinct counts >= 2 parse, ascending, whatever the order and spacing given', () => {

@@ -33,8 +33,9 @@ const REFERENCE_PIPELINE = [
   'test/suites/scaling.test.ts',
   'test/suites/shard.test.ts',
   'test/suites/stage.test.ts',
-  // Planted faults, each caught by its detector on real runs (40 s).
+  // Planted faults, each caught by its detector on real runs (40 s); the capacity suite's known answers (45 s).
   'test/validation/cpu-scenarios.test.ts',
+  'test/validation/capacity-cpu-known-answer.test.ts',
 ]
 
 /** Campaigns with a known answer: many nights of real runs replayed into a history (123 s). */
@@ -55,7 +56,24 @@ const STUDIES = [
 ]
 
 /** A whole Vitest run in a child process, of another project or of a bench (13-18 s each). */
-const NESTED_VITEST_RUNS = ['test/ci/gpu-project.test.ts', 'test/benchmarks/module-runner.test.ts']
+const NESTED_VITEST_RUNS = [
+  'test/ci/gpu-project.test.ts',
+  'test/benchmarks/module-runner.test.ts',
+  'test/benchmarks/support/gpu-global-setup.test.ts',
+]
+
+/**
+ * Issue 25's tables and properties: every bad input against the real CLI as a process, dozens of processes a file
+ * (17-29 s a file, a property test 6 s), each row checking files byte for byte; the commands' own tests stay in unit.
+ */
+const CLI_REFUSAL_TABLES = [
+  // The nightly job's script end to end: bash, the CLI and SQLite over a dozen nights (21 s, 6 s a test).
+  'test/scripts/nightly-history.test.ts',
+  'test/cli/refusals-inputs.test.ts',
+  'test/cli/refusals-outputs.test.ts',
+  'test/cli/outputs-consumers.test.ts',
+  'test/cli/refusals.props.test.ts',
+]
 
 export const INTEGRATION_TEST_FILES: readonly string[] = [
   ...REFERENCE_PIPELINE,
@@ -63,4 +81,5 @@ export const INTEGRATION_TEST_FILES: readonly string[] = [
   ...SLURM_CLUSTER,
   ...STUDIES,
   ...NESTED_VITEST_RUNS,
+  ...CLI_REFUSAL_TABLES,
 ]

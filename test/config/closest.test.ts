@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { closestMatch, editDistance } from '../../src/cli/closest.ts'
+import { closestMatch, editDistance } from '../../src/config/closest.ts'
 
 const word = fc.string({ unit: fc.constantFrom(...'abcdefghij-'), maxLength: 12 })
 
