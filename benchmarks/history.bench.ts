@@ -22,7 +22,8 @@ import { annotateRatio, expectWithinLimit, ratioBench } from './support/ratio-be
 const RUNS = 10_000
 const METRICS = 50
 const BUDGET_MS = 2_000
-const HISTORY_LIMIT = 1.65
+/** HISTORY_LIMIT: Tightened on a quiet machine (nothing else running; one run plain, one with VIRNUCPRO_BENCH_PLANT_SLOWDOWN_PCT=30): 1.14 plain, 1.50 planted -> limit 1.35, about 1.18x the quiet median, so a 30% slower subject fails and run-to-run noise (+-10% on a median of these pairs) does not; a busy machine can read above it. */
+const HISTORY_LIMIT = 1.35
 const CLI = join(import.meta.dirname, '..', 'src', 'cli.ts')
 const CALIBRATION = join(import.meta.dirname, 'support', 'calibrations', 'history-read.ts')
 

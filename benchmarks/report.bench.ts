@@ -25,7 +25,8 @@ import type { ResultRecord } from '../src/results/schema/index.ts'
 import { type ParseInput, parseRecordsAndSamples } from './support/calibrations/json-parse.ts'
 import { annotateRatio, expectWithinLimit, ratioBench } from './support/ratio-bench.ts'
 
-const REPORT_LIMIT = 6.3
+/** REPORT_LIMIT: Tightened on a quiet machine (nothing else running; one run plain, one with VIRNUCPRO_BENCH_PLANT_SLOWDOWN_PCT=30): 5.21 plain, 6.34 planted -> limit 6.15, about 1.18x the quiet median, so a 30% slower subject fails and run-to-run noise (+-10% on a median of these pairs) does not; a busy machine can read above it. A second pair read 5.46 plain and 4.95 planted (under the limit): this ratio's pairs spread too widely here to tell 30% from noise in every run, so it catches larger regressions only. */
+const REPORT_LIMIT = 6.15
 /** The calibration's sample lines: a tenth of the bench's samples. */
 const CALIBRATION_SAMPLES = 100_000
 

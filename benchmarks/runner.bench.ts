@@ -36,8 +36,10 @@ import { annotateRatio, expectWithinLimit, ratioBench } from './support/ratio-be
 
 const OVERHEAD_BUDGET_MS = 50
 const LINES_PER_S_TARGET = 100_000
-const RUNNER_LIMIT = 2.55
-const PARSER_LIMIT = 12.55
+/** RUNNER_LIMIT: Tightened on a quiet machine (nothing else running; one run plain, one with VIRNUCPRO_BENCH_PLANT_SLOWDOWN_PCT=30): 1.88 plain, 2.45 planted -> limit 2.2, about 1.18x the quiet median, so a 30% slower subject fails and run-to-run noise (+-10% on a median of these pairs) does not; a busy machine can read above it. */
+const RUNNER_LIMIT = 2.2
+/** PARSER_LIMIT: Tightened on a quiet machine (nothing else running; one run plain, one with VIRNUCPRO_BENCH_PLANT_SLOWDOWN_PCT=30): 10.22 plain, 12.40 planted -> limit 12, about 1.18x the quiet median, so a 30% slower subject fails and run-to-run noise (+-10% on a median of these pairs) does not; a busy machine can read above it. */
+const PARSER_LIMIT = 12
 
 const NOOP = fileURLToPath(new URL('../test/target/fakes/noop_target.sh', import.meta.url))
 const noopProfile: TargetProfile = {
