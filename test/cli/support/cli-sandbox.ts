@@ -26,6 +26,21 @@ export interface CliOptions {
 const { SLURM_CONF: _, ...withoutSlurm } = process.env
 const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
 
+/**
+ * Why rows run as nobody cannot run here, or null when they can: as root, nobody must be able to run this Node and
+ * read the CLI (a Node or a checkout under root's home, mode 700, is out of its reach). Not root: nothing to check.
+ */
+export async function nobodyProblem(): Promise<string | null> {
+  if (process.getuid?.() !== 0) return null
+  const probe = `require('node:fs').accessSync(${JSON.stringify(CLI)}, require('node:fs').constants.R_OK)`
+  const ran = await execa(process.execPath, ['-e', probe], { reject: false, ...unprivileged })
+  if (ran.exitCode === 0) return null
+  const why =
+    (ran.stderr || ran.shortMessage || '').split('\n').find((l) => /Error|EACCES|denied/.test(l)) ??
+    'exit ' + ran.exitCode
+  return `nobody (uid 65534) cannot run ${process.execPath} or read ${CLI} here (${why.trim()}): put Node and the checkout where every user can read them`
+}
+
 /** What a path holds: file bytes hashed, a directory's entries, or absent. */
 export function snapshot(path: string): string {
   const info = statSync(path, { throwIfNoEntry: false })
@@ -51,7 +66,8 @@ export function cliSandbox(prefix: string) {
       return at(name)
     },
     cli(args: readonly string[], options: CliOptions = {}): Promise<Ran> {
-      return execa('node', [CLI, ...args], {
+      // This Node, not the first `node` on PATH: an unprivileged user may not reach the one PATH names first.
+      return execa(process.execPath, [CLI, ...args], {
         reject: false,
         cwd: options.cwd ?? root,
         env: { ...withoutSlurm, ...options.env },
