@@ -8,12 +8,13 @@ import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { checkSettings } from '../../src/config/check.ts'
 import { SettingError } from '../../src/config/setting-error.ts'
 import { loadThresholds } from '../../src/config/thresholds.ts'
 import { KNOWN_VARIABLES } from '../../src/config/variables.ts'
 import { FastaFormatError } from '../../src/fixtures/fasta-errors.ts'
 import { readFasta } from '../../src/fixtures/fasta-reader.ts'
+// The suites' check: it adds the parsers of SHARD and SWEEP (read above src/config), as the CLI's doctor does.
+import { checkSuiteSettings } from '../../src/suites/settings.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const dir = tempDirUntilFileEnd('random-inputs-')
@@ -112,7 +113,7 @@ describe('random settings', () => {
   test('every problem is one line, its variable first, never a throw', async () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(settingName, settingValue, { maxKeys: 4 }), async (env) => {
-        const problems = await checkSettings(env, { readInput: false })
+        const problems = await checkSuiteSettings(env, { readInput: false })
         for (const { variable, message } of problems) {
           oneLine(message)
           expect(message.startsWith(variable)).toBe(true)
@@ -126,7 +127,7 @@ describe('random settings', () => {
   test('the CLI (a few processes): doctor --settings exits 0 exactly when nothing is wrong, else 1 with one line per problem', async () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(settingName, settingValue, { minKeys: 1, maxKeys: 2 }), async (env) => {
-        const problems = await checkSettings(env, { readInput: false })
+        const problems = await checkSuiteSettings(env, { readInput: false })
         const run = await execa(process.execPath, [CLI, 'doctor', '--settings'], {
           env: { PATH: process.env.PATH ?? '', ...env },
           extendEnv: false,
