@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 import AnnotationLineReporter from './reporters/annotations.ts'
 import GpuReportReporter from './reporters/gpu-report.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
-import { INTEGRATION_TEST_FILES } from './test/support/integration-tests.ts'
+import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from './test/support/integration-tests.ts'
 
 /**
  * `vitest bench` runs on native imports (Node 24 strips the types of our erasable-syntax .ts itself). Vite's module
@@ -14,13 +14,15 @@ import { INTEGRATION_TEST_FILES } from './test/support/integration-tests.ts'
 const benchmarkOnly = process.argv[2] === 'bench'
 
 /**
- * Three projects:
+ * Four projects:
  * - `unit` (`npm test`) runs on any machine (no GPU) in minutes: everything under test/ but the integration files, and
  *   the CPU-side benches in its `unit (bench)` companion.
  * - `integration` (`npm run test:integration`) also needs no GPU: the files listed in test/support/integration-tests.ts,
  *   which run the reference pipeline, a Slurm cluster, known-answer campaigns, large studies or a nested Vitest.
  *   Listed, not moved, so test/ keeps mirroring src/. It has no benches: its `(bench)` companion, which `vitest bench`
  *   makes for every project, matches no file.
+ * - `integration-timed` (also run by `npm run test:integration`): the known answers read from wall times measured in
+ *   the run, after the other projects and one file at a time, so that neighbours' processes do not enter the timings.
  * - `gpu` needs an NVIDIA driver. Its global setup probes NVML once; without a driver it prints one line saying why and
  *   every test in the project is skipped with that reason (see benchmarks/support/gpu-setup.ts), never passed.
  * GPU benchmarks are named *.gpu.bench.ts so that `vitest bench` sends them to `gpu (bench)` and the rest to `unit (bench)`.
@@ -37,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...INTEGRATION_TEST_FILES],
+          exclude: [...configDefaults.exclude, ...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES],
           setupFiles: ['test/support/fast-check-seed.ts'],
           testTimeout: 30_000,
           // Both cores: Vitest's default leaves one free (cores - 1: one worker on 2 cores), while most unit files
@@ -63,6 +65,21 @@ export default defineConfig({
           // After unit, in a group of its own: in one run of both (.ci/run), Vitest refuses two projects of one group
           // whose maxWorkers differ, which unit's (all cores) and this one's default (cores - 1) do on 3 or more cores.
           sequence: { groupOrder: 1 },
+          benchmark: { include: [] },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-timed',
+          include: [...TIMED_INTEGRATION_TEST_FILES],
+          setupFiles: ['test/support/fast-check-seed.ts'],
+          testTimeout: 30_000,
+          // Last of the CPU projects and alone on the machine, one file at a time: these files' answers are wall
+          // times (test/support/integration-tests.ts says why).
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
           benchmark: { include: [] },
         },
       },

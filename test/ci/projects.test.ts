@@ -1,13 +1,14 @@
 /**
- * The split of test/ into the `unit` and `integration` projects (vitest.config.ts, test/support/integration-tests.ts):
- * every test file runs in exactly one of them, so `.ci/run`, which runs both, still runs every test once, and a
+ * The split of test/ into the `unit`, `integration` and `integration-timed` projects (vitest.config.ts,
+ * test/support/integration-tests.ts): every test file runs in exactly one of them, so `.ci/run`, which runs them all,
+ * still runs every test once, and a
  * listed file that was renamed or removed is named here instead of falling back into `unit` unseen.
  */
 import { existsSync, globSync } from 'node:fs'
 import { matchesGlob } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import config from '../../vitest.config.ts'
-import { INTEGRATION_TEST_FILES } from '../support/integration-tests.ts'
+import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from '../support/integration-tests.ts'
 
 interface ProjectFiles {
   include: string[]
@@ -27,18 +28,21 @@ describe('unit and integration projects', () => {
   const allTests = globSync('test/**/*.test.ts').sort()
   const unit = projectFiles('unit')
   const integration = projectFiles('integration')
+  const timed = projectFiles('integration-timed')
 
   test('every listed integration file exists', () => {
-    expect(INTEGRATION_TEST_FILES.filter((file) => !existsSync(file))).toEqual([])
+    expect([...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES].filter((file) => !existsSync(file))).toEqual([])
   })
 
   test('every test file under test/ is in exactly one of them', () => {
-    expect(unit.filter((file) => integration.includes(file))).toEqual([])
-    expect([...unit, ...integration].sort()).toEqual(allTests)
+    const all = [...unit, ...integration, ...timed]
+    expect(all.filter((file, i) => all.indexOf(file) !== i)).toEqual([])
+    expect(all.sort()).toEqual(allTests)
   })
 
-  test('integration holds the listed files and nothing else', () => {
+  test('integration and integration-timed hold their listed files and nothing else', () => {
     expect(integration).toEqual([...INTEGRATION_TEST_FILES].sort())
+    expect(timed).toEqual([...TIMED_INTEGRATION_TEST_FILES].sort())
   })
 
   test('run together, unit goes first and integration after it, in a group of its own', () => {
@@ -49,5 +53,14 @@ describe('unit and integration projects', () => {
       return projects.find((p) => p.test.name === name)?.test.sequence?.groupOrder ?? 0
     }
     expect(groupOrder('integration')).toBeGreaterThan(groupOrder('unit'))
+  })
+
+  test('integration-timed runs last of the CPU projects, one file at a time', () => {
+    const projects = (config.test?.projects ?? []) as {
+      test: { name: string; maxWorkers?: number; fileParallelism?: boolean; sequence?: { groupOrder?: number } }
+    }[]
+    const of = (name: string) => projects.find((p) => p.test.name === name)!.test
+    expect(of('integration-timed').sequence?.groupOrder).toBeGreaterThan(of('integration').sequence?.groupOrder ?? 0)
+    expect(of('integration-timed')).toMatchObject({ maxWorkers: 1, fileParallelism: false })
   })
 })

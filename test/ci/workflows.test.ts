@@ -115,15 +115,15 @@ describe('.ci/run', () => {
     const projects = [...vitestRun.matchAll(/--project (\S+)/g)].map((m) => m[1])
     const configured = ((config.test?.projects ?? []) as { test: { name: string } }[]).map((p) => p.test.name)
     expect(projects.sort()).toEqual(configured.sort())
-    expect(projects).toEqual(expect.arrayContaining(['unit', 'integration', 'gpu']))
+    expect(projects).toEqual(expect.arrayContaining(['unit', 'integration', 'integration-timed', 'gpu']))
     expect(text).toContain('VITEST_SUMMARY_FILE=$summary_file')
   })
 })
 
 describe('package.json', () => {
-  test('`npm test` runs the unit project; `npm run test:integration` the integration project', () => {
+  test('`npm test` runs the unit project; `npm run test:integration` the integration projects', () => {
     expect(scripts.test).toMatch(/vitest run --project unit$/)
-    expect(scripts['test:integration']).toMatch(/vitest run --project integration$/)
+    expect(scripts['test:integration']).toMatch(/vitest run --project integration --project integration-timed$/)
   })
 })
 
