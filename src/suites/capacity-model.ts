@@ -15,6 +15,7 @@ import {
   fitSizeModel,
   type LineSelector,
   median,
+  medianWithCi,
   projectSeries,
   ratioAt,
   type SizeEstimate,
@@ -62,7 +63,14 @@ export interface ConfigCapacity {
   label: string
   gpuCount: number
   /** Runs per measured size (records of the nested subset, sequence-equivalents of its work, completed runs). */
-  sizes: { records: number; sequences: number; runs: number; medianWallMs: number }[]
+  sizes: {
+    records: number
+    sequences: number
+    runs: number
+    medianWallMs: number
+    /** The median's CI over the runs (order statistic; [min, max] for 3 runs); null with one run. */
+    medianWallCi: { low: number; high: number } | null
+  }[]
   ciProblem: string | null
   /** The parts the wall time is the sum of. */
   parts: PartFigures[]
@@ -152,17 +160,20 @@ const steadyCoverage = (runs: readonly CapacityRun[]) =>
   }))
 
 function sizeRows(model: SizeModel, input: ConfigInput) {
-  return model.groups.map((g) => ({
-    records: input.recordsBySize.get(g.size) ?? Math.round(g.size),
-    sequences: g.size,
-    runs: g.runs,
-    medianWallMs: median(
-      toSorted(
-        input.runs.filter((r) => r.size === g.size).map((r) => r.values[WALL]!),
-        'capacity wall',
-      ),
-    ),
-  }))
+  return model.groups.map((g) => {
+    const walls = toSorted(
+      input.runs.filter((r) => r.size === g.size).map((r) => r.values[WALL]!),
+      'capacity wall',
+    )
+    const { ci } = medianWithCi(walls)
+    return {
+      records: input.recordsBySize.get(g.size) ?? Math.round(g.size),
+      sequences: g.size,
+      runs: g.runs,
+      medianWallMs: median(walls),
+      medianWallCi: ci ? { low: ci.low, high: ci.high } : null,
+    }
+  })
 }
 
 /**
