@@ -14,7 +14,7 @@ import { resultsRoot } from '../suites/context.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
 import { UnusableDataError } from './exit-codes.ts'
 import { renderChanges, renderRuns, renderSeries } from './history-text.ts'
-import { historyAddSpec, historyChangesSpec, historyListSpec, historyShowSpec, historySpec } from './specs.ts'
+import { historyAddSpec, historyChangesSpec, historyListSpec, historyShowSpec, historySpec } from './specs-history.ts'
 import { UsageError } from './usage-error.ts'
 
 /** Known metric names listed when one asked for does not exist. */
