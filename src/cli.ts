@@ -6,6 +6,8 @@ import { EXIT_INTERNAL, EXIT_UNUSABLE_DATA, EXIT_USAGE, UnusableDataError } from
 import { formatHelp } from './cli/help.ts'
 import { programSpec } from './cli/specs.ts'
 import { UsageError } from './cli/usage-error.ts'
+// A refusal is one line: a newline or other control character in a value it quotes is shown escaped (`\n`).
+import { escapeControls } from './platform/one-line.ts'
 
 type CommandModule = { run(args: string[]): Promise<number> }
 
@@ -61,12 +63,6 @@ function helpAsked(spec: CommandSpec, args: readonly string[]): CommandSpec | nu
   return found
 }
 
-/** A refusal is one line: a newline or other control character in a value it quotes is shown escaped (`\n`). */
-function oneLine(message: string): string {
-  const escaped = (c: string) => (c === '\u007f' ? '\\u007f' : c < ' ' ? JSON.stringify(c).slice(1, -1) : c)
-  return Array.from(message, escaped).join('')
-}
-
 try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (error) {
@@ -74,10 +70,10 @@ try {
     process.stdout.write(formatHelp(error.spec))
     process.exitCode = 0
   } else if (error instanceof UsageError) {
-    console.error(`virnucpro-bench: ${oneLine(error.message)}`)
+    console.error(`virnucpro-bench: ${escapeControls(error.message)}`)
     process.exitCode = EXIT_USAGE
   } else if (error instanceof UnusableDataError) {
-    console.error(`virnucpro-bench: ${oneLine(error.message)}`)
+    console.error(`virnucpro-bench: ${escapeControls(error.message)}`)
     process.exitCode = EXIT_UNUSABLE_DATA
   } else {
     // A bug, not a user's mistake: one line (the stack only on request), and a code no verdict uses.

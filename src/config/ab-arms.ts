@@ -4,6 +4,7 @@
  * project's global setup refuse a bad one before any run, with the same words the benchmark would use.
  */
 import { z } from 'zod'
+import { escapeControls } from '../platform/one-line.ts'
 
 const Arm = z.strictObject({
   label: z.string().min(1),
@@ -19,7 +20,7 @@ export function parseAbArms(text: string): AbArms {
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new Error(`not JSON (${(error as Error).message})`, { cause: error })
+    throw new Error(`not JSON (${escapeControls((error as Error).message)})`, { cause: error })
   }
   const parsed = AbArms.safeParse(json)
   if (!parsed.success) {

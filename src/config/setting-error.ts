@@ -3,6 +3,8 @@
  * line in one shape everywhere (doctor, the gpu project's global setup, the suites): `<input>: <problem>; <fix>`, so a
  * person reads what was given, what is wrong with it and what to do instead.
  */
+import { escapeControls } from '../platform/one-line.ts'
+
 export class SettingError extends Error {
   override name = 'SettingError'
   /** What was given: `NAME='value'`, or a file. */
@@ -20,23 +22,16 @@ export class SettingError extends Error {
 
 /** `<input>: <problem>; <fix>`, on one line whatever the parts hold (a value with a newline is shown escaped). */
 export function formatRefusal(input: string, problem: string, fix: string): string {
-  return oneLine(`${input}: ${problem}; ${fix}`)
+  return escapeControls(`${input}: ${problem}; ${fix}`)
 }
 
 /** A value as shown in a message: quoted, control characters escaped, long values cut. */
 export function shownValue(raw: string, maxChars = 80): string {
   const cut = raw.length > maxChars ? `${raw.slice(0, maxChars)}...` : raw
-  return `'${oneLine(cut)}'`
+  return `'${escapeControls(cut)}'`
 }
 
 /** `NAME='value'`: how a variable is named in a refusal. */
 export function variableInput(name: string, raw: string): string {
   return `${name}=${shownValue(raw)}`
 }
-
-function oneLine(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${hex(c)}`))
-}
-
-const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0')

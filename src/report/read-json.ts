@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { z } from 'zod'
+import { escapeControls } from '../platform/one-line.ts'
 import { REPORT_SCHEMA_VERSION } from './analyses/build.ts'
 import { BottleneckJsonSchema, Perf02JsonSchema, ReportJsonSchema } from './render/json.ts'
 
@@ -69,7 +70,7 @@ export function parseReportJson<N extends ReportJsonName>(name: N, text: string,
       'REPORT_JSON_INVALID',
       file,
       null,
-      `${file} is not JSON: ${(error as Error).message}`,
+      `${file} is not JSON: ${escapeControls((error as Error).message)}`,
       error,
     )
   }

@@ -8,6 +8,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { escapeControls } from '../platform/one-line.ts'
 import { writeFileAtomicNew } from './atomic-write.ts'
 
 /** One benchmark task as vitest's `onTestCaseBenchmark` reports it, reduced to what reports show (latency in ms). */
@@ -85,7 +86,7 @@ export async function readInvocations(
       else
         invalid.push({ file, reason: `${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}` })
     } catch (error) {
-      invalid.push({ file, reason: (error as Error).message })
+      invalid.push({ file, reason: escapeControls((error as Error).message) })
     }
   }
   return { invocations: invocations.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt)), invalid }

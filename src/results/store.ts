@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { escapeControls } from '../platform/one-line.ts'
 import { writeFileAtomicNew } from './atomic-write.ts'
 import { type ResultRecord, ResultRecordSchema } from './schema/index.ts'
 
@@ -57,7 +58,8 @@ export function parseResultRecord(text: string, file: string): { record: ResultR
   try {
     json = JSON.parse(text)
   } catch (error) {
-    return { invalid: { file, reason: `not valid JSON (truncated?): ${(error as Error).message}` } }
+    // V8 quotes the bytes around the bad token, and a corrupt file's bytes can hold newlines and control codes.
+    return { invalid: { file, reason: `not valid JSON (truncated?): ${escapeControls((error as Error).message)}` } }
   }
   const parsed = ResultRecordSchema.safeParse(json)
   if (parsed.success) return { record: parsed.data }

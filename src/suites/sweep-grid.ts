@@ -2,6 +2,7 @@
  * The parameter-sweep grid: CLI options of the target and the values to try, e.g.
  * `{"--esm-batch-size": [8192, 16384, 32768], "-w": [2, 4]}` (VIRNUCPRO_BENCH_SWEEP), expanded to every combination.
  */
+import { escapeControls } from '../platform/one-line.ts'
 import type { Configuration } from './configuration.ts'
 
 export type SweepGrid = Record<string, readonly (number | string)[]>
@@ -22,7 +23,7 @@ export function parseSweepGrid(text: string, source = 'VIRNUCPRO_BENCH_SWEEP'): 
   try {
     value = JSON.parse(text)
   } catch (error) {
-    throw new SweepGridError(`${source}: not JSON: ${(error as Error).message}`, { cause: error })
+    throw new SweepGridError(`${source}: not JSON: ${escapeControls((error as Error).message)}`, { cause: error })
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new SweepGridError(`${source}: expected an object of option -> values, got ${JSON.stringify(value)}`)

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { readResultRecords, storeResultRecord, writeResultRecord } from '../../src/results/store.ts'
+import { parseResultRecord, readResultRecords, storeResultRecord, writeResultRecord } from '../../src/results/store.ts'
 import { sampleResultRecord } from '../support/result-records.ts'
 
 let dir: string
@@ -65,6 +65,14 @@ test('a truncated file and a schema-invalid file are reported with their reasons
     { file: join(dir, 'cut.json'), reason: expect.stringMatching(/^not valid JSON \(truncated\?\)/) },
     { file: join(dir, 'wrong.json'), reason: expect.stringMatching(/^not a valid result record: state:/) },
   ])
+})
+
+test('the reason for a file of noise is one line: the bytes JSON.parse quotes are shown escaped', () => {
+  // V8's message quotes the text around the bad token: here a newline and a C1 control character (a CI run's case).
+  const outcome = parseResultRecord('\n\u0085', '/r/a.json')
+  expect(outcome).toEqual({ invalid: { file: '/r/a.json', reason: expect.stringContaining('\\n\\u0085') } })
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what must not remain.
+  expect('invalid' in outcome && outcome.invalid.reason).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/)
 })
 
 test('a monitor summary from a newer monitor keeps its extra fields', async () => {
