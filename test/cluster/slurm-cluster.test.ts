@@ -74,7 +74,8 @@ function fakeH200() {
         memUsedBytes: 2 * GIB,
         utilGpuPct: 95,
         powerMw: 300_000,
-        energyMj: [1_000, 2_000, 3_000, 4_000],
+        energyMj: 1_000,
+        energyFromPower: true,
       },
     ],
   })

@@ -164,6 +164,24 @@ describe('slow reads', () => {
     expect([device.energyMj(), device.powerLimitMw()]).toEqual([123_456_789, 700_000])
   })
 
+  test('energyFromPower: the counter grows by power x elapsed time, as a driver keeps it, and never steps back', async () => {
+    useFake({ devices: [{ ...h200, energyFromPower: true }] })
+    const device = firstDevice()
+    const readings: { atMs: number; mj: number }[] = []
+    for (let i = 0; i < 4; i++) {
+      readings.push({ atMs: performance.now(), mj: device.energyMj()! })
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(readings[0]!.mj).toBeGreaterThanOrEqual(123_456_789)
+    for (let i = 1; i < readings.length; i++) {
+      const grewMj = readings[i]!.mj - readings[i - 1]!.mj
+      const elapsedMs = readings[i]!.atMs - readings[i - 1]!.atMs
+      // 120.5 W over the ~100 ms between reads: about 12 J; the reads' own timing is what the bounds allow for.
+      expect(grewMj).toBeGreaterThan((120_500 * elapsedMs * 0.8) / 1e3)
+      expect(grewMj).toBeLessThan((120_500 * elapsedMs * 1.2) / 1e3)
+    }
+  })
+
   test('a process list longer than the first buffer is grown and read whole', () => {
     const processes = Array.from({ length: 300 }, (_, i) => ({
       pid: 10_000 + i,

@@ -72,6 +72,12 @@ export interface FakeDevice {
   fail?: Readonly<Record<string, number>>
   /** Device calls answered normally before every call on it returns NVML_ERROR_GPU_IS_LOST. */
   lostAfterCalls?: number
+  /**
+   * The energy counter as a driver keeps one: `energyMj`'s first value plus `powerMw`'s first value integrated over
+   * the time since the script was loaded, so it only grows and a run's energy is power x its duration. Without it a
+   * list steps per read and wraps, and a run whose reads come round to the same element reads 0 J.
+   */
+  energyFromPower?: boolean
 }
 
 export interface FakeNvmlScript {
@@ -142,6 +148,7 @@ function deviceLines(device: FakeDevice, index: number): string[] {
   for (const [id, value] of Object.entries(device.gpm ?? {})) lines.push(`${prefix}gpm.${id}=${sequence(value)}`)
   for (const [name, code] of Object.entries(device.fail ?? {})) lines.push(`${prefix}fail.${name}=${code}`)
   if (device.lostAfterCalls !== undefined) lines.push(`${prefix}lostAfterCalls=${device.lostAfterCalls}`)
+  if (device.energyFromPower !== undefined) lines.push(`${prefix}energyFromPower=${device.energyFromPower ? 1 : 0}`)
   return lines
 }
 

@@ -55,9 +55,9 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
   })
 
   test('before the step: nothing to fail on in what the runs measure', () => {
-    // Wall times and stage rates come from the runs. Energy and utilization here come from the scripted fake NVML,
-    // whose energy counter steps per read, so J/seq follows how many reads a run happened to take (it doubled on a
-    // quiet night once in CI): a series of the script, not of the pipeline, and left out of this check.
+    // Wall times and stage rates come from the runs. Energy and utilization here come from the scripted fake NVML:
+    // utilization is the script's, and energy the script's power times the run's time (a copy of wall time, not a
+    // reading of its own): series of the script, not of the pipeline, and left out of this check.
     const measured = (r: { metric: string }) => r.metric.startsWith('wall/') || r.metric.startsWith('rate/')
     expect(nights.slice(0, STEP_AT).flatMap((n) => n.regressions.filter(measured))).toEqual([])
   })
