@@ -28,7 +28,8 @@ export function readJsonFile(path: string, input: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
-    const problem = `not valid JSON (${(error as Error).message.split('\n')[0]})`
+    // The whole of V8's message, the bytes it quotes included: SettingError's message escapes them onto one line.
+    const problem = `not valid JSON (${(error as Error).message})`
     throw new SettingError(input, problem, 'correct the JSON there', { cause: error })
   }
 }

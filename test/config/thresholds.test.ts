@@ -90,6 +90,20 @@ test('a UTF-8 byte-order mark is dropped, as most JSON tools do; UTF-16 is named
   )
 })
 
+test('bad JSON is one line with all that JSON.parse said, the bytes it quotes escaped', async () => {
+  const file = join(dir, 'broken.json')
+  await writeFile(file, '{"perf02":\n\tx}')
+  let message = ''
+  try {
+    loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: file })
+  } catch (error) {
+    message = (error as Error).message
+  }
+  expect(message).toMatch(/^VIRNUCPRO_BENCH_THRESHOLDS=\S+broken\.json: not valid JSON \(.*\); correct the JSON there$/)
+  // V8 quotes the text around the bad token; here that takes a newline and a tab, shown escaped.
+  expect(message).toContain('\\n\\tx')
+})
+
 test('a missing file says so, and how to go on', () => {
   expect(() => loadThresholds({ VIRNUCPRO_BENCH_THRESHOLDS: join(dir, 'none.json') })).toThrow(
     `VIRNUCPRO_BENCH_THRESHOLDS=${join(dir, 'none.json')}: no such file; point it at a readable JSON file, or unset it`,
