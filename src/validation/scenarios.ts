@@ -58,10 +58,13 @@ export const CAPACITY_FIT_SIZES = [1_000, 4_000] as const
 export const CAPACITY_DIRECT_SIZE = 20_000
 /**
  * Runs of the direct size, measured after the fit with no warm-up of their own (the fit's warm-ups warmed the host):
- * one GPU count's fit and its direct runs fit one 10-minute device call on an H100 (the fit ~2.5 min, a 20,000-record
- * run ~1.6 min on 1 GPU), so a 2-GPU host checks its two arms in two calls on the same warm machine.
+ * one GPU count's fit and its direct runs fit one 10-minute device call on an H100 (the fit ~2.2 min, a 20,000-record
+ * run ~1.3 min on 1 GPU), so a 2-GPU host checks its two arms in two calls on the same warm machine. Three, so that the
+ * median is a run's: with two it is their mean, and on 2 x H200 (2026-11-26, run c24f) one run slowed host-wide (its
+ * process start 5.3 s against 4.1, its CPU stages 1.4-2x, ESM-2 unchanged) decided the check alone (-5.67%; the other
+ * run -2.2%).
  */
-export const CAPACITY_DIRECT_RUNS = 2
+export const CAPACITY_DIRECT_RUNS = 3
 /** Planted start-up that grows with the input (prework-ms-per-seq): ms per protein before ESM-2's first batch. */
 export const CAPACITY_PREWORK_MS_PER_SEQ = 1
 export const CAPACITY_SHIFT_SIZES = [1_000, 16_000] as const

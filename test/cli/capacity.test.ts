@@ -1,10 +1,10 @@
-// `virnucpro-bench capacity RUN_DIR...` as a real process on the 2 x H100 records of issue 24, laid out as run
-// directories elsewhere (as a downloaded artifact: the records' absolute log paths do not exist here).
+// `virnucpro-bench capacity RUN_DIR...` as a real process on the 2 x H100 and 2 x H200 records of issue 24, laid out as
+// run directories elsewhere (as a downloaded artifact: the records' absolute log paths do not exist here).
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { h100Log, h100Record, h100RunDirs } from '../suites/support/h100-capacity.ts'
+import { h100Log, h100Record, h100RunDirs, h200RunDirs } from '../suites/support/gpu-capacity.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const CLI = join(import.meta.dirname, '../../src/cli.ts')
@@ -40,10 +40,15 @@ interface RefitJson {
 const root = tempDirUntilFileEnd('capacity-cli-')
 let ab: string[] = []
 let d: string[] = []
+let hi: string[] = []
+let g: string[] = []
 beforeAll(async () => {
   ab = await h100RunDirs(join(root, 'ab'), ['a1', 'b2'])
   d = await h100RunDirs(join(root, 'd'), ['d'])
+  hi = await h200RunDirs(join(root, 'hi'), ['h1', 'i2'])
+  g = await h200RunDirs(join(root, 'g'), ['g'])
 })
+const half = (e: Interval) => (e.high! - e.low!) / 2 / e.estimate
 
 const refit = async (args: string[]) => {
   const json = join(root, `refit-${Math.random().toString(36).slice(2)}.json`)
@@ -82,12 +87,37 @@ describe('virnucpro-bench capacity', () => {
     const { json } = await refit(d)
     const at6m = (gpuCount: number) =>
       json.configurations.find((c) => c.gpuCount === gpuCount)!.at.find((a) => a.sequences === 6_000_000)!
-    const half = (e: Interval) => (e.high! - e.low!) / 2 / e.estimate
     expect(half(at6m(1).wallMs)).toBeLessThanOrEqual(0.03)
     expect(at6m(1).dominant[0]!.part).toBeTruthy()
     const speedup = json.verdicts.find((v) => v.id === 'capacity/2/speedup/6000000')!
     expect(speedup.verdict).toBe('pass')
     expect(speedup.ci!.low).toBeGreaterThan(1.6)
+  })
+
+  test('2 x H200, one host, fit from 1,000 and 4,000 records and 3 direct runs at 20,000 per GPU count: each within 5% and inside its CI, the 2-vs-1 speedup inside its CI', async () => {
+    const { json, text } = await refit([...hi, '--sizes', '1000,4000'])
+    expect(json.heldOut.map((h) => [h.label, h.records])).toEqual([
+      ['1 GPU', 20_000],
+      ['2 GPUs', 20_000],
+    ])
+    for (const h of json.heldOut) {
+      expect(Math.abs(h.errorPct), h.label).toBeLessThan(5)
+      expect(h.insideCi, h.label).toBe(true)
+    }
+    expect(text).toMatch(/held out: 1 GPU at 20,000 records, median 71\.21 s of 3 runs/)
+    expect(json.heldOutSpeedups[0]).toMatchObject({ gpuCount: 2, insideCi: true })
+    for (const c of json.configurations) expect(c.support.supported).toBe(true)
+  })
+
+  test('2 x H200, the suite at its default sizes and budget: 6 M CIs on target (+-3% on 1 GPU, +-5% on 2) and the 2-vs-1 speedup at 6 M decided', async () => {
+    const { json } = await refit(g)
+    const at6m = (gpuCount: number) =>
+      json.configurations.find((c) => c.gpuCount === gpuCount)!.at.find((a) => a.sequences === 6_000_000)!
+    expect(half(at6m(1).wallMs)).toBeLessThanOrEqual(0.03)
+    expect(half(at6m(2).wallMs)).toBeLessThanOrEqual(0.05)
+    const speedup = json.verdicts.find((v) => v.id === 'capacity/2/speedup/6000000')!
+    expect(speedup.verdict).toBe('pass')
+    expect([speedup.ci!.low, speedup.ci!.high].map((x) => x.toFixed(2))).toEqual(['1.81', '1.96'])
   })
 
   test("--at adds sizes of the user's own besides 45,000 and 6,000,000", async () => {

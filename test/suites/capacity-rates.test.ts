@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { fitLine } from '../../src/measure/index.ts'
 import type { StageProgress } from '../../src/results/schema/index.ts'
 import { SPAN_MIN_LINES, spanMs, stageSteady } from '../../src/suites/capacity-rates.ts'
-import { h100Record } from './support/h100-capacity.ts'
+import { h100Record } from './support/gpu-capacity.ts'
 
 /**
  * A stage's lines over `items` length-sorted items with a per-item cost rising along the stage (the reference

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { logStampMs, progressFromLog } from '../../src/suites/progress-from-log.ts'
-import { h100Log, h100Record } from './support/h100-capacity.ts'
+import { h100Log, h100Record } from './support/gpu-capacity.ts'
 
 describe('stage progress read back from a pipeline log', () => {
   test('log stamps: whole seconds on the main process, ,mmm on workers; anything else is no stamp', () => {

@@ -37,7 +37,7 @@ export async function nobodyProblem(): Promise<string | null> {
   if (ran.exitCode === 0) return null
   const why =
     (ran.stderr || ran.shortMessage || '').split('\n').find((l) => /Error|EACCES|denied/.test(l)) ??
-    'exit ' + ran.exitCode
+    `exit ${ran.exitCode}`
   return `nobody (uid 65534) cannot run ${process.execPath} or read ${CLI} here (${why.trim()}): put Node and the checkout where every user can read them`
 }
 
