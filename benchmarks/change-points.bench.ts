@@ -7,8 +7,10 @@
  * the energy statistic run plainly over every window of every series, CALIBRATION_PASSES times (support/calibrations/pair-distances.ts),
  * in interleaved pairs, this process's CPU time; it fails when the median ratio passes CHANGE_POINTS_LIMIT, or when a
  * planted step is missed. Measured here
- * (support/ratio.ts): 1.42, 1.45, 1.46, 1.49, 1.60, 1.94 over 6 runs -> limit 2.25. Two runs with a planted 30%
- * slowdown read 2.20 and 1.88: under it (the 1.94 run shows how far this ratio moves between runs here).
+ * (support/ratio.ts): 1.42, 1.45, 1.46, 1.49, 1.60, 1.94 over 6 runs; 2026-11-26 on this quiet 2-core machine, three
+ * whole `vitest bench` runs: 1.88, 1.89, 1.96 -> limit 1.96 x 1.15 = 2.30 (it was 2.25 before the 1.96 run). Two runs
+ * with a planted 30% slowdown read 2.20 and 1.88 (2026-11-25), one 2.31 (2026-11-26): this ratio moves between runs
+ * about as far as a 30% regression does, so it catches one only in a run that reads high.
  * Run: npx vitest bench --project 'unit (bench)' benchmarks/change-points.bench.ts
  */
 import { expect, test } from 'vitest'
@@ -20,7 +22,7 @@ import { annotateRatio, expectWithinLimit, ratioBench } from './support/ratio-be
 const SERIES = 50
 const POINTS = 10_000
 const BUDGET_MS = 1000
-const CHANGE_POINTS_LIMIT = 2.25
+const CHANGE_POINTS_LIMIT = 2.3
 /** Passes of the calibration's pair loop over all series: one takes about a sixteenth of the detector's time. */
 const CALIBRATION_PASSES = 10
 

@@ -18,8 +18,8 @@ import { textbookComparison, textbookMedianCi } from './support/calibrations/boo
 import { annotateRatio, expectWithinLimit, ratioBench } from './support/ratio-bench.ts'
 
 const BOOTSTRAP_LIMIT = 0.35
-/** COMPARISON_LIMIT: Tightened on a quiet machine (nothing else running; one run plain, one with VIRNUCPRO_BENCH_PLANT_SLOWDOWN_PCT=30): 0.97 plain, 1.10 planted -> limit 1.1, about 1.18x the quiet median, so a 30% slower subject fails and run-to-run noise (+-10% on a median of these pairs) does not; a busy machine can read above it. */
-const COMPARISON_LIMIT = 1.1
+/** COMPARISON_LIMIT: the highest median of the runs without a planted slowdown (the header's; 2026-11-25 quiet: 0.97; 2026-11-26, this quiet 2-core machine, two whole `vitest bench` runs: 0.90, 0.91), 0.97, times 1.15, rounded up to 0.05 (support/ratio.ts). A tighter limit of about 1.18x one quiet run's median was tried (2026-11-25): runs with nothing regressed read past such limits the next day, and a bench that reads FAILED when nothing regressed is the defect issue 26 is about. A planted 30% fails a run whose median is above limit / 1.3 (0.88): most of these runs. */
+const COMPARISON_LIMIT = 1.15
 
 const random = createRandomSource('bench-data')
 const hundredValues = toSorted(Array.from({ length: 100 }, () => 1000 + 50 * random()))

@@ -25,8 +25,8 @@ import type { ResultRecord } from '../src/results/schema/index.ts'
 import { type ParseInput, parseRecordsAndSamples } from './support/calibrations/json-parse.ts'
 import { annotateRatio, expectWithinLimit, ratioBench } from './support/ratio-bench.ts'
 
-/** REPORT_LIMIT: Tightened on a quiet machine (nothing else running; one run plain, one with VIRNUCPRO_BENCH_PLANT_SLOWDOWN_PCT=30): 5.21 plain, 6.34 planted -> limit 6.15, about 1.18x the quiet median, so a 30% slower subject fails and run-to-run noise (+-10% on a median of these pairs) does not; a busy machine can read above it. A second pair read 5.46 plain and 4.95 planted (under the limit): this ratio's pairs spread too widely here to tell 30% from noise in every run, so it catches larger regressions only. */
-const REPORT_LIMIT = 6.15
+/** REPORT_LIMIT: the highest median of the runs without a planted slowdown (the header's; 2026-11-25 quiet: 5.21, 5.46; 2026-11-26, this quiet 2-core machine, two whole `vitest bench` runs: 3.90, 5.45), 5.46, times 1.15, rounded up to 0.05 (support/ratio.ts). A tighter limit of about 1.18x one quiet run's median was tried (2026-11-25): runs with nothing regressed read past such limits the next day, and a bench that reads FAILED when nothing regressed is the defect issue 26 is about. A planted 30% fails a run whose median is above limit / 1.3 (4.85): most of these runs. */
+const REPORT_LIMIT = 6.3
 /** The calibration's sample lines: a tenth of the bench's samples. */
 const CALIBRATION_SAMPLES = 100_000
 
