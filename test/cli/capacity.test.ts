@@ -49,6 +49,20 @@ beforeAll(async () => {
   g = await h200RunDirs(join(root, 'g'), ['g'])
 })
 const half = (e: Interval) => (e.high! - e.low!) / 2 / e.estimate
+const at6mOf = (json: RefitJson, gpuCount: number) =>
+  json.configurations.find((c) => c.gpuCount === gpuCount)!.at.find((a) => a.sequences === 6_000_000)!
+/** The 1- and 2-GPU runs at 20,000 records held out of a 1,000 / 4,000 fit: each within 5% and inside its CI, and the measured 2-vs-1 speedup inside the projected one. */
+function expectDirectRunsReproduced(json: RefitJson) {
+  expect(json.heldOut.map((h) => [h.label, h.records])).toEqual([
+    ['1 GPU', 20_000],
+    ['2 GPUs', 20_000],
+  ])
+  for (const h of json.heldOut) {
+    expect(Math.abs(h.errorPct), h.label).toBeLessThan(5)
+    expect(h.insideCi, h.label).toBe(true)
+  }
+  expect(json.heldOutSpeedups[0]).toMatchObject({ gpuCount: 2, insideCi: true })
+}
 
 const refit = async (args: string[]) => {
   const json = join(root, `refit-${Math.random().toString(36).slice(2)}.json`)
@@ -66,15 +80,7 @@ describe('virnucpro-bench capacity', () => {
       [1, [1_000, 4_000]],
       [2, [1_000, 4_000]],
     ])
-    expect(json.heldOut.map((h) => [h.label, h.records])).toEqual([
-      ['1 GPU', 20_000],
-      ['2 GPUs', 20_000],
-    ])
-    for (const h of json.heldOut) {
-      expect(Math.abs(h.errorPct), h.label).toBeLessThan(5)
-      expect(h.insideCi, h.label).toBe(true)
-    }
-    expect(json.heldOutSpeedups[0]).toMatchObject({ gpuCount: 2, insideCi: true })
+    expectDirectRunsReproduced(json)
     expect(text).toMatch(/held out: 2 GPUs vs 1 at 20,000 sequences, measured 1\.306x/)
     for (const c of json.configurations) {
       expect(c.support.supported).toBe(true)
@@ -85,8 +91,7 @@ describe('virnucpro-bench capacity', () => {
 
   test('2 x H100, one measurement of both GPU counts at 1,000 / 4,000: the 1-GPU 6 M CI within +-3%; which part dominates each CI', async () => {
     const { json } = await refit(d)
-    const at6m = (gpuCount: number) =>
-      json.configurations.find((c) => c.gpuCount === gpuCount)!.at.find((a) => a.sequences === 6_000_000)!
+    const at6m = (gpuCount: number) => at6mOf(json, gpuCount)
     expect(half(at6m(1).wallMs)).toBeLessThanOrEqual(0.03)
     expect(at6m(1).dominant[0]!.part).toBeTruthy()
     const speedup = json.verdicts.find((v) => v.id === 'capacity/2/speedup/6000000')!
@@ -96,23 +101,14 @@ describe('virnucpro-bench capacity', () => {
 
   test('2 x H200, one host, fit from 1,000 and 4,000 records and 3 direct runs at 20,000 per GPU count: each within 5% and inside its CI, the 2-vs-1 speedup inside its CI', async () => {
     const { json, text } = await refit([...hi, '--sizes', '1000,4000'])
-    expect(json.heldOut.map((h) => [h.label, h.records])).toEqual([
-      ['1 GPU', 20_000],
-      ['2 GPUs', 20_000],
-    ])
-    for (const h of json.heldOut) {
-      expect(Math.abs(h.errorPct), h.label).toBeLessThan(5)
-      expect(h.insideCi, h.label).toBe(true)
-    }
+    expectDirectRunsReproduced(json)
     expect(text).toMatch(/held out: 1 GPU at 20,000 records, median 71\.21 s of 3 runs/)
-    expect(json.heldOutSpeedups[0]).toMatchObject({ gpuCount: 2, insideCi: true })
     for (const c of json.configurations) expect(c.support.supported).toBe(true)
   })
 
   test('2 x H200, the suite at its default sizes and budget: 6 M CIs on target (+-3% on 1 GPU, +-5% on 2) and the 2-vs-1 speedup at 6 M decided', async () => {
     const { json } = await refit(g)
-    const at6m = (gpuCount: number) =>
-      json.configurations.find((c) => c.gpuCount === gpuCount)!.at.find((a) => a.sequences === 6_000_000)!
+    const at6m = (gpuCount: number) => at6mOf(json, gpuCount)
     expect(half(at6m(1).wallMs)).toBeLessThanOrEqual(0.03)
     expect(half(at6m(2).wallMs)).toBeLessThanOrEqual(0.05)
     const speedup = json.verdicts.find((v) => v.id === 'capacity/2/speedup/6000000')!
