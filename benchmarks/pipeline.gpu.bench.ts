@@ -4,6 +4,7 @@
  * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/pipeline.gpu.bench.ts
  */
 import { expect, test } from 'vitest'
+import { journalFor } from '../src/suites/journal-options.ts'
 import { completedRuns, measureConfiguration } from '../src/suites/measure-configuration.ts'
 import { writeSuiteRecord } from '../src/suites/record.ts'
 import { analyzeStageThroughput } from '../src/suites/stage.ts'
@@ -21,7 +22,7 @@ test('pipeline on 1 GPU: total and per-stage', async ({ bench, annotate, skip })
     ...suite.rc.measure(suite.input),
     profile: suite.rc.ctx.profile,
     workDir: suite.rc.ctx.workDir,
-    cacheDir: suite.rc.ctx.cacheDir,
+    journal: journalFor(suite.rc.ctx, null),
   })
   const runs = completedRuns(m)
   expect(runs.length, m.failure?.reason).toBeGreaterThan(0)

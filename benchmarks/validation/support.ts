@@ -10,6 +10,7 @@ import { MANIFEST_FILE, type SampleManifest } from '../../src/fixtures/manifest.
 import { readManifest } from '../../src/fixtures/manifest-read.ts'
 import { sampleFasta } from '../../src/fixtures/sample.ts'
 import type { Configuration } from '../../src/suites/configuration.ts'
+import { journalFor } from '../../src/suites/journal-options.ts'
 import {
   type Arm,
   type MeasuredConfiguration,
@@ -35,7 +36,7 @@ export function measured(rc: RunContext, config: Configuration, m: SuiteMeasure)
     ...m,
     profile: rc.ctx.profile,
     workDir: rc.ctx.workDir,
-    cacheDir: rc.ctx.cacheDir,
+    journal: journalFor(rc.ctx, null),
   })
 }
 
@@ -49,7 +50,7 @@ export function measuredInterleaved(
     ...m,
     profile: rc.ctx.profile,
     workDir: rc.ctx.workDir,
-    cacheDir: rc.ctx.cacheDir,
+    journal: journalFor(rc.ctx, null),
   })
 }
 

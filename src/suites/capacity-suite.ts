@@ -9,6 +9,7 @@ import { type TopUpState, topUp } from './capacity-topup.ts'
 import type { Configuration } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import type { ResolvedInput } from './input.ts'
+import { journalFor } from './journal-options.ts'
 import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from './measure-configuration.ts'
 import { failureReason, writeSuiteRecord } from './record.ts'
 import type { SuiteMeasure, SuiteOutcome } from './suites.ts'
@@ -34,6 +35,8 @@ export async function measureCapacity(
   inputs: readonly ResolvedInput[],
   /** GPU-minutes the sequential design may spend on top-up runs (capacity-topup.ts); 0: the planned runs only. */
   budgetGpuMinutes = 0,
+  /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
+  purposeSuffix = '',
 ): Promise<ConfigMeasurements[] & { sequential?: TopUpState }> {
   if (inputs.length < 2) throw new RangeError(`capacity needs >= 2 input sizes, got ${inputs.length}`)
   if (configs.length === 0) throw new RangeError('capacity needs at least one configuration')
@@ -44,12 +47,20 @@ export async function measureCapacity(
   // cost as much as a measured run (a 10,000-record one ~40 s on an H100).
   const policy = m.policy ?? SUITE_POLICY
   const warmupArms = configs.map(({ config }) => sizeLabel(config, inputs[0]!))
+  const journal = journalFor(
+    ctx,
+    capacityPurpose(
+      configs.map((c) => c.config),
+      inputs,
+      purposeSuffix,
+    ),
+  )
   const measured = await measureInterleaved(arms, {
     ...m,
     policy: { ...policy, warmupArms },
     profile: ctx.profile,
     workDir: ctx.workDir,
-    cacheDir: ctx.cacheDir,
+    journal,
   })
   const byConfig: ConfigMeasurements[] & { sequential?: TopUpState } = configs.map(({ config, gpuCount }, c) => ({
     config,
@@ -70,13 +81,24 @@ export async function measureCapacity(
           policy: { ...policy, warmupRuns: 0, minRuns: 1, maxRuns: 1 },
           profile: ctx.profile,
           workDir: ctx.workDir,
-          // Not through the run cache: its key leaves labels out, so every top-up would read back the first one.
+          // Each top-up is a run of its own label: a continuation reuses the ones kept, in the order they ran.
+          journal,
         },
       )
       return one!
     },
   })
   return byConfig
+}
+
+/** The capacity record the runs are for: its id and name, as writeCapacityRecord writes them. */
+function capacityPurpose(configs: readonly Configuration[], inputs: readonly ResolvedInput[], idSuffix: string) {
+  const labels = configs.map((c) => c.label).join(' + ')
+  return {
+    kind: 'capacity' as const,
+    id: `capacity-${labels}${idSuffix}`,
+    name: `capacity, ${labels} at ${inputs.map((i) => i.records.toLocaleString('en-US')).join(' / ')} seqs`,
+  }
 }
 
 /** The largest size's measurement of each configuration: what the measured-size scaling verdicts read. */
@@ -128,11 +150,12 @@ export function writeCapacityRecord(
   const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes)
   const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
   const reason = failureReason(all)
-  const labels = measured.map((c) => c.config.label).join(' + ')
   return writeSuiteRecord(ctx, {
-    kind: 'capacity',
-    id: `capacity-${labels}${idSuffix}`,
-    name: `capacity, ${labels} at ${inputs.map((i) => i.records.toLocaleString('en-US')).join(' / ')} seqs`,
+    ...capacityPurpose(
+      measured.map((c) => c.config),
+      inputs,
+      idSuffix,
+    ),
     measurements: all,
     stats: { ...stats, sequential },
     verdicts,

@@ -6,10 +6,10 @@
  * once, not once per suite file.
  */
 import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
 import { mkdir, readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { InputError, inputFiles, readInput } from '../config/input-check.ts'
+import { sha256OfFiles } from '../platform/file-hash.ts'
 import { writeFileAtomic } from '../results/atomic-write.ts'
 
 export { InputError, inputFiles }
@@ -30,12 +30,6 @@ export interface InputIdentity {
   chunkLength: number
   /** The preset of a generated input; null for a user's. */
   preset: string | null
-}
-
-async function hashFiles(files: readonly string[]): Promise<string> {
-  const hash = createHash('sha256')
-  for (const file of files) for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer)
-  return hash.digest('hex')
 }
 
 /** The cache key of an identity: what would change it without its path changing. */
@@ -77,7 +71,7 @@ export async function identifyInput(path: string, options: IdentityOptions): Pro
     source: options.source,
     path: resolve(path),
     files,
-    sha256: await hashFiles(files),
+    sha256: await sha256OfFiles(files),
     records,
     bases,
     workPerRecord: totalWork / records,

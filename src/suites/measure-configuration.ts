@@ -2,12 +2,10 @@
  * Repeated runs of one or more configurations, as src/measure's repetition policy decides: warm-ups (kept, never
  * counted), at least `minRuns` measured runs, an adaptive stop on precision or budget, and several arms interleaved
  * (A B A B ...) so slow drift falls on every arm. A run that does not complete ends that arm's measurement (repeating
- * a crash or an OOM measures nothing new); the other arms go on. Results can be shared between suites of one vitest invocation through an
- * on-disk cache keyed by configuration, input and policy (honest sharing: the same runs, not re-labelled ones).
+ * a crash or an OOM measures nothing new); the other arms go on. Every run is kept in the run journal as it ends
+ * (measurement-journal.ts), and reused by a later measurement of the same key: a continuation after a kill, or
+ * another suite of the same invocation that needs the same runs (honest sharing: the same runs, not re-labelled ones).
  */
-import { existsSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
 import {
   DEFAULT_REPETITION_POLICY,
   nextStep,
@@ -15,9 +13,9 @@ import {
   type RepetitionPolicy,
   type StopReason,
 } from '../measure/index.ts'
-import { writeFileAtomic } from '../results/atomic-write.ts'
 import type { TargetProfile } from '../target/profiles.ts'
-import { type Configuration, configKey } from './configuration.ts'
+import type { Configuration } from './configuration.ts'
+import { type JournalOptions, openJournal } from './measurement-journal.ts'
 import { type MonitorSettings, observeRun, type RunObservation } from './observe-run.ts'
 
 /** Suite default: 1 warm-up and 3 measured runs (GPU time is scarce; 3 a side is the scaling minimum). */
@@ -30,8 +28,8 @@ export interface MeasureOptions {
   monitor: MonitorSettings | null
   policy?: RepetitionPolicy
   timeoutMs?: number
-  /** Directory of the shared-run cache; omitted: no sharing. */
-  cacheDir?: string
+  /** The run journal's side: the runs' key, this invocation, the record they are for; omitted: runs keyed by arm only. */
+  journal?: JournalOptions
 }
 
 export type MeasurementStop = StopReason | 'run-failed'
@@ -43,75 +41,13 @@ export interface MeasuredConfiguration {
   stop: MeasurementStop
   /** The first run that did not complete, with its exit class and reason. */
   failure: { label: string; exitClass: string; reason: string } | null
-  /** True when these runs came from the shared cache (measured earlier in this invocation). */
-  fromCache: boolean
+  /** How many of `observations` the run journal gave back (kept by an earlier invocation, or shared within this one). */
+  reusedRuns: number
 }
 
 /** Measured (non-warm-up) runs that completed. */
 export function completedRuns(m: MeasuredConfiguration): RunObservation[] {
   return m.observations.filter((o) => !o.measured.warmup && o.measured.run.exitClass === 'completed')
-}
-
-/** Bumped when what a cached measurement holds changes shape (e.g. the monitor summary's fields), so a cache written
- *  by older code is measured again rather than read as if it were current. */
-const CACHE_FORMAT = 2
-
-/** What, besides a configuration and its input, makes two measurements different ones. */
-function measurementExtra(options: ArmsOptions, policy: RepetitionPolicy): string {
-  return JSON.stringify({
-    format: CACHE_FORMAT,
-    policy,
-    profile: options.profile.name,
-    monitor: options.monitor !== null,
-  })
-}
-
-function cachePath(options: ArmsOptions, arms: readonly Arm[], extra: string) {
-  if (!options.cacheDir) return null
-  const key = arms.map((arm) => configKey(arm.config, arm.input, extra)).join('+')
-  return join(options.cacheDir, `${key}.json`)
-}
-
-/**
- * The first file a cached measurement's readers need that is gone: each run's pipeline log and, when it was
- * monitored, the monitor series beside it (the e2e projection and the reports read them). A results folder copied
- * without its work/ logs (to another machine, say) leaves records whose runs would be judged without their series.
- */
-function firstMissingFile(measured: readonly MeasuredConfiguration[]): string | null {
-  for (const m of measured)
-    for (const o of m.observations) {
-      const logPath = o.measured.run.logPath
-      if (!logPath) continue
-      if (!existsSync(logPath)) return logPath
-      const series = join(dirname(logPath), 'gpu.jsonl')
-      if (o.measured.gpu && !existsSync(series)) return series
-    }
-  return null
-}
-
-/**
- * The cached measurements at `path`, or null to measure afresh: no file; a file that does not parse (cut short or
- * edited); or one whose runs' files are gone. A dropped cache is said on stderr, naming the file and why.
- */
-async function readCache(path: string | null): Promise<MeasuredConfiguration[] | null> {
-  if (!path) return null
-  const text = await readFile(path, 'utf8').catch(() => null)
-  if (text === null) return null
-  let measured: MeasuredConfiguration[]
-  try {
-    measured = JSON.parse(text) as MeasuredConfiguration[]
-    if (!Array.isArray(measured) || measured.some((m) => !Array.isArray(m?.observations)))
-      throw new Error('not a list of measurements')
-  } catch (error) {
-    process.stderr.write(`run cache ${path}: unreadable (${(error as Error).message}); measuring again\n`)
-    return null
-  }
-  const missing = firstMissingFile(measured)
-  if (missing) {
-    process.stderr.write(`run cache ${path}: ${missing} is gone; measuring again\n`)
-    return null
-  }
-  return measured.map((m) => ({ ...m, fromCache: true }))
 }
 
 /** One arm of an interleaved measurement: a configuration and the input it runs on. */
@@ -138,20 +74,19 @@ export function measureArms(
 
 /**
  * Measures every arm, each on its own input, interleaved (A B A B ...): two sizes of one configuration compared
- * under the same drift, e.g. a subset and the full input of a projection check.
+ * under the same drift, e.g. a subset and the full input of a projection check. Each run is kept in the run journal
+ * the moment it ends; a run the journal already holds for this key is reused instead of measured (kept-runs.ts), so a
+ * measurement stopped by a kill continues where it stopped, and suites of one invocation that need the same runs
+ * share them.
  * @throws RangeError for repeated arm labels; MeasureInputError (from the policy) for a bad policy; run failures
  * are data, never thrown.
  */
 export async function measureInterleaved(arms: readonly Arm[], options: ArmsOptions): Promise<MeasuredConfiguration[]> {
-  // Labels first: the cache key leaves labels out, so a cached measurement would hide repeated ones.
   const byLabel = new Map(arms.map((arm) => [arm.config.label, arm]))
   if (byLabel.size !== arms.length)
     throw new RangeError(`arm labels must be unique: ${arms.map((a) => a.config.label).join(', ')}`)
   const policy = options.policy ?? SUITE_POLICY
-  const extra = measurementExtra(options, policy)
-  const path = cachePath(options, arms, extra)
-  const cached = await readCache(path)
-  if (cached) return cached
+  const journal = await openJournal(arms, options, policy)
   const results = new Map(
     arms.map((arm) => [
       arm.config.label,
@@ -163,11 +98,13 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
   let live = [...byLabel.keys()]
   const recorded: RecordedRun[] = []
   const startedMs = performance.now()
+  // The time budget counts reused runs as the time they took, so a continuation decides as the first attempt would.
+  let reusedMs = 0
   let stop: StopReason | null = null
   while (live.length > 0) {
     const step = nextStep(
       recorded.filter((r) => live.includes(r.arm)),
-      performance.now() - startedMs,
+      reusedMs + performance.now() - startedMs,
       live,
       policy,
     )
@@ -175,40 +112,37 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
       stop = step.reason
       break
     }
-    const { config, input } = byLabel.get(step.arm)!
+    const arm = byLabel.get(step.arm)!
     const entry = results.get(step.arm)!
     const n = entry.observations.length + 1
-    const label = `${config.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
-    const observation = await observeRun({
-      profile: options.profile,
-      config,
-      input,
-      // One folder per measurement (configuration, input, policy): run labels repeat across measurements, and a
-      // second measurement of the same configuration under another policy overwrote the first one's run logs.
-      workDir: join(options.workDir, configKey(config, input, extra)),
-      label,
-      warmup: step.phase === 'warmup',
-      monitor: options.monitor,
-      timeoutMs: options.timeoutMs,
-    })
+    const label = `${arm.config.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
+    const { observation, reused } = await journal.run(arm, label, () =>
+      observeRun({
+        profile: options.profile,
+        config: arm.config,
+        input: arm.input,
+        workDir: journal.slotDir(arm),
+        label,
+        warmup: step.phase === 'warmup',
+        monitor: options.monitor,
+        timeoutMs: options.timeoutMs,
+      }),
+    )
     entry.observations.push(observation)
     const run = observation.measured.run
+    if (reused) reusedMs += run.wallMs
     recorded.push({ arm: step.arm, phase: step.phase, durationMs: run.wallMs })
     if (run.exitClass !== 'completed') {
       entry.failure = { label, exitClass: run.exitClass, reason: run.reason ?? run.exitClass }
-      live = live.filter((arm) => arm !== step.arm)
+      live = live.filter((a) => a !== step.arm)
     }
   }
-  const measured = [...results.values()].map((r) => ({
+  journal.finish()
+  return [...results.values()].map((r) => ({
     ...r,
     stop: r.failure ? ('run-failed' as const) : (stop ?? 'run-failed'),
-    fromCache: false,
+    reusedRuns: r.observations.filter((o) => journal.reused.has(o)).length,
   }))
-  if (path) {
-    await mkdir(options.cacheDir!, { recursive: true })
-    await writeFileAtomic(path, JSON.stringify(measured))
-  }
-  return measured
 }
 
 /** Measures one configuration (warm-up, repeats, adaptive stop). */

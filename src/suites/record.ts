@@ -29,6 +29,11 @@ function inputOf(args: readonly string[] | undefined): string[] {
   return input ? [input] : []
 }
 
+/** The id (and file name) of a suite's record: its slug, with the campaign task appended in a task. */
+export function recordId(ctx: Pick<SuiteContext, 'task'>, id: string): string {
+  return ctx.task ? `${slug(id)}.${ctx.task}` : slug(id)
+}
+
 /** Builds the record (provenance collected now, target versions from the runs' logs). */
 export async function buildRecord(ctx: SuiteContext, input: RecordInput): Promise<ResultRecord> {
   const observations = input.measurements.flatMap((m) => m.observations)
@@ -42,7 +47,7 @@ export async function buildRecord(ctx: SuiteContext, input: RecordInput): Promis
   })
   return {
     schemaVersion: 1,
-    id: ctx.task ? `${slug(input.id)}.${ctx.task}` : slug(input.id),
+    id: recordId(ctx, input.id),
     kind: input.kind,
     name: input.name,
     state: input.state ?? 'completed',

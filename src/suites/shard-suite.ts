@@ -14,6 +14,7 @@ import { storeResultRecord } from '../results/store.ts'
 import type { Configuration } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import type { InputIdentity } from './input-identity.ts'
+import { journalFor } from './journal-options.ts'
 import { measureInterleaved } from './measure-configuration.ts'
 import { buildRecord, failureReason } from './record.ts'
 import { shardFigures } from './shard-figures.ts'
@@ -35,6 +36,10 @@ export interface ShardRun {
 const armLabel = (config: Configuration, spec: ShardSpec, subset: boolean) =>
   `${config.label}, shard ${spec.index}/${spec.count}${subset ? ' subset' : ''}`
 
+const shardId = (r: ShardRun) => `shard-${r.spec.index}-of-${r.spec.count}-${r.config.label}`
+const shardName = (r: ShardRun) =>
+  `shard ${r.spec.index}/${r.spec.count} of ${r.source.records.toLocaleString('en-US')} seqs (${r.source.sha256.slice(0, 12)}), ${r.config.label}`
+
 function measure(ctx: SuiteContext, m: Omit<SuiteMeasure, 'input'>, r: ShardRun, inputs: ShardInputs) {
   const arms = [
     { config: { ...r.config, label: armLabel(r.config, r.spec, false) }, input: inputs.full.file },
@@ -42,7 +47,8 @@ function measure(ctx: SuiteContext, m: Omit<SuiteMeasure, 'input'>, r: ShardRun,
       ? [{ config: { ...r.config, label: armLabel(r.config, r.spec, true) }, input: inputs.subset.file }]
       : []),
   ]
-  return measureInterleaved(arms, { ...m, profile: ctx.profile, workDir: ctx.workDir, cacheDir: ctx.cacheDir })
+  const journal = journalFor(ctx, { kind: 'shard', id: shardId(r), name: shardName(r) })
+  return measureInterleaved(arms, { ...m, profile: ctx.profile, workDir: ctx.workDir, journal })
 }
 
 /**
@@ -56,23 +62,27 @@ export async function runShardSuite(
   r: ShardRun,
 ): Promise<SuiteOutcome> {
   const inputs = await prepareShardInputs(r.source, r.spec, r.cacheDir)
-  const [full, subset] = await measure(ctx, m, r, inputs)
+  // The shard's files are named by the shard's own provenance, in the record and in the journal alike.
+  const shardCtx = {
+    ...ctx,
+    inputs: {
+      user: ctx.inputs?.user ?? null,
+      provenanceOf: (files: readonly string[]) => shardProvenance(inputs, files),
+    },
+  }
+  const [full, subset] = await measure(shardCtx, m, r, inputs)
   const measurements = [full!, ...(subset ? [subset] : [])]
   const analysis = analyzeStageThroughput(full!, ctx.thresholds)
   const reason = failureReason(measurements)
-  const { index, count } = r.spec
-  const record: ResultRecord = await buildRecord(
-    { ...ctx, inputs: { provenanceOf: (files) => shardProvenance(inputs, files) } },
-    {
-      kind: 'shard',
-      id: `shard-${index}-of-${count}-${r.config.label}`,
-      name: `shard ${index}/${count} of ${r.source.records.toLocaleString('en-US')} seqs (${r.source.sha256.slice(0, 12)}), ${r.config.label}`,
-      measurements,
-      stats: {},
-      verdicts: analysis.verdicts,
-      ...(reason ? { state: 'failed' as const, reason } : {}),
-    },
-  )
+  const record: ResultRecord = await buildRecord(shardCtx, {
+    kind: 'shard',
+    id: shardId(r),
+    name: shardName(r),
+    measurements,
+    stats: {},
+    verdicts: analysis.verdicts,
+    ...(reason ? { state: 'failed' as const, reason } : {}),
+  })
   record.stats = {
     ...shardFigures(inputs, r.config.label, full!, subset ?? null, r.gpuCount, ctx.thresholds),
     host: record.provenance.host.hostname,

@@ -3,12 +3,13 @@
  * files call these with a fixture and configurations and then assert the verdicts; the unit tests call them on the
  * CPU with the fake NVML.
  */
-import type { ResultRecord } from '../results/schema/index.ts'
+import type { ResultKind, ResultRecord } from '../results/schema/index.ts'
 import { analyzeAb } from './ab.ts'
 import type { Configuration } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import { analyzeE2e } from './e2e-verdicts.ts'
 import { analyzeEquivalence } from './equivalence.ts'
+import { journalFor } from './journal-options.ts'
 import {
   type MeasuredConfiguration,
   type MeasureOptions,
@@ -22,19 +23,22 @@ import { analyzeScaling } from './scaling.ts'
 import { analyzeStageThroughput } from './stage.ts'
 import { analyzeSweep } from './sweep.ts'
 
-/** Measurement options without the context's parts (work and cache folders, profile). */
-export type SuiteMeasure = Omit<MeasureOptions, 'profile' | 'workDir' | 'cacheDir'>
+/** Measurement options without the context's parts (work folder, profile, run journal). */
+export type SuiteMeasure = Omit<MeasureOptions, 'profile' | 'workDir' | 'journal'>
 
 export interface SuiteOutcome {
   record: ResultRecord
   path: string
 }
 
-const options = (ctx: SuiteContext, m: SuiteMeasure): MeasureOptions => ({
+/** The record a measurement's runs are for: what a reader shows them as, partial, after a kill. */
+type Purpose = { kind: ResultKind; id: string; name: string }
+
+const options = (ctx: SuiteContext, m: SuiteMeasure, purpose: Purpose): MeasureOptions => ({
   ...m,
   profile: ctx.profile,
   workDir: ctx.workDir,
-  cacheDir: ctx.cacheDir,
+  journal: journalFor(ctx, purpose),
 })
 
 /** The suite's policy with a fixed number of warm-ups and measured runs. */
@@ -58,10 +62,18 @@ export async function runScalingSuite(
   multi: Configuration,
   gpuCount: number,
 ): Promise<SuiteOutcome> {
-  const a = await measureConfiguration(single, options(ctx, m))
-  const b = await measureConfiguration(multi, options(ctx, m))
+  const purpose = scalingPurpose(single, multi)
+  const a = await measureConfiguration(single, options(ctx, m, purpose))
+  const b = await measureConfiguration(multi, options(ctx, m, purpose))
   return writeScalingRecord(ctx, a, b, gpuCount)
 }
+
+const scalingPurpose = (a: Configuration, b: Configuration): Purpose => ({
+  kind: 'scaling',
+  // The setups in the id: two scaling measurements of one run (a clean pair and a fault scenario) must not share a file.
+  id: `scaling-${b.label}-vs-${a.label}`,
+  name: `scaling, ${b.label} vs ${a.label}`,
+})
 
 /** Analyses measured single- and multi-GPU runs (e.g. the capacity suite's largest size) and writes the scaling record. */
 export function writeScalingRecord(
@@ -71,12 +83,8 @@ export function writeScalingRecord(
   gpuCount: number,
 ): Promise<SuiteOutcome> {
   const { stats, verdicts } = analyzeScaling(a, b, gpuCount, ctx.thresholds)
-  const name = `scaling, ${b.config.label} vs ${a.config.label}`
   return writeSuiteRecord(ctx, {
-    kind: 'scaling',
-    // The setups in the id: two scaling measurements of one run (a clean pair and a fault scenario) must not share a file.
-    id: `scaling-${b.config.label}-vs-${a.config.label}`,
-    name,
+    ...scalingPurpose(a.config, b.config),
     measurements: [a, b],
     stats: { ...stats },
     verdicts,
@@ -85,13 +93,11 @@ export function writeScalingRecord(
 }
 
 export async function runStageSuite(ctx: SuiteContext, m: SuiteMeasure, config: Configuration): Promise<SuiteOutcome> {
-  const measured = await measureConfiguration(config, options(ctx, m))
+  const purpose: Purpose = { kind: 'stage', id: `stage-${config.label}`, name: `stage throughput, ${config.label}` }
+  const measured = await measureConfiguration(config, options(ctx, m, purpose))
   const { stats, verdicts } = analyzeStageThroughput(measured, ctx.thresholds)
-  const name = `stage throughput, ${config.label}`
   return writeSuiteRecord(ctx, {
-    kind: 'stage',
-    id: `stage-${config.label}`,
-    name,
+    ...purpose,
     measurements: [measured],
     stats: { ...stats },
     verdicts,
@@ -107,10 +113,11 @@ export interface MemorySuiteConfigs {
 }
 
 export async function runMemorySuite(ctx: SuiteContext, m: SuiteMeasure, c: MemorySuiteConfigs): Promise<SuiteOutcome> {
-  const main = await measureConfiguration(c.main, options(ctx, m))
+  const purpose: Purpose = { kind: 'memory', id: `memory-${c.main.label}`, name: `memory, ${c.main.label}` }
+  const main = await measureConfiguration(c.main, options(ctx, m, purpose))
   // One run of a configuration that cannot fit is enough: it is meant to end as OOM, so no warm-up and no repeats.
-  const oom = c.oom ? await measureConfiguration(c.oom, { ...options(ctx, m), policy: runs(m, 0, 1) }) : null
-  const pair = typeof c.persistent === 'string' ? null : await measureArms(c.persistent, options(ctx, m))
+  const oom = c.oom ? await measureConfiguration(c.oom, { ...options(ctx, m, purpose), policy: runs(m, 0, 1) }) : null
+  const pair = typeof c.persistent === 'string' ? null : await measureArms(c.persistent, options(ctx, m, purpose))
   const persistent = pair ? { on: pair[0]!, off: pair[1]! } : null
   const reason = typeof c.persistent === 'string' ? c.persistent : undefined
   const { stats, verdicts } = analyzeMemory({ main, oom, persistent, persistentReason: reason }, ctx.thresholds)
@@ -118,9 +125,7 @@ export async function runMemorySuite(ctx: SuiteContext, m: SuiteMeasure, c: Memo
   // The OOM configuration is expected to fail; only the others make the record failed.
   const state = stateOf([main, ...(pair ?? [])])
   return writeSuiteRecord(ctx, {
-    kind: 'memory',
-    id: `memory-${c.main.label}`,
-    name: `memory, ${c.main.label}`,
+    ...purpose,
     measurements,
     stats: { ...stats },
     verdicts,
@@ -140,21 +145,23 @@ export async function runE2eSuite(
   e2eRuns: number,
   i: E2eSuiteInputs,
 ): Promise<SuiteOutcome> {
+  const label = i.typical.config.label
+  const purpose: Purpose = { kind: 'e2e', id: `e2e-${label}`, name: `end to end, ${label}` }
   // No warm-up: start-up is part of what a user waits for end to end.
   const typical = await measureConfiguration(i.typical.config, {
-    ...options(ctx, m),
+    ...options(ctx, m, purpose),
     input: i.typical.input,
     policy: runs(m, 0, e2eRuns),
   })
-  const once = { ...options(ctx, m), policy: runs(m, 0, 1) }
+  const once = { ...options(ctx, m, purpose), policy: runs(m, 0, 1) }
   const large = i.large ? await measureConfiguration(i.large.config, { ...once, input: i.large.input }) : null
-  const matrix = i.matrix ? await measureArms(i.matrix.configs, { ...options(ctx, m), input: i.matrix.input }) : null
+  const matrix = i.matrix
+    ? await measureArms(i.matrix.configs, { ...options(ctx, m, purpose), input: i.matrix.input })
+    : null
   const { stats, verdicts } = analyzeE2e({ typical, large, matrix }, ctx.thresholds)
   const measurements = [typical, ...(large ? [large] : []), ...(matrix ?? [])]
   return writeSuiteRecord(ctx, {
-    kind: 'e2e',
-    id: `e2e-${i.typical.config.label}`,
-    name: `end to end, ${i.typical.config.label}`,
+    ...purpose,
     measurements,
     stats: { ...stats },
     verdicts,
@@ -168,15 +175,17 @@ export async function runEquivalenceSuite(
   reference: Configuration,
   candidate: Configuration,
 ): Promise<SuiteOutcome> {
-  // Outputs are deterministic per configuration: one run a side, interleaved.
-  const once = { ...options(ctx, m), policy: runs(m, 0, 1) }
-  const [ref, cand] = await measureArms([reference, candidate], once)
-  const { stats, verdicts } = await analyzeEquivalence(ref!, cand!, ctx.thresholds)
-  const name = `equivalence, ${candidate.label} vs ${reference.label}`
-  return writeSuiteRecord(ctx, {
+  const purpose: Purpose = {
     kind: 'equivalence',
     id: `equivalence-${candidate.label}`,
-    name,
+    name: `equivalence, ${candidate.label} vs ${reference.label}`,
+  }
+  // Outputs are deterministic per configuration: one run a side, interleaved.
+  const once = { ...options(ctx, m, purpose), policy: runs(m, 0, 1) }
+  const [ref, cand] = await measureArms([reference, candidate], once)
+  const { stats, verdicts } = await analyzeEquivalence(ref!, cand!, ctx.thresholds)
+  return writeSuiteRecord(ctx, {
+    ...purpose,
     measurements: [ref!, cand!],
     stats: { ...stats },
     verdicts,
@@ -190,13 +199,12 @@ export async function runSweepSuite(
   settings: Configuration[],
   id = 'sweep',
 ): Promise<SuiteOutcome> {
+  const purpose: Purpose = { kind: 'sweep', id, name: `sweep over ${settings.length} settings` }
   const measured: MeasuredConfiguration[] = []
-  for (const setting of settings) measured.push(await measureConfiguration(setting, options(ctx, m)))
+  for (const setting of settings) measured.push(await measureConfiguration(setting, options(ctx, m, purpose)))
   const { stats, verdicts } = analyzeSweep(measured)
   return writeSuiteRecord(ctx, {
-    kind: 'sweep',
-    id,
-    name: `sweep over ${settings.length} settings`,
+    ...purpose,
     measurements: measured,
     stats: { ...stats },
     verdicts,
@@ -209,12 +217,11 @@ export async function runAbSuite(
   a: Configuration,
   b: Configuration,
 ): Promise<SuiteOutcome> {
-  const [ma, mb] = await measureArms([a, b], options(ctx, m))
+  const purpose: Purpose = { kind: 'ab', id: `ab-${b.label}-vs-${a.label}`, name: `A/B, ${b.label} vs ${a.label}` }
+  const [ma, mb] = await measureArms([a, b], options(ctx, m, purpose))
   const { stats, verdicts } = analyzeAb(ma!, mb!, ctx.thresholds)
   return writeSuiteRecord(ctx, {
-    kind: 'ab',
-    id: `ab-${b.label}-vs-${a.label}`,
-    name: `A/B, ${b.label} vs ${a.label}`,
+    ...purpose,
     measurements: [ma!, mb!],
     stats: { ...stats },
     verdicts,

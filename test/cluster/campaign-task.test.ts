@@ -46,21 +46,19 @@ describe('two campaign tasks in one run directory', () => {
   const contextOf = (task: string) =>
     createSuiteContext(runId, { VIRNUCPRO_BENCH_TARGET: 'reference', VIRNUCPRO_BENCH_TASK: task }, root)
 
-  test('same record id, two files named by task; scratch and run cache apart', async () => {
+  test('same record id, two files named by task; scratch and run journal apart', async () => {
     const [a, b] = await Promise.all([contextOf('node1-t0'), contextOf('node1-t1')])
     expect(a.resultsDir).toBe(b.resultsDir)
     expect(a.workDir).not.toBe(b.workDir)
-    expect(a.cacheDir).not.toBe(b.cacheDir)
     const written = await Promise.all([a, b].map((ctx) => writeSuiteRecord(ctx, input)))
     expect(written.map((w) => w.record.id)).toEqual(['stage-1-GPU.node1-t0', 'stage-1-GPU.node1-t1'])
     const files = (await readdir(a.resultsDir)).filter((name) => name.endsWith('.json')).sort()
     expect(files).toEqual(['stage-1-GPU.node1-t0.json', 'stage-1-GPU.node1-t1.json'])
   })
 
-  test('outside a campaign nothing changes: `<id>.json`, work/ and runs-cache/ of the run', async () => {
+  test('outside a campaign nothing changes: `<id>.json` and work/ of the run', async () => {
     const ctx = await createSuiteContext(makeRunId(), { VIRNUCPRO_BENCH_TARGET: 'reference' }, root)
     expect(ctx.workDir).toBe(`${ctx.resultsDir}/work`)
-    expect(ctx.cacheDir).toBe(`${ctx.resultsDir}/runs-cache`)
     expect((await writeSuiteRecord(ctx, input)).record.id).toBe('stage-1-GPU')
   })
 })

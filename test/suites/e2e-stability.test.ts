@@ -13,7 +13,7 @@ import type { RunObservation } from '../../src/suites/observe-run.ts'
 import { loadH200Run } from './support/h200-runs.ts'
 
 function measured(label: string, observations: RunObservation[]): MeasuredConfiguration {
-  return { config: { label, gpus: [0] }, observations, stop: 'run-budget', failure: null, fromCache: false }
+  return { config: { label, gpus: [0] }, observations, stop: 'run-budget', failure: null, reusedRuns: 0 }
 }
 
 /** The run with its ESM-2 inference rate scaled by `factor` (a planted slow-down of the GPU work). */

@@ -11,7 +11,7 @@ import { cpuConfig, tinyInput } from './support/cpu-suite.ts'
 const ready = await referenceProfile.preflight(process.env, 0)
 
 describe.skipIf(ready.state !== 'ready')('measureInterleaved', () => {
-  test('runs the arms in turn, warm-ups first, each on its own input; the second request is the cache', async () => {
+  test('runs the arms in turn, warm-ups first, each on its own input; the second request reuses the kept runs', async () => {
     const root = tempDirUntilFileEnd('interleaved-test-')
     const arms = [
       { config: cpuConfig('subset'), input: await tinyInput(4) },
@@ -20,7 +20,6 @@ describe.skipIf(ready.state !== 'ready')('measureInterleaved', () => {
     const options = {
       profile: referenceProfile,
       workDir: join(root, 'work'),
-      cacheDir: join(root, 'runs-cache'),
       monitor: null,
       policy: { ...DEFAULT_REPETITION_POLICY, warmupRuns: 1, minRuns: 1, maxRuns: 1 },
       timeoutMs: 120_000,
@@ -40,7 +39,10 @@ describe.skipIf(ready.state !== 'ready')('measureInterleaved', () => {
     // Each arm's logs in its own folder (configuration and input make the measurement).
     expect(subset!.observations[1]!.measured.run.logPath).not.toBe(full!.observations[1]!.measured.run.logPath)
     const again = await measureInterleaved(arms, options)
-    expect(again.map((m) => m.fromCache)).toEqual([true, true])
+    expect(again.map((m) => m.reusedRuns)).toEqual([2, 2])
+    expect(again[1]!.observations.map((o) => o.measured.run.startedAt)).toEqual(
+      full!.observations.map((o) => o.measured.run.startedAt),
+    )
     await expect(measureInterleaved([arms[0]!, { ...arms[1]!, config: cpuConfig('subset') }], options)).rejects.toThrow(
       'arm labels must be unique: subset, subset',
     )

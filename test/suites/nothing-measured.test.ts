@@ -52,14 +52,14 @@ function failed(label: string): MeasuredConfiguration {
     ],
     stop: 'run-failed',
     failure: { label: run, exitClass: failedRun.exitClass, reason: failedRun.reason ?? '' },
-    fromCache: false,
+    reusedRuns: 0,
   }
 }
 
 /** Two real completed H200 runs. */
 function completed(label: string): MeasuredConfiguration {
   const observations = [loadH200Run('2000-run-1'), loadH200Run('2000-run-2')]
-  return { config: { label, gpus: [0] }, observations, stop: 'run-budget', failure: null, fromCache: false }
+  return { config: { label, gpus: [0] }, observations, stop: 'run-budget', failure: null, reusedRuns: 0 }
 }
 
 function expectError(v: Verdict | undefined, failedLabel: string): void {

@@ -99,7 +99,7 @@ function run(scenario: string, n: number, wallMs: number, workerEndsMs: number[]
 function measured(scenario: string, wallMs: number[], workerMs: number[]): MeasuredConfiguration {
   const config: Configuration = { label: scenario, gpus: seen.get(scenario)!.requested }
   const observations = wallMs.map((ms, i) => run(scenario, i + 1, ms, workerMs))
-  return { config, observations, stop: 'run-budget', failure: null, fromCache: false }
+  return { config, observations, stop: 'run-budget', failure: null, reusedRuns: 0 }
 }
 
 const SINGLE_MS = [8_000, 8_100, 7_900]

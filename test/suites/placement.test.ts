@@ -24,7 +24,7 @@ function measurement(label: string, runs: { warmup: boolean; run: Partial<RunRec
     monitorProblem: null,
     versions: {},
   }))
-  return { config: { label, gpus: null }, observations, stop: 'run-failed', failure: null, fromCache: false }
+  return { config: { label, gpus: null }, observations, stop: 'run-failed', failure: null, reusedRuns: 0 }
 }
 
 describe('placement with failed runs', () => {

@@ -22,6 +22,7 @@ import type { CapacityStats } from '../../../src/suites/capacity.ts'
 import { sequenceEquivalents } from '../../../src/suites/capacity.ts'
 import { measureCapacity, writeCapacityRecord } from '../../../src/suites/capacity-suite.ts'
 import { createInputResolver, type ResolvedInput } from '../../../src/suites/input.ts'
+import { journalFor } from '../../../src/suites/journal-options.ts'
 import {
   completedRuns,
   type MeasuredConfiguration,
@@ -55,7 +56,7 @@ beforeAll(async () => {
   all = await known.nested('MEDIUM', [
     ...new Set([...CAPACITY_FIT_SIZES, ...CAPACITY_SHIFT_SIZES, CAPACITY_DIRECT_SIZE]),
   ])
-  rc.ctx.inputs = { provenanceOf: (files) => known.provenanceOf(files) }
+  rc.ctx.inputs = { user: null, provenanceOf: (files) => known.provenanceOf(files) }
 })
 const fitSizes = () => CAPACITY_FIT_SIZES.map(at)
 const shiftSizes = () => CAPACITY_SHIFT_SIZES.map(at)
@@ -89,7 +90,7 @@ const options = (input: ResolvedInput) => ({
   input: input.file,
   profile: rc.ctx.profile,
   workDir: rc.ctx.workDir,
-  cacheDir: rc.ctx.cacheDir,
+  journal: journalFor(rc.ctx, null),
 })
 
 /**

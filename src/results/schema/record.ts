@@ -21,6 +21,14 @@ export const RESULT_KINDS = [
 ] as const
 export type ResultKind = (typeof RESULT_KINDS)[number]
 
+/** Who measured a run: the invocation (its writer token), the host and the process. */
+export const MeasuredBySchema = z.object({
+  invocation: z.string(),
+  host: z.string(),
+  pid: z.number().int(),
+})
+export type MeasuredBy = z.infer<typeof MeasuredBySchema>
+
 const configValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.number())])
 
 /**
@@ -35,6 +43,11 @@ export const MeasuredRunSchema = z.object({
   gpu: MonitorSummarySchema.nullable(),
   /** Each GPU stage's own progress lines, per worker (absent in records written before they were kept). */
   progress: z.array(StageProgressSchema).optional(),
+  /**
+   * Present when the run was measured by an earlier invocation and kept in the run journal (src/suites/kept-runs.ts):
+   * who measured it. A continued measurement names every run it reused.
+   */
+  keptFrom: MeasuredBySchema.optional(),
 })
 export type MeasuredRun = z.infer<typeof MeasuredRunSchema>
 

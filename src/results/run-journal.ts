@@ -1,0 +1,139 @@
+/**
+ * The run journal: every finished run kept on disk the moment it ends, so that nothing finished is only in memory and
+ * an interrupted measurement can be continued (src/suites/kept-runs.ts decides what is reused). Layout, under a work
+ * directory (`results/<runId>/work[/<task>]`):
+ *   <slot>/<run>/target.log, gpu.jsonl, out/   what the run wrote while it ran
+ *   <slot>/<run>/run.json                       written atomically once the run has ended: its record and key
+ *   <slot>/<run>.attempt-<n>/                   an earlier attempt at that run (killed, failed, or of another key),
+ *                                               kept for its logs, never read as a run
+ *   measurements/<key>.json                     which record a measurement's arms are for
+ * A run folder without `run.json` is a run that was in flight when its process died: its files are never read as a run.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises'
+import { join } from 'node:path'
+import { escapeControls } from '../platform/one-line.ts'
+import { writeFileAtomic } from './atomic-write.ts'
+import {
+  JOURNAL_FORMAT,
+  type MeasurementEntry,
+  MeasurementEntrySchema,
+  type RunEntry,
+  RunEntrySchema,
+} from './schema/run-entry.ts'
+
+export const RUN_FILE = 'run.json'
+export const MEASUREMENTS_DIR = 'measurements'
+
+export type RunEntryReading =
+  | { state: 'absent' }
+  | { state: 'kept'; entry: RunEntry }
+  /** A file that is no run entry of this format: cut short, edited, or written by other code. */
+  | { state: 'unreadable'; reason: string }
+
+/** Parses one journal file's text against `schema`; a reason instead of a throw. */
+function parseEntry<T>(
+  text: string,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[] } } },
+): { entry: T } | { reason: string } {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return { reason: `not valid JSON (cut short?): ${escapeControls((error as Error).message)}` }
+  }
+  const format = (json as { format?: unknown } | null)?.format
+  if (format !== JOURNAL_FORMAT)
+    return { reason: `journal format ${String(format)}, this code reads ${JOURNAL_FORMAT}` }
+  const parsed = schema.safeParse(json)
+  if (parsed.success) return { entry: parsed.data }
+  const issue = parsed.error.issues[0] as { path: PropertyKey[]; message: string }
+  return { reason: `not a run entry: ${issue.path.join('.') || '(root)'}: ${issue.message}` }
+}
+
+/** Keeps a finished run: `<runDir>/run.json`, atomically (readers see the whole entry or none). */
+export async function writeRunEntry(runDir: string, entry: RunEntry): Promise<void> {
+  await writeFileAtomic(join(runDir, RUN_FILE), `${JSON.stringify(entry)}\n`)
+}
+
+/** What `runDir` holds: a kept run, nothing finished, or a file that cannot be read as one (with why). */
+export async function readRunEntry(runDir: string): Promise<RunEntryReading> {
+  const text = await readFile(join(runDir, RUN_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
+    throw error
+  })
+  if (text === null) return { state: 'absent' }
+  const parsed = parseEntry(text, RunEntrySchema)
+  return 'entry' in parsed ? { state: 'kept', entry: parsed.entry } : { state: 'unreadable', reason: parsed.reason }
+}
+
+/**
+ * Moves an earlier attempt's folder out of the way (`<runDir>.attempt-<n>`, the first free n), so the run can be
+ * measured again in `runDir` while the old logs stay for whoever wants to see why it ended. Returns the new path, or
+ * null when there was nothing at `runDir`.
+ */
+export async function setAside(runDir: string): Promise<string | null> {
+  if (!existsSync(runDir)) return null
+  for (let n = 1; ; n++) {
+    const target = `${runDir}.attempt-${n}`
+    if (existsSync(target)) continue
+    await rename(runDir, target)
+    return target
+  }
+}
+
+/** Writes (or rewrites: a continuation's is as good) the measurement file `measurements/<key>.json`. */
+export async function writeMeasurementEntry(workDir: string, key: string, entry: MeasurementEntry): Promise<void> {
+  const dir = join(workDir, MEASUREMENTS_DIR)
+  await mkdir(dir, { recursive: true })
+  await writeFileAtomic(join(dir, `${key}.json`), `${JSON.stringify(entry)}\n`)
+}
+
+/** A measurement of the journal with the runs kept for its arms, in the order they finished. */
+export interface JournalMeasurement {
+  file: string
+  entry: MeasurementEntry
+  /** Kept runs of its arms (warm-ups included), oldest first. */
+  runs: RunEntry[]
+}
+
+/** `<arm> run 3` / `<arm> warm-up 1`: the labels measureInterleaved gives an arm's runs. */
+function isRunOf(label: string, arm: string): boolean {
+  return label.startsWith(`${arm} `) && /^(?:run|warm-up) \d+$/.test(label.slice(arm.length + 1))
+}
+
+async function armRuns(workDir: string, slot: string, arm: string, into: JournalMeasurement): Promise<void> {
+  const slotDir = join(workDir, slot)
+  const names = await readdir(slotDir).catch(() => [] as string[])
+  for (const name of names.sort()) {
+    if (/\.attempt-\d+$/.test(name)) continue
+    const reading = await readRunEntry(join(slotDir, name))
+    if (reading.state === 'kept' && isRunOf(reading.entry.measured.label, arm)) into.runs.push(reading.entry)
+  }
+}
+
+/**
+ * Every measurement of a work directory with its kept runs: what a reader shows of an interrupted run. Unreadable
+ * measurement files come back as problems, never thrown.
+ */
+export async function readJournal(
+  workDir: string,
+): Promise<{ measurements: JournalMeasurement[]; problems: { file: string; reason: string }[] }> {
+  const dir = join(workDir, MEASUREMENTS_DIR)
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort()
+  const measurements: JournalMeasurement[] = []
+  const problems: { file: string; reason: string }[] = []
+  for (const name of names) {
+    const file = join(dir, name)
+    const parsed = parseEntry(await readFile(file, 'utf8'), MeasurementEntrySchema)
+    if ('reason' in parsed) {
+      problems.push({ file, reason: parsed.reason })
+      continue
+    }
+    const m: JournalMeasurement = { file, entry: parsed.entry, runs: [] }
+    for (const arm of parsed.entry.arms) await armRuns(workDir, arm.slot, arm.label, m)
+    m.runs.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt))
+    measurements.push(m)
+  }
+  return { measurements, problems }
+}
