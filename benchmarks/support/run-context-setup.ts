@@ -1,23 +1,106 @@
+import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { readSetting } from '../../src/config/variables.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH } from '../../src/fixtures/sample.ts'
+import { FIXTURES_CACHE_DIR } from '../../src/fixtures/dataset-cache.ts'
+import { reportsDir } from '../../src/report/run-dir.ts'
+import { collectProvenance } from '../../src/results/provenance.ts'
 import { makeRunId } from '../../src/results/run-id.ts'
-import { resultsRoot } from '../../src/suites/context.ts'
+import { type RunState, writeRunState } from '../../src/results/run-state.ts'
+import { runDirectory } from '../../src/results/store.ts'
+import { acquireWriter, newWriterToken, releaseWriter, startHeartbeat } from '../../src/results/writer-lock.ts'
+import { readSetting } from '../../src/config/variables.ts'
+import { chooseRun } from '../../src/suites/continuation.ts'
+import { resultsRoot, workDirOf } from '../../src/suites/context.ts'
+import { installGracefulStop } from '../../src/suites/graceful-stop.ts'
+import { identifyInput } from '../../src/suites/input-identity.ts'
+import { environmentKey } from '../../src/suites/run-keys.ts'
+import { campaignTask } from '../../src/suites/settings.ts'
+import { REPO_ROOT, selectProfile } from '../../src/target/profiles.ts'
+import type { GpuAvailability } from './gpu-availability.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
     runId: string
     resultsRoot: string
+    /** The invocation's claim on the run's work directory (its writer lock), or null when nothing will be measured. */
+    writer: { token: string; pid: number } | null
   }
 }
 
+/** The run key's shared part as the workers will compute it (src/suites/journal-options.ts), for choosing the run. */
+async function invocationKey(env: NodeJS.ProcessEnv) {
+  const profile = selectProfile(undefined, env)
+  const userPath = env.VIRNUCPRO_BENCH_INPUT?.trim()
+  // Read and validated by gpu-global-setup.ts already: this is its cached identity.
+  const user = userPath
+    ? await identifyInput(userPath, {
+        source: 'user',
+        chunkLength: DEFAULT_WORK_CHUNK_LENGTH,
+        cacheDir: FIXTURES_CACHE_DIR,
+      })
+    : null
+  const provenance = await collectProvenance({
+    runId: '-',
+    profile: profile.name,
+    targetDir: profile.name === 'virnucpro' ? (env.VIRNUCPRO_DIR ?? null) : null,
+    input: user ? { source: user, used: [] } : null,
+  })
+  return environmentKey(provenance)
+}
+
 /**
- * One run ID per vitest invocation, shared by every worker and file (`inject('runId')`), so all records of one
- * invocation land in `results/<runId>/` (root: VIRNUCPRO_BENCH_RESULTS_DIR, default `results/`). VIRNUCPRO_BENCH_RUN_ID
- * pins it (e.g. to add a second GPU machine's records to the same run); gpu-global-setup.ts, which runs first, has
- * refused a value that is no single directory name (`../x` would have put the run outside the results root).
+ * One run per vitest invocation, shared by every worker and file (`inject('runId')`), so all records of one
+ * invocation land in `results/<runId>/` (root: VIRNUCPRO_BENCH_RESULTS_DIR, default `results/`). The run is a new one,
+ * the one VIRNUCPRO_BENCH_RUN_ID pins (e.g. to add a second GPU machine's records to the same run; gpu-global-setup.ts,
+ * which runs first, has refused a value that is no single directory name), or the newest run when it was interrupted
+ * under the same key: the same command run again continues it (src/suites/continuation.ts). Where the project will
+ * measure (a GPU, or the fake NVML of the CPU tests), this invocation becomes the run's only writer (its lock,
+ * heartbeat and state, src/results/), and a SIGTERM or SIGINT stops it gracefully (src/suites/graceful-stop.ts).
  */
-export default function setup(project: TestProject): void {
-  const runId = readSetting(process.env, 'VIRNUCPRO_BENCH_RUN_ID') ?? makeRunId()
-  project.provide('runId', runId)
-  project.provide('resultsRoot', resultsRoot())
+export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  const env = process.env
+  const root = resultsRoot(env)
+  project.provide('resultsRoot', root)
+  const availability = (project.getProvidedContext() as { gpuAvailability?: GpuAvailability }).gpuAvailability
+  if (!availability?.ok) {
+    // Every test will be skipped: nothing is measured, so nothing is continued or locked.
+    project.provide('runId', readSetting(env, 'VIRNUCPRO_BENCH_RUN_ID') ?? makeRunId())
+    project.provide('writer', null)
+    return undefined
+  }
+  const key = await invocationKey(env)
+  const choice = await chooseRun({ root, env, key })
+  for (const line of choice.lines) console.error(`virnucpro-bench: ${line}`)
+  const resultsDir = runDirectory(root, choice.runId)
+  const workDir = workDirOf(resultsDir, campaignTask(env))
+  const token = newWriterToken()
+  await acquireWriter(workDir, { token })
+  const stopBeat = startHeartbeat(workDir, token)
+  const now = new Date().toISOString()
+  const state: RunState = {
+    format: 1,
+    state: 'running',
+    key,
+    startedAt: now,
+    updatedAt: now,
+    command: process.argv.slice(1),
+  }
+  await writeRunState(workDir, state)
+  const uninstall = installGracefulStop({
+    runId: choice.runId,
+    resultsDir,
+    workDir,
+    token,
+    state,
+    reportCommand: { file: process.execPath, args: [join(REPO_ROOT, 'src', 'cli.ts')] },
+    reportsDir: reportsDir(undefined, env),
+  })
+  project.provide('runId', choice.runId)
+  project.provide('writer', { token, pid: process.pid })
+  return async () => {
+    uninstall()
+    stopBeat()
+    await writeRunState(workDir, { ...state, state: 'finished', updatedAt: new Date().toISOString() })
+    releaseWriter(workDir, token)
+  }
 }

@@ -40,7 +40,9 @@ export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
     userInput: process.env.VIRNUCPRO_BENCH_INPUT,
     cacheDir: DATASET_CACHE_DIR,
   })
-  const ctx = { ...(await createSuiteContext(inject('runId'), process.env, inject('resultsRoot'))), inputs }
+  // The global setup's claim on the run (run-context-setup.ts): this worker writes as part of its invocation.
+  const writer = inject('writer') ?? undefined
+  const ctx = { ...(await createSuiteContext(inject('runId'), process.env, inject('resultsRoot'), writer)), inputs }
   const availability = gpuAvailability()
   // On the CPU (VIRNUCPRO_BENCH_DEVICE=cpu, settings.ts) the configurations ask for no GPU, so neither does the check.
   const preflight = await ctx.profile.preflight(process.env, settings.device === 'cpu' ? 0 : gpusNeeded)

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { monitorLogFile } from '../report/load.ts'
 import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
-import { readResultRecords } from '../results/store.ts'
+import { readRunDirectory } from '../results/partial-records.ts'
 import { analyzeCapacityRuns } from '../suites/capacity.ts'
 import { refitInput } from '../suites/capacity-refit.ts'
 import { progressFromLog } from '../suites/progress-from-log.ts'
@@ -33,8 +33,11 @@ function numberList(name: string, text: string | undefined): number[] | undefine
 async function recordsIn(dir: string): Promise<{ record: ResultRecord; dir: string }[]> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UsageError(`capacity: RUN_DIR '${dir}' is not a directory`)
-  const own = await readResultRecords(dir)
+  // An interrupted run's partial records are refitted too (their runs are as measured); the output says so.
+  const own = await readRunDirectory(dir)
   for (const bad of own.invalid) console.error(`virnucpro-bench capacity: left out ${bad.file}: ${bad.reason}`)
+  for (const partial of own.records.filter((r) => r.state === 'partial'))
+    console.error(`virnucpro-bench capacity: ${dir}: '${partial.name}' is partial (${partial.reason}): refitted from its kept runs`)
   if (own.records.length > 0) return own.records.map((record) => ({ record, dir }))
   const runs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && isRunId(e.name))
   return (await Promise.all(runs.map((e) => recordsIn(join(dir, e.name))))).flat()

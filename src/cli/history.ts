@@ -9,7 +9,7 @@ import { listRuns, type MetricName, metricNames, readSeries, type Series, sample
 import { HistoryStore } from '../history/store.ts'
 import { writeFileAtomic } from '../results/atomic-write.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
-import { readResultRecords } from '../results/store.ts'
+import { readRunDirectory } from '../results/partial-records.ts'
 import { resultsRoot } from '../suites/context.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
 import { UnusableDataError } from './exit-codes.ts'
@@ -58,7 +58,7 @@ const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2)
 async function readRunDirs(dirs: readonly string[]): Promise<{ dir: string; records: ResultRecord[] }[]> {
   const runs: { dir: string; records: ResultRecord[] }[] = []
   for (const dir of dirs.map((d) => resolve(d))) {
-    const read = await readResultRecords(dir).catch((error: Error) => {
+    const read = await readRunDirectory(dir).catch((error: Error) => {
       throw new UnusableDataError(
         `history add: RUN_DIR '${dir}' cannot be read (${error.message}); nothing was added`,
         {
@@ -68,13 +68,23 @@ async function readRunDirs(dirs: readonly string[]): Promise<{ dir: string; reco
     })
     for (const bad of read.invalid)
       console.error(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`)
+    // A partial measurement is no night of its own: mixed into a series it would read as a whole run.
+    for (const partial of read.records.filter((r) => r.state === 'partial'))
+      console.error(
+        `virnucpro-bench history add: ${dir}: '${partial.name}' left out: partial (${partial.reason}); add the run once it is continued`,
+      )
+    const whole = read.records.filter((r) => r.state !== 'partial')
+    if (whole.length === 0 && read.records.length > 0)
+      throw new UnusableDataError(
+        `history add: RUN_DIR '${dir}' holds only partial measurements (its invocation was stopped before any finished): continue it with the same command, then add it; nothing was added`,
+      )
     if (read.records.length === 0) {
       const what = read.invalid.length === 0 ? 'no .json record files' : `only ${read.invalid.length} invalid file(s)`
       throw new UnusableDataError(
         `history add: RUN_DIR '${dir}' holds no valid result record (${what}): give a results/<runId> directory of a run; nothing was added`,
       )
     }
-    runs.push({ dir, records: read.records })
+    runs.push({ dir, records: whole })
   }
   return runs
 }

@@ -69,6 +69,7 @@ export const VARIABLES = {
   VIRNUCPRO_BENCH_HISTORY: pathSetting('history database', 'file', true, 'point it at a .sqlite file, or unset it'),
   VIRNUCPRO_BENCH_RUN_ID: text('run ID shared by the run', RUN_ID_FORM, 'a directory name (letters, digits, . _ -)'),
   VIRNUCPRO_BENCH_KEEP_OUTPUTS: onlyOne("keep the pipeline's tensor outputs"),
+  VIRNUCPRO_BENCH_FRESH: onlyOne('start a new run instead of continuing an interrupted one'),
   VIRNUCPRO_BENCH_AB: parsedBy('the A/B arms (JSON)', parseAbArms, 'see benchmarks/ab.gpu.bench.ts for the form'),
   VIRNUCPRO_BENCH_NVML_ADDON: pathSetting('the nvml.node to load', 'file', false, 'point it at a built nvml.node'),
   VIRNUCPRO_BENCH_NVML_LIB: anyText('the libnvidia-ml to dlopen'),

@@ -13,7 +13,7 @@ import type { SampleRecord } from '../monitor/records.ts'
 import { combinedOutcome, readInvocations } from '../results/invocations.ts'
 import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
-import { readResultRecords } from '../results/store.ts'
+import { readRunDirectory } from '../results/partial-records.ts'
 import { type HistoryLoadOptions, loadTrendsInput } from './history-input.ts'
 import type { BenchmarkTaskResult, ReportInput, RunOutcome, SourceDir, StoredRun } from './input.ts'
 
@@ -79,7 +79,8 @@ export async function loadSeries(
 }
 
 async function readStored(dir: string): Promise<StoredRun> {
-  const { records, invalid } = await readResultRecords(dir)
+  // Partial records too: a run stopped mid-way is reported with the runs it kept (figures, no verdict).
+  const { records, invalid } = await readRunDirectory(dir)
   return { dir, records, invalid }
 }
 

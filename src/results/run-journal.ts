@@ -9,7 +9,7 @@
  *   measurements/<key>.json                     which record a measurement's arms are for
  * A run folder without `run.json` is a run that was in flight when its process died: its files are never read as a run.
  */
-import { existsSync } from 'node:fs'
+import { type Dirent, existsSync, readdirSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { escapeControls } from '../platform/one-line.ts'
@@ -136,4 +136,23 @@ export async function readJournal(
     measurements.push(m)
   }
   return { measurements, problems }
+}
+
+/** How many finished runs (`run.json`) a work directory keeps, whatever their key: what a stop tells the user. */
+export function countKeptRunsSync(workDir: string): number {
+  let count = 0
+  const walk = (dir: string, depth: number) => {
+    let entries: Dirent[]
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const e of entries) {
+      if (e.isFile() && e.name === RUN_FILE) count++
+      else if (e.isDirectory() && depth < 3 && !/\.attempt-\d+$/.test(e.name)) walk(join(dir, e.name), depth + 1)
+    }
+  }
+  walk(workDir, 0)
+  return count
 }

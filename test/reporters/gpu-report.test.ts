@@ -85,7 +85,7 @@ describe('gpu-report reporter on a real vitest run', () => {
     expect(ReportJsonSchema.safeParse(json).success).toBe(true)
     expect(json.invalid).toHaveLength(1)
     expect(json.invalid[0].reason).toMatch(/not valid JSON/)
-    expect(json.counts).toEqual({ records: 5, completed: 3, failed: 1, skipped: 1, invalid: 1 })
+    expect(json.counts).toEqual({ records: 5, completed: 3, failed: 1, skipped: 1, partial: 0, invalid: 1 })
     expect(json.capacity.entries.map((e: { recordId: string }) => e.recordId)).toEqual(['capacity-1-worker-2-workers'])
   })
 

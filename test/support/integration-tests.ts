@@ -28,7 +28,6 @@ const REFERENCE_PIPELINE = [
   'test/suites/e2e-projection.test.ts',
   'test/suites/measure-interleaved.test.ts',
   'test/suites/memory.test.ts',
-  'test/suites/run-cache.test.ts',
   'test/suites/scaling-many-gpus.test.ts',
   'test/suites/scaling.test.ts',
   'test/suites/shard.test.ts',

@@ -29,7 +29,7 @@ export interface Report {
   resultsDir: string | null
   generatedAt: string
   outcome: RunOutcome
-  counts: { records: number; completed: number; failed: number; skipped: number; invalid: number }
+  counts: { records: number; completed: number; failed: number; skipped: number; partial: number; invalid: number }
   invalid: InvalidRecord[]
   suites: SuiteLine[]
   bottleneck: BottleneckReport
@@ -70,6 +70,7 @@ export function buildReport(input: ReportInput): Report {
       completed: records.filter((r) => r.state === 'completed').length,
       failed: records.filter((r) => r.state === 'failed').length,
       skipped: records.filter((r) => r.state === 'skipped').length,
+      partial: records.filter((r) => r.state === 'partial').length,
       invalid: input.invalid.length,
     },
     invalid: input.invalid,

@@ -6,12 +6,14 @@
 import { countedRuns, medianOf } from '../../results/runs.ts'
 import { type ResultRecord, VERDICTS, type Verdict, type VerdictValue } from '../../results/schema/index.ts'
 
-export type SuiteVerdict = VerdictValue | 'failed' | 'no-verdict'
+export type SuiteVerdict = VerdictValue | 'failed' | 'no-verdict' | 'partial'
 
 /** What a suite line's verdict means where it is not a verdict state (those: VERDICT_MEANINGS). */
 export const SUITE_LINE_MEANINGS: Readonly<Record<Exclude<SuiteVerdict, VerdictValue>, string>> = {
   failed: 'the record failed: a run it needed did not complete (the reason names the run and its error line)',
   'no-verdict': 'the record completed but judged nothing',
+  partial:
+    'the measurement was stopped before it finished: the runs it kept are shown, nothing is judged; the same command run again continues it',
 }
 
 export interface SuiteLine {
@@ -46,7 +48,15 @@ export function formatFigure(value: number, unit: string | null, ci: { low: numb
   return `${value.toFixed(digits)}${u}${range}`
 }
 
+/** A partial record's figures: how many runs it kept and their median wall time (no verdict judges them). */
+function partialFigure(record: ResultRecord): string {
+  const walls = record.runs.filter((r) => !r.warmup && r.run.exitClass === 'completed').map((r) => r.run.wallMs)
+  const wall = medianOf(walls)
+  return `${walls.length} completed run(s) kept${wall === null ? '' : `, median wall ${formatFigure(wall / 1000, 's', null)}`}`
+}
+
 function keyFigure(record: ResultRecord, worst: Verdict | null): string | null {
+  if (record.state === 'partial') return partialFigure(record)
   if (worst?.verdict === 'error') return null
   if (worst && worst.value !== null) return `${worst.title}: ${formatFigure(worst.value, worst.unit, worst.ci)}`
   const wall = medianOf(countedRuns([record]).map((r) => r.measured.run.wallMs))
@@ -58,14 +68,16 @@ export function suiteLine(record: ResultRecord): SuiteLine {
   for (const v of record.verdicts) counts[v.verdict]++
   const worst = worstVerdict(record.verdicts)
   const verdict: SuiteVerdict =
-    record.state === 'failed' ? 'failed' : record.state === 'skipped' ? 'skipped' : (worst?.verdict ?? 'no-verdict')
+    record.state === 'failed' || record.state === 'skipped' || record.state === 'partial'
+      ? record.state
+      : (worst?.verdict ?? 'no-verdict')
   return {
     recordId: record.id,
     kind: record.kind,
     name: record.name,
     state: record.state,
     verdict,
-    keyFigure: record.state === 'completed' ? keyFigure(record, worst) : null,
+    keyFigure: record.state === 'completed' || record.state === 'partial' ? keyFigure(record, worst) : null,
     // An `error` verdict has no figure: its detail (the failure) is what the line must show.
     reason: record.reason ?? (worst?.verdict === 'error' ? worst.detail : null),
     counts,

@@ -28,7 +28,7 @@ export const MAX_SCALING_CHARTS = 6
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color:#1b1f24}
 table{border-collapse:collapse;margin:8px 0 20px;font-size:13px}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa}.pass{color:#1a7f37;font-weight:600}.fail,.failed{color:#cf222e;font-weight:600}
-.flag,.inconclusive{color:#9a6700;font-weight:600}.skipped,.no-verdict{color:#57606a}.note{background:#fff8c5;padding:8px 12px;border:1px solid #d4a72c}
+.flag,.inconclusive{color:#9a6700;font-weight:600}.skipped,.no-verdict,.partial{color:#57606a}.note{background:#fff8c5;padding:8px 12px;border:1px solid #d4a72c}
 .error{color:#8250df;font-weight:600}dl.legend{display:grid;grid-template-columns:max-content auto;gap:2px 12px;font-size:13px}dl.legend dd{margin:0}
 .chart{margin:8px 0 24px}h2{border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}`
 

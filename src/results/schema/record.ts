@@ -65,8 +65,12 @@ export const ResultRecordSchema = z
     id: z.string().regex(/^[A-Za-z0-9._-]+$/),
     kind: z.enum(RESULT_KINDS),
     name: z.string().min(1),
-    state: z.enum(['completed', 'failed', 'skipped']),
-    /** Why a record is failed or skipped; null when completed. */
+    /**
+     * `partial`: a measurement its invocation did not finish (stopped or killed), read from the run journal with the
+     * runs it kept (src/results/partial-records.ts): figures, no verdict. Never written to a record file.
+     */
+    state: z.enum(['completed', 'failed', 'skipped', 'partial']),
+    /** Why a record is failed, skipped or partial; null when completed. */
     reason: z.string().nullable(),
     createdAt: z.string(),
     provenance: ProvenanceSchema,
