@@ -1,16 +1,17 @@
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { DEFAULT_WORK_CHUNK_LENGTH } from '../../src/fixtures/sample.ts'
+import { readSetting } from '../../src/config/variables.ts'
 import { FIXTURES_CACHE_DIR } from '../../src/fixtures/dataset-cache.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH } from '../../src/fixtures/sample.ts'
 import { reportsDir } from '../../src/report/run-dir.ts'
+import { unfinishedMeasurements } from '../../src/results/partial-records.ts'
 import { collectProvenance } from '../../src/results/provenance.ts'
 import { makeRunId } from '../../src/results/run-id.ts'
 import { type RunState, writeRunState } from '../../src/results/run-state.ts'
 import { runDirectory } from '../../src/results/store.ts'
 import { acquireWriter, newWriterToken, releaseWriter, startHeartbeat } from '../../src/results/writer-lock.ts'
-import { readSetting } from '../../src/config/variables.ts'
-import { chooseRun } from '../../src/suites/continuation.ts'
 import { resultsRoot, workDirOf } from '../../src/suites/context.ts'
+import { chooseRun } from '../../src/suites/continuation.ts'
 import { installGracefulStop } from '../../src/suites/graceful-stop.ts'
 import { identifyInput } from '../../src/suites/input-identity.ts'
 import { environmentKey } from '../../src/suites/run-keys.ts'
@@ -100,7 +101,11 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   return async () => {
     uninstall()
     stopBeat()
-    await writeRunState(workDir, { ...state, state: 'finished', updatedAt: new Date().toISOString() })
+    // A measurement without its record (a test timed out, a worker crashed) is as unfinished as one stopped by a
+    // signal: the same command run again continues it.
+    const unfinished = await unfinishedMeasurements(resultsDir).catch(() => [])
+    const ended = unfinished.length > 0 ? 'interrupted' : 'finished'
+    await writeRunState(workDir, { ...state, state: ended, updatedAt: new Date().toISOString() })
     releaseWriter(workDir, token)
   }
 }

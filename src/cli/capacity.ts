@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { monitorLogFile } from '../report/load.ts'
+import { readRunDirectory } from '../results/partial-records.ts'
 import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
-import { readRunDirectory } from '../results/partial-records.ts'
 import { analyzeCapacityRuns } from '../suites/capacity.ts'
 import { refitInput } from '../suites/capacity-refit.ts'
 import { progressFromLog } from '../suites/progress-from-log.ts'
@@ -37,7 +37,9 @@ async function recordsIn(dir: string): Promise<{ record: ResultRecord; dir: stri
   const own = await readRunDirectory(dir)
   for (const bad of own.invalid) console.error(`virnucpro-bench capacity: left out ${bad.file}: ${bad.reason}`)
   for (const partial of own.records.filter((r) => r.state === 'partial'))
-    console.error(`virnucpro-bench capacity: ${dir}: '${partial.name}' is partial (${partial.reason}): refitted from its kept runs`)
+    console.error(
+      `virnucpro-bench capacity: ${dir}: '${partial.name}' is partial (${partial.reason}): refitted from its kept runs`,
+    )
   if (own.records.length > 0) return own.records.map((record) => ({ record, dir }))
   const runs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && isRunId(e.name))
   return (await Promise.all(runs.map((e) => recordsIn(join(dir, e.name))))).flat()

@@ -19,7 +19,8 @@ export interface RunDirectoryContents {
 }
 
 /** `<id>` or `<id>-<n>`: the file names storeResultRecord gives a record of that id. */
-const isRecordOf = (recordId: string, id: string) => recordId === id || new RegExp(`^${escape(id)}-\\d+$`).test(recordId)
+const isRecordOf = (recordId: string, id: string) =>
+  recordId === id || new RegExp(`^${escape(id)}-\\d+$`).test(recordId)
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** Every work directory of a run: `work/` and, in campaign runs, `work/<task>/` (which hold the journal). */

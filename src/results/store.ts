@@ -40,7 +40,9 @@ export async function storeResultRecord(
 ): Promise<{ record: ResultRecord; path: string }> {
   // A partial record is the run journal read back (partial-records.ts); a file of one would outlive the continuation.
   if (record.state === 'partial')
-    throw new InvalidResultRecordError(`result record '${record.id}': a partial record is read from the journal, never written`)
+    throw new InvalidResultRecordError(
+      `result record '${record.id}': a partial record is read from the journal, never written`,
+    )
   const parsed = ResultRecordSchema.safeParse(record)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!

@@ -13,10 +13,10 @@
  * A SIGKILL can be handled by nobody: it loses the run in flight, and the next invocation finds the lock gone quiet.
  */
 import { spawnSync } from 'node:child_process'
-import { readAllStats, readProcStat } from '../target/proc.ts'
 import { countKeptRunsSync } from '../results/run-journal.ts'
 import { type RunState, writeRunStateSync } from '../results/run-state.ts'
 import { releaseWriter } from '../results/writer-lock.ts'
+import { readAllStats, readProcStat } from '../target/proc.ts'
 
 const SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const
 type StopSignal = keyof typeof SIGNALS
@@ -74,7 +74,9 @@ export function gracefulStop(plan: StopPlan, signal: StopSignal): void {
   try {
     writeRunStateSync(plan.workDir, { ...plan.state, state: 'interrupted', updatedAt: new Date().toISOString() })
   } catch (error) {
-    say(`virnucpro-bench: ${(error as Error).message} (the next invocation reads the run as killed; it continues it the same)`)
+    say(
+      `virnucpro-bench: ${(error as Error).message} (the next invocation reads the run as killed; it continues it the same)`,
+    )
   }
   releaseWriter(plan.workDir, plan.token)
   const kept = countKeptRunsSync(plan.workDir)
@@ -85,7 +87,9 @@ export function gracefulStop(plan: StopPlan, signal: StopSignal): void {
       { stdio: ['ignore', 'inherit', 'inherit'], timeout: REPORT_TIMEOUT_MS },
     )
     if (report.status !== 0)
-      say(`virnucpro-bench: the reports of ${plan.runId} were not written (report exit ${report.status ?? report.signal})`)
+      say(
+        `virnucpro-bench: the reports of ${plan.runId} were not written (report exit ${report.status ?? report.signal})`,
+      )
   }
   say(
     `virnucpro-bench: stopped by ${signal}: ${kept} finished run${kept === 1 ? '' : 's'} kept in ${plan.workDir}` +

@@ -55,6 +55,8 @@ const NESTED_VITEST_RUNS = [
   // benchmarks/ab.gpu.bench.ts on the CPU: 8 runs of the reference pipeline under a nested vitest bench.
   'test/benchmarks/ab-gpu-bench.test.ts',
   'test/benchmarks/support/gpu-global-setup.test.ts',
+  // A CPU campaign killed at random moments (SIGKILL, SIGTERM) and continued: 5 campaigns of 4 runs (about 4 min).
+  'test/suites/continue-campaign.test.ts',
 ]
 
 /**

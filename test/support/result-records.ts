@@ -1,5 +1,6 @@
 import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
+import type { RunObservation } from '../../src/suites/observe-run.ts'
 import type { RunRecord } from '../../src/target/run-record.ts'
 
 /** A completed run record of the shape the runner writes (two stages), for schema, store and report tests. */
@@ -77,5 +78,17 @@ export function sampleResultRecord(overrides: Partial<ResultRecord> = {}): Resul
       },
     ],
     ...overrides,
+  }
+}
+
+/** A run observation as the suites hold it (kept-runs tests): a measured run labelled `label`, nothing monitored. */
+export function observation(label: string, run: Partial<RunRecord> = {}): RunObservation {
+  return {
+    measured: { label, config: { setup: '1 GPU', gpus: [0] }, warmup: false, run: sampleRunRecord(run), gpu: null },
+    esm2Batches: [],
+    esm2Completions: [],
+    memory: [],
+    monitorProblem: 'monitor off for this measurement',
+    versions: { torch: '2.11.0' },
   }
 }
