@@ -20,6 +20,7 @@ import { makeRunId } from '../../src/results/run-id.ts'
 import { readResultRecords } from '../../src/results/store.ts'
 import { referenceProfile } from '../../src/target/profiles.ts'
 import { createFakeNvml } from '../support/fake-nvml.ts'
+import { skipWithout } from '../support/optional-tools.ts'
 import { atFileEnd, tempDirUntilFileEnd } from '../support/temp-dir.ts'
 import { captured } from './support/capture.ts'
 import { clusterUnavailable, jobEnv, waitFinished } from './support/cluster.ts'
@@ -31,9 +32,7 @@ const host = os
   .split('.')[0]!
   .replace(/[^A-Za-z0-9._-]/g, '')
 
-beforeEach((context) => {
-  if (unavailable) context.skip(unavailable)
-})
+beforeEach((context) => skipWithout(context, 'slurm', unavailable))
 
 const whichSync = (tool: string) => execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim()
 
