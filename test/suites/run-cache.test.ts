@@ -7,10 +7,11 @@ import { describe, expect, test, vi } from 'vitest'
 import { DEFAULT_REPETITION_POLICY } from '../../src/measure/index.ts'
 import { type MeasureOptions, measureConfiguration } from '../../src/suites/measure-configuration.ts'
 import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 import { cpuConfig, tinyInput } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 async function options(): Promise<MeasureOptions> {
   const root = tempDirUntilFileEnd('run-cache-test-')

@@ -29,9 +29,9 @@ describe('toolProblem', () => {
 
   test('a name that is not an optional tool is refused, never read as requiring nothing', () => {
     expect(() => requiredTools({ VIRNUCPRO_BENCH_REQUIRE_TOOLS: 'chromium,chromum' })).toThrow(
-      "VIRNUCPRO_BENCH_REQUIRE_TOOLS='chromium,chromum': 'chromum' is not an optional tool; name tools from: chromium, slurm, other-user",
+      "VIRNUCPRO_BENCH_REQUIRE_TOOLS='chromium,chromum': 'chromum' is not an optional tool; name tools from: chromium, torch, slurm, other-user",
     )
-    expect(() => toolProblem('chromium', problem, { VIRNUCPRO_BENCH_REQUIRE_TOOLS: 'torch' })).toThrow(/'torch'/)
+    expect(() => toolProblem('chromium', problem, { VIRNUCPRO_BENCH_REQUIRE_TOOLS: 'pytorch' })).toThrow(/'pytorch'/)
     expect([...requiredTools({ VIRNUCPRO_BENCH_REQUIRE_TOOLS: 'chromium,,slurm,' })]).toEqual(['chromium', 'slurm'])
     expect(requiredTools({}).size).toBe(0)
   })

@@ -9,6 +9,10 @@ export const OPTIONAL_TOOLS = {
     adds: 'the HTML reports parsed in a real browser',
     get: 'install Chromium or Chrome (Debian/Ubuntu: apt-get install chromium), or set CHROMIUM to its binary',
   },
+  torch: {
+    adds: 'the reference pipeline run on the CPU',
+    get: 'install Python 3 with PyTorch and NumPy (Debian/Ubuntu: apt-get install python3-torch python3-numpy), or set REFPIPE_PYTHON to a python that has them',
+  },
   slurm: {
     adds: 'campaigns submitted to a real Slurm cluster',
     get: 'as root, `bash .ci/slurm-up.sh` starts a single-node cluster; then export SLURM_CONF=/tmp/virnucpro-slurm/slurm.conf',
