@@ -51,7 +51,8 @@ for tool in "${wanted[@]}"; do
     torch) # the modules, in every python3 this machine has (PATH's and Debian's)
       for python in $(on_path python3) /usr/bin/python3; do
         for module in torch numpy; do
-          dir=$("$python" -c "import $module, os; print(os.path.dirname($module.__file__))" 2>/dev/null) &&
+          # find_spec locates the package without importing it (importing torch takes seconds)
+          dir=$("$python" -c "import importlib.util as u; print(u.find_spec('$module').submodule_search_locations[0])" 2>/dev/null) &&
             mask_module "$(readlink -f "$dir")" "$module"
         done
       done
