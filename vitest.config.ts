@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 import AnnotationLineReporter from './reporters/annotations.ts'
 import GpuReportReporter from './reporters/gpu-report.ts'
+import SkipReasonsReporter from './reporters/skip-reasons.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
 import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from './test/support/integration-tests.ts'
 
@@ -31,8 +32,13 @@ export default defineConfig({
   test: {
     experimental: { viteModuleRunner: !benchmarkOnly },
     // The GPU report reporter writes reports/ at the end of a run that produced result records, then hands over to the
-    // closing-line reporter (vitest runs reporters' onTestRunEnd concurrently, so order needs chaining, not array order).
-    reporters: ['default', new AnnotationLineReporter(), new GpuReportReporter({ after: [new SummaryLineReporter()] })],
+    // skip reasons (one line per reason tests were skipped with) and the closing line (vitest runs reporters'
+    // onTestRunEnd concurrently, so order needs chaining, not array order).
+    reporters: [
+      'default',
+      new AnnotationLineReporter(),
+      new GpuReportReporter({ after: [new SkipReasonsReporter(), new SummaryLineReporter()] }),
+    ],
     projects: [
       {
         extends: true,

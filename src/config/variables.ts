@@ -82,6 +82,8 @@ export const VARIABLES = {
     30,
   ),
   VIRNUCPRO_BENCH_CACHE: anyText("CI's cache directory (.ci/run)"),
+  // Read by the tests alone (test/support/optional-tools.ts, which refuses a name that is not an optional tool).
+  VIRNUCPRO_BENCH_REQUIRE_TOOLS: anyText('optional tools whose tests fail instead of skipping where missing (.ci/run)'),
   VIRNUCPRO_BENCH_SLURM_DIR: anyText("the CI Slurm's state directory (.ci/slurm-up.sh)"),
   VIRNUCPRO_BENCH_SLURM_PORT: decimalInteger("the CI slurmctld's port", 1, 65_534, 16_817),
   VIRNUCPRO_BENCH_SLURM_START_TIMEOUT_S: decimalInteger(

@@ -20,8 +20,7 @@ export interface RunDirectoryContents {
 
 /** `<id>` or `<id>-<n>`: the file names storeResultRecord gives a record of that id. */
 const isRecordOf = (recordId: string, id: string) =>
-  recordId === id || new RegExp(`^${escape(id)}-\\d+$`).test(recordId)
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  recordId === id || (recordId.startsWith(`${id}-`) && /^\d+$/.test(recordId.slice(id.length + 1)))
 
 /** Every work directory of a run: `work/` and, in campaign runs, `work/<task>/` (which hold the journal). */
 async function workDirs(runDir: string): Promise<string[]> {

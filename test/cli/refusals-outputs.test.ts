@@ -8,7 +8,9 @@ import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { DEMO_DIR } from '../report/support/demo.ts'
-import { cliSandbox, nobodyProblem, snapshot } from './support/cli-sandbox.ts'
+import { skipWithout } from '../support/optional-tools.ts'
+import { otherUserProblem } from '../support/other-user.ts'
+import { cliSandbox, snapshot } from './support/cli-sandbox.ts'
 
 const { root, at, dir, file, cli } = cliSandbox('refusals-')
 
@@ -226,10 +228,9 @@ const ROWS: Row[] = [
 ]
 
 describe('refused before any work: one line naming the input, the problem and the fix; nothing touched', () => {
-  test.for(ROWS.map((row) => [row.case, row] as const))('%s', async ([, row], { skip }) => {
+  test.for(ROWS.map((row) => [row.case, row] as const))('%s', async ([, row], context) => {
     const { args, untouched, cwd, asNobody } = row.arrange()
-    const unreachable = asNobody ? await nobodyProblem() : null
-    if (unreachable) skip(`a read-only place stops only an unprivileged user, and ${unreachable}`)
+    if (asNobody) skipWithout(context, 'other-user', await otherUserProblem())
     const before = untouched.map(snapshot)
     const ran = await cli(args, { cwd, asNobody })
     expect(ran.exitCode, ran.stderr).toBe(row.code)

@@ -20,6 +20,7 @@ import { makeRunId } from '../../src/results/run-id.ts'
 import { readResultRecords } from '../../src/results/store.ts'
 import { referenceProfile } from '../../src/target/profiles.ts'
 import { createFakeNvml } from '../support/fake-nvml.ts'
+import { skipWithout } from '../support/optional-tools.ts'
 import { atFileEnd, tempDirUntilFileEnd } from '../support/temp-dir.ts'
 import { captured } from './support/capture.ts'
 import { clusterUnavailable, jobEnv, waitFinished } from './support/cluster.ts'
@@ -31,9 +32,7 @@ const host = os
   .split('.')[0]!
   .replace(/[^A-Za-z0-9._-]/g, '')
 
-beforeEach((context) => {
-  if (unavailable) context.skip(unavailable)
-})
+beforeEach((context) => skipWithout(context, 'slurm', unavailable))
 
 const whichSync = (tool: string) => execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim()
 
@@ -85,7 +84,7 @@ function fakeH200() {
 
 describe('a 2-task campaign on the cluster', () => {
   test('both tasks run the stage suite on the CPU; one run directory, two records named by task, host in provenance, report reads it', async (context) => {
-    if (pipeline.state !== 'ready') context.skip(`the reference pipeline cannot run here: ${pipeline.reason}`)
+    skipWithout(context, 'torch', pipeline.state === 'ready' ? null : pipeline.reason)
     const fake = fakeH200()
     const env = jobEnv({ ...TINY, ...fake.env })
     const root = tempDirUntilFileEnd('slurm-campaign-')
@@ -154,7 +153,7 @@ describe('a 2-task campaign on the cluster', () => {
 
 describe('a sharded production run on the cluster', () => {
   test('2 shards and the one-node task through --shard-input --one-node: 3 shard records, fleet time, straggler, 2 nodes vs 1 measured', async (context) => {
-    if (pipeline.state !== 'ready') context.skip(`the reference pipeline cannot run here: ${pipeline.reason}`)
+    skipWithout(context, 'torch', pipeline.state === 'ready' ? null : pipeline.reason)
     const fake = fakeH200()
     // 40 records: shards of 20, and a tenth of each for its size model; 2 runs a size, no warm-up.
     const input = (await cachedDataset({ preset: 'SMALL', overrides: { seed: 1, records: 40 } })).files[0]!

@@ -5,6 +5,7 @@ import { generateFixture } from '../../src/fixtures/generate.ts'
 import { resolveParams } from '../../src/fixtures/presets.ts'
 import { findTorchPython } from '../../src/platform/python.ts'
 import { PIPELINE_STAGES } from '../../src/target/stages.ts'
+import { toolProblem } from '../support/optional-tools.ts'
 
 /** Helpers for the tests that drive the reference pipeline as a real process (python3 -m refpipe). */
 
@@ -12,8 +13,11 @@ export const REFPIPE_ROOT = resolve(import.meta.dirname, '../../reference-pipeli
 
 const probe = findTorchPython()
 
-/** Why the reference-pipeline tests cannot run here, or null when a Python with torch was found. */
-export const skipReason: string | null = probe.state === 'found' ? null : probe.reason
+/**
+ * Why the reference-pipeline tests cannot run here, or null when a Python with torch was found.
+ * @throws Error where VIRNUCPRO_BENCH_REQUIRE_TOOLS names torch and none was found (test/support/optional-tools.ts).
+ */
+export const skipReason: string | null = toolProblem('torch', probe.state === 'found' ? null : probe.reason)
 
 export interface RefpipeRun {
   exitCode: number | undefined

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ReportJsonSchema } from '../../src/report/render/json.ts'
 import { REPORT_FILES } from '../../src/report/write.ts'
 import { readInvocations } from '../../src/results/invocations.ts'
-import { dumpDom } from '../report/support/chromium.ts'
+import { dumpDom, skipWithoutChromium } from '../report/support/chromium.ts'
 import { expectBmf, expectGithubBenchmark, expectTrace } from '../report/support/formats.ts'
 import { syntheticHeadlineHistory } from '../report/support/history.ts'
 
@@ -97,7 +97,8 @@ describe('gpu-report reporter on a real vitest run', () => {
     expect(await read('summary.md')).toContain('&lt;script&gt;alert\\(1\\)&lt;/script&gt; \\| \\`tick\\` \\*bold\\*')
   })
 
-  test('index.html parses in chromium and holds the SVG charts', async () => {
+  test('index.html parses in chromium and holds the SVG charts', async (context) => {
+    skipWithoutChromium(context)
     const dom = await dumpDom(join(out, 'index.html'))
     expect(dom).toContain('<h1>VirNucPro benchmark report</h1>')
     const svgs = dom.match(/<svg[\s>]/g) ?? []
@@ -109,11 +110,15 @@ describe('gpu-report reporter on a real vitest run', () => {
     expect(dom).not.toMatch(/<script/i)
   })
 
-  test('with VIRNUCPRO_BENCH_HISTORY: a trend chart per headline metric and one dashed rule per change point', async () => {
+  test('with VIRNUCPRO_BENCH_HISTORY: a trend chart per headline metric and one dashed rule per change point', async (context) => {
+    skipWithoutChromium(context)
     const dom = await dumpDom(join(out, 'index.html'))
     const trends = dom.slice(dom.indexOf('<h2>Trends over the history</h2>'), dom.indexOf('<h2>Time per stage'))
     expect(trends.match(/<div class="chart trend"><svg/g)).toHaveLength(2)
     expect(trends.match(/<line [^>]*stroke="#cf222e" stroke-width="1.5" stroke-dasharray="6,3"/g)).toHaveLength(1)
+  })
+
+  test('with VIRNUCPRO_BENCH_HISTORY: the console names the change points found in the headline series', () => {
     expect(stdout).toMatch(/^gpu-report: trends: 1 change point\(s\) \(1 regression\(s\)\) in 2 headline series of /m)
   })
 

@@ -9,11 +9,11 @@ import type { CapacityStats } from '../../src/suites/capacity.ts'
 import { curveSizes } from '../../src/suites/capacity-model.ts'
 import { runCapacitySuite } from '../../src/suites/capacity-suite.ts'
 import { createInputResolver } from '../../src/suites/input.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('capacity suite on the CPU', () => {
   test('1 and 2 workers at two nested sizes: a size model each, projections to 45,000 and 6,000,000, break-even', async () => {

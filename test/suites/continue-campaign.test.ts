@@ -16,11 +16,11 @@ import { readRunDirectory } from '../../src/results/partial-records.ts'
 import { readRunEntry } from '../../src/results/run-journal.ts'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
 import { readAllStats } from '../../src/target/proc.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
 import { createFakeNvml } from '../support/fake-nvml.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { atFileEnd, tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
-const pipeline = await referenceProfile.preflight(process.env, 0)
+const pipeline = await referencePipelineOnCpu()
 const GIB = 2 ** 30
 const RUNS = 3
 

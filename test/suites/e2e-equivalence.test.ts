@@ -2,10 +2,10 @@
 import { describe, expect, test } from 'vitest'
 import type { E2eStats } from '../../src/suites/e2e.ts'
 import { runE2eSuite, runEquivalenceSuite } from '../../src/suites/suites.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted, tinyInput } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('e2e and equivalence suites on the CPU', () => {
   test('e2e: projection to 45,000 and 6,000,000 with CIs, throughput and utilization floors, large-sample stability', async () => {

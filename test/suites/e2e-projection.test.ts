@@ -7,7 +7,7 @@ import { fitPartsProjection } from '../../src/measure/projection-parts.ts'
 import { projectObservation, wallParts } from '../../src/suites/e2e-projection.ts'
 import { completedRuns, measureConfiguration } from '../../src/suites/measure-configuration.ts'
 import type { RunObservation } from '../../src/suites/observe-run.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted, tinyInput } from './support/cpu-suite.ts'
 import { type H200Run, loadH200Run } from './support/h200-runs.ts'
 
@@ -70,7 +70,7 @@ describe('e2e projection on real H200 runs', () => {
   })
 })
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('e2e projection of a run sharded over workers (real CPU runs)', () => {
   test('fits each worker its own rate; the slowest bounds the stage, never faster than all workers together', async () => {

@@ -5,10 +5,11 @@ import { describe, expect, test } from 'vitest'
 import { DEFAULT_REPETITION_POLICY } from '../../src/measure/index.ts'
 import { measureInterleaved } from '../../src/suites/measure-configuration.ts'
 import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 import { cpuConfig, tinyInput } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('measureInterleaved', () => {
   test('runs the arms in turn, warm-ups first, each on its own input; the second request reuses the kept runs', async () => {

@@ -2,10 +2,10 @@
 import { describe, expect, test } from 'vitest'
 import type { MemoryStats } from '../../src/suites/memory.ts'
 import { runMemorySuite } from '../../src/suites/suites.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { cpuConfig, cpuContext, fakeGpu, GIB, scripted, tinyInput } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('memory suite on the CPU', () => {
   test('steady scripted memory: no leak, peaks under capacity, the injected OOM is handled, persistent models skipped', async () => {

@@ -13,10 +13,10 @@ import type { SuiteContext } from '../../src/suites/context.ts'
 import { SUITE_POLICY } from '../../src/suites/measure-configuration.ts'
 import type { ScalingStats } from '../../src/suites/scaling.ts'
 import { runScalingSuite, runStageSuite, type SuiteMeasure } from '../../src/suites/suites.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted, tinyInput } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 /** Scripted per-GPU utilization (%) of the 8 fake devices: GPU 7 lags, the rest are busy. */
 const UTIL_PCT = [92, 92, 92, 92, 92, 92, 92, 45]

@@ -3,10 +3,10 @@
 import { describe, expect, test } from 'vitest'
 import type { ScalingStats } from '../../src/suites/scaling.ts'
 import { runScalingSuite } from '../../src/suites/suites.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted, tinyInput } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('scaling suite on the CPU', () => {
   test('1 vs 2 workers, 3 runs a side: speedups with CIs for the total and stages, balance, placement skipped', async () => {

@@ -9,11 +9,11 @@ import { parseResultRecord } from '../../src/results/store.ts'
 import { createInputResolver } from '../../src/suites/input.ts'
 import { SHARD_SUBSET_SHARE } from '../../src/suites/shard-input.ts'
 import { runShardSuite } from '../../src/suites/shard-suite.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('shard suite on the CPU', () => {
   test('two shards of one input: each a valid shard record, together the whole input, with a subset for the size model', async () => {

@@ -4,10 +4,10 @@ import { describe, expect, test } from 'vitest'
 import { parseResultRecord } from '../../src/results/store.ts'
 import type { StageThroughputStats } from '../../src/suites/stage.ts'
 import { runStageSuite } from '../../src/suites/suites.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted, tinyInput } from './support/cpu-suite.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 describe.skipIf(ready.state !== 'ready')('stage throughput suite on the CPU', () => {
   test('scripted 95% utilization: a valid record, nine stages with seq/s, PERF-02 passes on the fake GPU', async () => {

@@ -4,6 +4,7 @@ import type { TargetEvent } from '../../src/target/events.ts'
 import { referenceProfile } from '../../src/target/profiles.ts'
 import { type RunTargetOptions, runTarget } from '../../src/target/runner.ts'
 import { PIPELINE_STAGES } from '../../src/target/stages.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
 
 /** End to end against the bundled reference pipeline on the CPU (tiny model scale): real torch, real processes. */
@@ -11,7 +12,7 @@ import { makeWorkdir, processesWithTag, type Workdir } from './support/fake-prof
 // Gene-like records (no stop codon in frame 1), so the embedding stages get work even for a tiny input.
 const FASTA = `>s1\n${'ATGAAACCCGGGTTTAAACCCGGG'.repeat(20)}\n>s2\n${'ATGCCCAAAGGGTTTCCCAAAGGG'.repeat(15)}\n`
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 
 let work: Workdir
 beforeEach(async () => {

@@ -6,11 +6,11 @@ import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/suites/capacity.ts'
 import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/suites/capacity-suite.ts'
 import { createInputResolver } from '../../src/suites/input.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 const ESM2 = 'ESM-2 Feature Extraction'
 const PREWORK_MS = 40
 

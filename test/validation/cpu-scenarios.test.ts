@@ -3,13 +3,13 @@
 // touches a GPU). Asserted: the suites' verdicts and the bottleneck report, as the GPU files do at full scale.
 import { describe, expect, test } from 'vitest'
 import { runMemorySuite, runStageSuite } from '../../src/suites/suites.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
 import { bottleneckFlags, stageShare, topStage } from '../../src/validation/bottleneck-check.ts'
 import { livePids, runEnding } from '../../src/validation/run-checks.ts'
 import { verdictOf } from '../../src/validation/verdict-checks.ts'
 import { cpuConfig, cpuContext, fakeGpu, GIB, scripted, tinyInput } from '../suites/support/cpu-suite.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 const MIB = 2 ** 20
 
 describe.skipIf(ready.state !== 'ready')('validation scenarios on the CPU', () => {

@@ -6,7 +6,6 @@
 // three nights.
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { referenceProfile } from '../../src/target/profiles.ts'
 import {
   confirmedNight,
   findingsOn,
@@ -17,6 +16,7 @@ import {
 } from '../../src/validation/history-nights.ts'
 import { createSteppedTarget, type SteppedTarget } from '../../src/validation/history-target.ts'
 import { cpuConfig, fakeGpu, scripted, tinyInput } from '../suites/support/cpu-suite.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const NIGHTS = 10
@@ -24,7 +24,7 @@ const STEP_AT = 5
 const RUNS = 3
 const STALL_MS = 1500
 
-const ready = await referenceProfile.preflight(process.env, 0)
+const ready = await referencePipelineOnCpu()
 const root = tempDirUntilFileEnd('history-known-answer-')
 let target: SteppedTarget
 let nights: NightJudgement[] = []

@@ -1,13 +1,14 @@
 // The real CLI (src/cli.ts) as its own process in a temp directory of its own, for the tables of issue #25: files and
-// directories made there readable by every user (read-only rows run as nobody under root), and a way to tell whether
-// a path changed.
+// directories made there readable by every user (read-only rows run as nobody under root: test/support/other-user.ts),
+// and a way to tell whether a path changed.
 import { createHash } from 'node:crypto'
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa } from 'execa'
+import { asOtherUser, CLI } from '../../support/other-user.ts'
 import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
 
-export const CLI = join(import.meta.dirname, '../../../src/cli.ts')
+export { CLI }
 
 export interface Ran {
   exitCode: number | undefined
@@ -24,22 +25,6 @@ export interface CliOptions {
 
 // No Slurm configuration: cluster rows read the same whether or not this machine has a cluster.
 const { SLURM_CONF: _, ...withoutSlurm } = process.env
-const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}
-
-/**
- * Why rows run as nobody cannot run here, or null when they can: as root, nobody must be able to run this Node and
- * read the CLI (a Node or a checkout under root's home, mode 700, is out of its reach). Not root: nothing to check.
- */
-export async function nobodyProblem(): Promise<string | null> {
-  if (process.getuid?.() !== 0) return null
-  const probe = `require('node:fs').accessSync(${JSON.stringify(CLI)}, require('node:fs').constants.R_OK)`
-  const ran = await execa(process.execPath, ['-e', probe], { reject: false, ...unprivileged })
-  if (ran.exitCode === 0) return null
-  const why =
-    (ran.stderr || ran.shortMessage || '').split('\n').find((l) => /Error|EACCES|denied/.test(l)) ??
-    `exit ${ran.exitCode}`
-  return `nobody (uid 65534) cannot run ${process.execPath} or read ${CLI} here (${why.trim()}): put Node and the checkout where every user can read them`
-}
 
 /** What a path holds: file bytes hashed, a directory's entries, or absent. */
 export function snapshot(path: string): string {
@@ -73,7 +58,7 @@ export function cliSandbox(prefix: string) {
         env: { ...withoutSlurm, ...options.env },
         extendEnv: false,
         timeout: 60_000,
-        ...(options.asNobody ? unprivileged : {}),
+        ...(options.asNobody ? asOtherUser : {}),
       }) as Promise<Ran>
     },
   }

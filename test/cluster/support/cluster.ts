@@ -1,17 +1,15 @@
 // The Slurm cluster the cluster tests submit to: whichever `sinfo` answers here (SLURM_CONF, or the machine's own
-// configuration). .ci/slurm-up.sh starts a single-node one; without any, these tests skip with the reason below.
+// configuration). .ci/slurm-up.sh starts a single-node one; without any, these tests skip with the reason below (fail
+// where VIRNUCPRO_BENCH_REQUIRE_TOOLS names slurm, as .ci/run does as root: test/support/optional-tools.ts).
 import { execa } from 'execa'
 import { type CampaignStatus, campaignStatus } from '../../../src/cluster/status.ts'
 
-export const SLURM_UP_HINT =
-  'as root, `bash .ci/slurm-up.sh` starts a single-node cluster; then export SLURM_CONF=/tmp/virnucpro-slurm/slurm.conf'
-
-/** Null when a cluster answers, else the one reason every cluster test is skipped with. */
+/** Null when a cluster answers, else what is missing: the one problem every cluster test is skipped with. */
 export async function clusterUnavailable(): Promise<string | null> {
   const sinfo = await execa('sinfo', ['--noheader', '--format=%R'], { reject: false, timeout: 15_000 })
   if (sinfo.exitCode === 0 && sinfo.stdout.trim() !== '') return null
   const said = sinfo.code === 'ENOENT' ? 'sinfo is not on PATH' : sinfo.stderr.trim().split('\n')[0] || 'no partition'
-  return `no Slurm cluster answers here (${said}): ${SLURM_UP_HINT}`
+  return `no Slurm cluster answers here (${said})`
 }
 
 /**

@@ -1,12 +1,12 @@
 // index.html's capacity section, rendered and then parsed by a real browser (Debian's chromium).
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { renderHtml } from '../../../src/report/render/html.ts'
 import type { ResultRecord } from '../../../src/results/schema/index.ts'
 import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
 import { CPU_1_2_WORKERS, capacityRecord, H200_1GPU, reportOf } from '../support/capacity.ts'
-import { dumpDom } from '../support/chromium.ts'
+import { dumpDom, hasChromium, skipWithoutChromium } from '../support/chromium.ts'
 import { loadDemo } from '../support/demo.ts'
 
 const h200 = await capacityRecord(H200_1GPU)
@@ -26,12 +26,15 @@ const translateY = (element: string) => Number(/translate\([^,]+,([^)]+)\)/.exec
 
 let dom: string
 beforeAll(async () => {
+  if (!hasChromium) return // the tests that read it skip, saying why
   const file = join(tempDirUntilFileEnd('capacity-html-'), 'index.html')
   await writeFile(file, await render([h200, cpu]))
   dom = await dumpDom(file)
 }, 120_000)
 
 describe('index.html capacity section, parsed by chromium', () => {
+  beforeEach(skipWithoutChromium)
+
   test('one chart per capacity record, one line per configuration (GPU count)', () => {
     const section = sectionOf(dom)
     const svgs = section.split('<svg').slice(1)

@@ -6,7 +6,7 @@ import { buildReport } from '../../../src/report/analyses/build.ts'
 import { hostsSpec, shardsSpec } from '../../../src/report/render/fleet-chart.ts'
 import { renderHtml } from '../../../src/report/render/html.ts'
 import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
-import { dumpDom } from '../support/chromium.ts'
+import { dumpDom, skipWithoutChromium } from '../support/chromium.ts'
 import { loadFleet } from '../support/fleet.ts'
 
 const input = await loadFleet()
@@ -49,7 +49,8 @@ describe('fleet charts', () => {
 })
 
 describe('index.html fleet section in chromium', () => {
-  test('parses, sits between the suites and capacity, holds the charts, escapes what hosts report', async () => {
+  test('parses, sits between the suites and capacity, holds the charts, escapes what hosts report', async (context) => {
+    skipWithoutChromium(context)
     const file = join(tempDirUntilFileEnd('fleet-html-'), 'index.html')
     const html = await renderHtml(report, hostile, new Map())
     expect(html).not.toContain('<b>node-02</b>')

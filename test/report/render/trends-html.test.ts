@@ -6,7 +6,7 @@ import { buildReport } from '../../../src/report/analyses/build.ts'
 import { renderHtml } from '../../../src/report/render/html.ts'
 import { TRENDS_HEADING, trendsSection } from '../../../src/report/render/trends-html.ts'
 import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
-import { dumpDom } from '../support/chromium.ts'
+import { dumpDom, skipWithoutChromium } from '../support/chromium.ts'
 import { DEMO_DIR, loadDemo } from '../support/demo.ts'
 import { loadedTrends, reportWithHistory, syntheticHeadlineHistory } from '../support/history.ts'
 
@@ -71,7 +71,8 @@ describe('trends section', () => {
   })
 })
 
-test('index.html in chromium: the trends section holds each chart as SVG, with one dashed rule per change point', async () => {
+test('index.html in chromium: the trends section holds each chart as SVG, with one dashed rule per change point', async (context) => {
+  skipWithoutChromium(context)
   const page = join(root, 'index.html')
   await writeFile(page, await renderHtml(report, input.records, input.series))
   const section = sectionOf(await dumpDom(page))
