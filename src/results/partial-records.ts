@@ -39,7 +39,7 @@ function partialRecord(id: string, parts: JournalMeasurement[]): ResultRecord {
     .flatMap((m) => m.runs)
     .sort((a, b) => a.finishedAt.localeCompare(b.finishedAt))
     .filter((r) => {
-      const identity = `${r.measured.run.logPath}\u0000${r.measured.run.startedAt}`
+      const identity = `${r.measured.label}\u0000${r.measured.run.logPath}\u0000${r.measured.run.startedAt}`
       if (seen.has(identity)) return false
       seen.add(identity)
       return true

@@ -53,6 +53,7 @@ function parseEntry<T>(
 
 /** Keeps a finished run: `<runDir>/run.json`, atomically (readers see the whole entry or none). */
 export async function writeRunEntry(runDir: string, entry: RunEntry): Promise<void> {
+  await mkdir(runDir, { recursive: true })
   await writeFileAtomic(join(runDir, RUN_FILE), `${JSON.stringify(entry)}\n`)
 }
 
@@ -98,7 +99,7 @@ export interface JournalMeasurement {
 }
 
 /** `<arm> run 3` / `<arm> warm-up 1`: the labels measureInterleaved gives an arm's runs. */
-function isRunOf(label: string, arm: string): boolean {
+export function isRunOf(label: string, arm: string): boolean {
   return label.startsWith(`${arm} `) && /^(?:run|warm-up) \d+$/.test(label.slice(arm.length + 1))
 }
 

@@ -9,7 +9,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Thresholds } from '../config/thresholds.ts'
 import type { RepetitionPolicy } from '../measure/index.ts'
-import { readRunEntry, writeMeasurementEntry } from '../results/run-journal.ts'
+import { isRunOf, readRunEntry, writeMeasurementEntry } from '../results/run-journal.ts'
 import { keyDifferences, type RunKey } from '../results/run-key.ts'
 import type { Provenance } from '../results/schema/index.ts'
 import { JOURNAL_FORMAT, type Purpose } from '../results/schema/run-entry.ts'
@@ -108,7 +108,10 @@ export async function openJournal(
   const planned = arms.reduce((n, arm) => n + warmupsOf(arm.config.label) + policy.maxRuns, 0)
   if (j?.purpose && j.describe) {
     const { provenance, thresholds } = await j.describe(arms.map((a) => a.input))
-    await writeMeasurementEntry(options.workDir, `${slug(j.purpose.id)}-${hash8([...slots.values()].join('+'))}`, {
+    // Keyed by the arms' labels and slots: the capacity suite's top-ups share the planned arms' record and slot, and
+    // each is a measurement of its own (a key of slots alone let each top-up's file replace the one before).
+    const armsKey = arms.map((a) => `${a.config.label}\u0000${slots.get(a.config.label)}`).join('\u0001')
+    await writeMeasurementEntry(options.workDir, `${slug(j.purpose.id)}-${hash8(armsKey)}`, {
       format: JOURNAL_FORMAT,
       purpose: j.purpose,
       arms: arms.map((a) => ({ label: a.config.label, slot: slots.get(a.config.label)! })),
@@ -120,7 +123,12 @@ export async function openJournal(
   }
   let found = 0
   for (const arm of arms)
-    found += await keptElsewhere(join(options.workDir, slots.get(arm.config.label)!), await keyOf(arm), invocation)
+    found += await keptElsewhere(
+      join(options.workDir, slots.get(arm.config.label)!),
+      arm.config.label,
+      await keyOf(arm),
+      invocation,
+    )
   if (found > 0 && j) say(`continuing ${j.runId}: ${name}: ${Math.min(found, planned)} of ${planned} runs kept`)
 
   const reused = new Set<RunObservation>()
@@ -162,8 +170,11 @@ export async function openJournal(
   }
 }
 
-/** Completed runs in a slot that an earlier invocation kept with this key: what a continuation will reuse. */
-async function keptElsewhere(slotDir: string, key: RunKey, invocation: string): Promise<number> {
+/**
+ * Completed runs of `arm` in its slot that an earlier invocation kept with this key: what a continuation will reuse.
+ * By label too: a capacity top-up shares the planned arm's slot, and those runs are not the top-up's.
+ */
+async function keptElsewhere(slotDir: string, arm: string, key: RunKey, invocation: string): Promise<number> {
   const names = await readdir(slotDir).catch(() => [] as string[])
   let count = 0
   for (const name of names) {
@@ -171,6 +182,7 @@ async function keptElsewhere(slotDir: string, key: RunKey, invocation: string): 
     const reading = await readRunEntry(join(slotDir, name))
     if (reading.state !== 'kept') continue
     const { entry } = reading
+    if (!isRunOf(entry.measured.label, arm)) continue
     if (entry.measuredBy.invocation === invocation || entry.measured.run.exitClass !== 'completed') continue
     if (keyDifferences(entry.key, key).length === 0) count++
   }
