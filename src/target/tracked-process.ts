@@ -3,7 +3,7 @@ import type { Command } from './command.ts'
 import type { OutputStream } from './error-line.ts'
 import { forEachLine } from './line-stream.ts'
 import { readProcStat } from './proc.ts'
-import { type ProcessTree, trackProcessTree } from './process-tree.ts'
+import { type ProcessTree, runMarker, trackProcessTree } from './process-tree.ts'
 import { type CleanupResult, terminateTree } from './terminate.ts'
 import { startWatchdog, type Watchdog } from './watchdog.ts'
 
@@ -61,9 +61,11 @@ function watchTree(tree: ProcessTree, watchdog: Watchdog, rootPid: number, inter
  */
 export async function spawnTracked(command: Command, options: TrackedOptions): Promise<TrackedExit> {
   const t0 = performance.now()
+  // Inherited by every process the target starts, so the end-of-run scan finds a daemon that left no link.
+  const marker = runMarker()
   const subprocess = execa(command.file, command.args, {
     cwd: command.cwd,
-    env: { ...options.baseEnv, ...command.env },
+    env: { ...options.baseEnv, ...command.env, [marker]: '1' },
     extendEnv: false,
     detached: true,
     cleanup: false,
@@ -99,7 +101,7 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
       spawnError: why,
     }
   }
-  return superviseRun(pid, subprocess, { options, t0, rootExit, drained })
+  return superviseRun(pid, subprocess, { options, t0, rootExit, drained, marker })
 }
 
 interface Supervision {
@@ -107,13 +109,14 @@ interface Supervision {
   t0: number
   rootExit: Promise<[number | null, string | null]>
   drained: Promise<unknown>
+  marker: string
 }
 
 async function superviseRun(pid: number, subprocess: PromiseLike<unknown>, s: Supervision): Promise<TrackedExit> {
   const { options } = s
-  const tree = trackProcessTree(pid)
+  const tree = trackProcessTree(pid, s.marker)
   const unregister = options.register(tree)
-  const watchdog = startWatchdog(pid, options.graceMs)
+  const watchdog = startWatchdog(pid, options.graceMs, s.marker)
   const poller = watchTree(tree, watchdog, pid, options.pollIntervalMs)
   let ending: Promise<CleanupResult> | null = null
   const state = { timedOut: false, aborted: false }
