@@ -1,6 +1,7 @@
 import { execa } from 'execa'
 import type { Command } from './command.ts'
 import type { OutputStream } from './error-line.ts'
+import type { StreamLine } from './line-splitter.ts'
 import { forEachLine } from './line-stream.ts'
 import { readProcStat } from './proc.ts'
 import { type ProcessTree, runMarker, trackProcessTree } from './process-tree.ts'
@@ -16,10 +17,10 @@ export interface TrackedOptions {
   /** Registers the tree with the process-wide interrupt handlers; returns the unregister function. */
   register: (tree: ProcessTree) => () => void
   /**
-   * Each output line (stdout and stderr, in arrival order); `atMs` since spawn; `complete: false` for a cut line;
-   * `stream` says which pipe it came from.
+   * Each output line (stdout and stderr, in arrival order; `\n`, `\r\n` and `\r` end one, line-splitter.ts); `atMs`
+   * since spawn; `stream` says which pipe it came from.
    */
-  onLine: (line: string, complete: boolean, atMs: number, stream: OutputStream) => void
+  onLine: (line: StreamLine, atMs: number, stream: OutputStream) => void
   /** Each chunk of output as its bytes, before it is split into lines (a pass-through keeps them as written). */
   onChunk?: (chunk: Buffer, stream: OutputStream) => void
 }
@@ -82,7 +83,7 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
     ...(['stdout', 'stderr'] as const).map((name) => {
       const stream = subprocess[name]
       const onChunk = options.onChunk && ((chunk: Buffer) => options.onChunk?.(chunk, name))
-      return stream && forEachLine(stream, (l, c) => options.onLine(l, c, at(), name), onChunk)
+      return stream && forEachLine(stream, (line) => options.onLine(line, at(), name), onChunk)
     }),
   ])
   const pid = subprocess.pid
