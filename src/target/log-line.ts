@@ -66,7 +66,10 @@ const SHOWN_DIGITS = 20
  * record accepts) or an integer beyond 2^53 - 1 (it would read back as another integer).
  */
 export function readNumber(text: string, what: string, problems: ReadProblems): number | null {
-  const value = Number(text.replaceAll(',', ''))
+  const plain = text.includes(',') ? text.replaceAll(',', '') : text
+  // Up to 15 digits (with a fraction or not) is always an exact, finite double: the common case, checked no further.
+  if (plain.length <= 15) return Number(plain)
+  const value = Number(plain)
   const integer = !text.includes('.')
   if (Number.isFinite(value) && (!integer || Number.isSafeInteger(value))) return value
   const shown =
