@@ -19,6 +19,7 @@ const PREFIX =
   /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:[,.]\d{1,6})?) - (?:Worker (\d+) - )?(.*?) - (DEBUG|INFO|WARNING|ERROR|CRITICAL) - ?(.*)$/
 const STAMP = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/
 
+const NOT_PRINTABLE_ASCII = /[^\t -~]/
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds.
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes.
@@ -30,7 +31,8 @@ const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g
  * end line names, and no control byte reaches an event, a record or a report.
  */
 export function cleanLine(raw: string): string {
-  if (!CONTROL.test(raw)) return raw
+  // Most lines are printable ASCII: one quick scan says so (a line with other characters is then checked in full).
+  if (!NOT_PRINTABLE_ASCII.test(raw) || !CONTROL.test(raw)) return raw
   return stripVTControlCharacters(raw).replace(CONTROLS, '')
 }
 

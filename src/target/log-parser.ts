@@ -50,30 +50,29 @@ export function parseStageExtras(
   return { extras, skipped }
 }
 
-/** Reads the numbers of a matched rate line; null when one of them is no number a double holds. */
-function numbers(texts: (string | undefined)[], what: string, problems: ReadProblems): number[] | null {
-  const before = problems.length
-  const values = texts.map((t) => readNumber(t ?? '', what, problems))
-  return problems.length > before ? null : (values as number[])
+/** A reader of a matched line's groups as numbers: NaN, and a problem in `p`, for one no double holds. */
+function groupNumbers(m: RegExpExecArray, what: string, p: ReadProblems): (group: number) => number {
+  return (group) => readNumber(m[group]!, what, p) ?? Number.NaN
 }
 
 function parseBatch(m: RegExpExecArray, worker: number | null, atMs: number, p: ReadProblems): TargetEvent | null {
-  const v = numbers([m[1], m[2], m[3], m[4], m[5], m[6], m[7]], 'a batch line number', p)
-  if (!v) return null
-  const [batch, done, total, percent, eff, tokensPerS, sequencesPerS] = v as [number, ...number[]]
-  return {
+  const before = p.length
+  const n = groupNumbers(m, 'a batch line number', p)
+  const event: TargetEvent = {
     type: 'batch',
-    batch,
-    done: done!,
-    total: total!,
-    percent: percent!,
-    packEfficiency: eff! / 100,
-    tokensPerS: tokensPerS!,
-    sequencesPerS: sequencesPerS!,
+    batch: n(1),
+    done: n(2),
+    total: n(3),
+    percent: n(4),
+    packEfficiency: n(5) / 100,
+    tokensPerS: n(6),
+    sequencesPerS: n(7),
     eta: m[8]!,
     worker,
     atMs,
   }
+  // A line with a number no double holds is no batch: its read-error names it.
+  return p.length > before ? null : event
 }
 
 function parseRateLine(message: string, worker: number | null, atMs: number, p: ReadProblems): TargetEvent | null {
@@ -81,13 +80,17 @@ function parseRateLine(message: string, worker: number | null, atMs: number, p: 
   if (batch) return parseBatch(batch, worker, atMs, p)
   const progress = PROGRESS.exec(message)
   if (progress) {
-    const v = numbers([progress[2], progress[3]], 'a progress count', p)
-    return v && { type: 'progress', label: progress[1]!, done: v[0]!, total: v[1]!, worker, atMs }
+    const before = p.length
+    const n = groupNumbers(progress, 'a progress count', p)
+    const event: TargetEvent = { type: 'progress', label: progress[1]!, done: n(2), total: n(3), worker, atMs }
+    return p.length > before ? null : event
   }
   const tr = TRANSLATION.exec(message)
   if (tr) {
-    const v = numbers([tr[1], tr[2], tr[3]], 'a translation line number', p)
-    return v && { type: 'translation-rate', sequences: v[0]!, durationS: v[1]!, sequencesPerS: v[2]!, atMs }
+    const before = p.length
+    const n = groupNumbers(tr, 'a translation line number', p)
+    const event: TargetEvent = { type: 'translation-rate', sequences: n(1), durationS: n(2), sequencesPerS: n(3), atMs }
+    return p.length > before ? null : event
   }
   if (INFERENCE_DONE.test(message)) {
     const seq = SEQ_RATE.exec(message)
