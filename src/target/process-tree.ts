@@ -43,11 +43,13 @@ function trySignal(target: number, signal: NodeJS.Signals): boolean {
 }
 
 /**
- * A variable name unique to one run (`VIRNUCPRO_BENCH_RUN_<hex>`), set to `1` in the target's environment. The run's
- * id is in the name, not the value: a run started inside another run's target carries both, so each finds it.
+ * A variable name unique to one run (`VNPBENCH_RUN_<hex>`), set to `1` in the target's environment. The run's id is in
+ * the name, not the value: a run started inside another run's target carries both, so each finds it. Not
+ * `VIRNUCPRO_BENCH_*` nor `VIRNUCPRO_*`: a harness nested in a target would refuse the first as an unknown setting
+ * (config/check.ts), and a Slurm campaign passes the second on to its tasks.
  */
 export function runMarker(): string {
-  return `VIRNUCPRO_BENCH_RUN_${randomBytes(8).toString('hex')}`
+  return `VNPBENCH_RUN_${randomBytes(8).toString('hex')}`
 }
 
 /**

@@ -59,6 +59,8 @@ describe('trackProcessTree', () => {
 
   test('a daemon that left no link (double fork, setsid, before any poll) is found by the marker only', async () => {
     const marker = runMarker()
+    // Outside the names a nested harness checks (VIRNUCPRO_BENCH_*) or a Slurm campaign passes on (VIRNUCPRO_*).
+    expect(marker).toMatch(/^VNPBENCH_RUN_[0-9a-f]{16}$/)
     const env = { ...process.env, [marker]: '1' }
     const script = '(setsid sleep 32 </dev/null >/dev/null 2>&1 &); sleep 0.2; echo started; wait'
     const spawnRoot = () =>
