@@ -21,6 +21,11 @@ export interface StreamLine {
   cutBytes: number
   /** False for a last line without an end (the process died mid-write, or the stream was cut). */
   complete: boolean
+  /**
+   * Ended by a lone `\r`: a terminal draws the next line over it (a tqdm redraw). A `\r` that ends a chunk counts
+   * as lone, so a `\r\n` split between two chunks reads as one too; only what the tail shows depends on it.
+   */
+  redraw: boolean
 }
 
 export interface LineSplitter {
@@ -68,10 +73,10 @@ export function createLineSplitter(
     cutBytes += to - from - kept
   }
 
-  const deliver = (chunk: Buffer, from: number, to: number, complete: boolean) => {
+  const deliver = (chunk: Buffer, from: number, to: number, complete: boolean, redraw: boolean) => {
     if (heldBytes === 0 && cutBytes === 0 && to - from <= maxLineBytes) {
       // The common case: the whole line lies in this chunk. Decoded in place, nothing copied.
-      onLine({ text: chunk.toString('utf8', from, to), cutBytes: 0, complete })
+      onLine({ text: chunk.toString('utf8', from, to), cutBytes: 0, complete, redraw })
       return
     }
     hold(chunk, from, to)
@@ -85,7 +90,7 @@ export function createLineSplitter(
     const text = end === 0 ? '' : held!.toString('utf8', 0, end)
     heldBytes = 0
     cutBytes = 0
-    onLine({ text, cutBytes: cut, complete })
+    onLine({ text, cutBytes: cut, complete, redraw })
   }
 
   const push = (chunk: Buffer) => {
@@ -99,7 +104,7 @@ export function createLineSplitter(
     let nextCr = chunk.indexOf(CR, start)
     while (nextLf >= 0 || nextCr >= 0) {
       const at = nextCr < 0 || (nextLf >= 0 && nextLf < nextCr) ? nextLf : nextCr
-      deliver(chunk, start, at, true)
+      deliver(chunk, start, at, true, chunk[at] === CR && chunk[at + 1] !== LF)
       start = at + 1
       if (chunk[at] === CR) {
         if (start === chunk.length) afterCr = true
@@ -112,7 +117,7 @@ export function createLineSplitter(
   }
 
   const end = () => {
-    if (heldBytes > 0 || cutBytes > 0) deliver(Buffer.alloc(0), 0, 0, false)
+    if (heldBytes > 0 || cutBytes > 0) deliver(Buffer.alloc(0), 0, 0, false, false)
     afterCr = false
   }
 

@@ -17,8 +17,12 @@ export interface LogSink {
   readonly path: string
   /** One stream's bytes, as they arrived. */
   writeBytes(chunk: Buffer, stream: OutputStream): void
-  /** Keeps a line for the tail (bounded and escaped when the tail is read). */
-  keepLine(line: StreamLine): void
+  /**
+   * Keeps a line for the tail (bounded and escaped when the tail is read). A line that follows a redraw of its stream
+   * (a line ended by a lone `\r`) takes its place, as on a terminal: 10 hours of a bar leave its last state, not 50
+   * redraws that hide the lines before them.
+   */
+  keepLine(line: StreamLine, stream: OutputStream): void
   /** The last `tailLines` lines kept, oldest first, each bounded (kept-line.ts). */
   tail(): string[]
   /** Writes what each stream still holds, flushes and closes the file. */
@@ -42,6 +46,7 @@ function afterLastLineEnd(chunk: Buffer): number {
 function lineAligned(write: (bytes: Buffer) => void) {
   let held: Buffer[] = []
   let heldBytes = 0
+  const endsWithCr = () => heldBytes > 0 && held.at(-1)!.at(-1) === 0x0d
   const flush = () => {
     if (heldBytes > 0) write(held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes))
     held = []
@@ -49,6 +54,8 @@ function lineAligned(write: (bytes: Buffer) => void) {
   }
   return {
     push(chunk: Buffer) {
+      // A held line that ends with `\r` is whole unless this chunk starts with the `\n` of its `\r\n`.
+      if (chunk.length > 0 && chunk[0] !== 0x0a && endsWithCr()) flush()
       const cut = afterLastLineEnd(chunk)
       if (cut > 0) {
         flush()
@@ -62,7 +69,7 @@ function lineAligned(write: (bytes: Buffer) => void) {
     },
     flush,
     /** Whether what it holds is a whole line (its `\r` waited for a `\n` that never came). */
-    holdsWholeLine: () => heldBytes > 0 && held.at(-1)!.at(-1) === 0x0d,
+    holdsWholeLine: endsWithCr,
   }
 }
 
@@ -87,15 +94,21 @@ export async function openLogSink(path: string, tailLines = 50): Promise<LogSink
   const streams = { stdout: lineAligned(write), stderr: lineAligned(write) }
   const ring: CutText[] = []
   let next = 0
+  // The stream of the newest entry, when that entry is a redraw the next line of its stream draws over.
+  let redrawOf: OutputStream | null = null
   return {
     path,
     writeBytes: (chunk, stream) => streams[stream].push(chunk),
-    keepLine(line) {
+    keepLine(line, stream) {
       // Bounded now, escaped only when the tail is read: most lines written are never shown.
       const entry = boundLine(line)
-      if (ring.length < tailLines) ring.push(entry)
-      else ring[next] = entry
-      next = (next + 1) % tailLines
+      if (redrawOf === stream) ring[(next - 1 + tailLines) % tailLines] = entry
+      else {
+        if (ring.length < tailLines) ring.push(entry)
+        else ring[next] = entry
+        next = (next + 1) % tailLines
+      }
+      redrawOf = line.redraw ? stream : null
     },
     tail: () =>
       (ring.length < tailLines ? ring : [...ring.slice(next), ...ring.slice(0, next)]).map((l) => keptLine(l)),

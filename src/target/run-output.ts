@@ -50,7 +50,7 @@ export function readRunOutput(sink: LogSink, onEvent?: (event: TargetEvent) => v
   return {
     onChunk: (chunk, stream) => sink.writeBytes(chunk, stream),
     onLine(line, atMs, stream) {
-      sink.keepLine(line)
+      sink.keepLine(line, stream)
       // A cut last line (the process died mid-write) may be the very error line: scanned, though never parsed.
       errorScan = scanErrorLine(errorScan, { text: line.text, stream })
       // A line cut at the cap is no line the pipeline logs (the longest are a few hundred bytes): logged, not parsed.

@@ -10,14 +10,22 @@ function split(chunks: Buffer[], maxLineBytes?: number): StreamLine[] {
   return lines
 }
 
-/** The reference: the whole stream at once, split by a regular expression, each line decoded alone. */
-function referenceSplit(whole: Buffer): { bytes: Buffer; complete: boolean }[] {
-  const pieces = whole.toString('latin1').split(/\r\n|\r|\n/)
+/**
+ * The reference: the whole stream at once, split by a regular expression (keeping each line's end, to tell a redraw,
+ * ended by a lone `\r`), each line decoded alone.
+ */
+function referenceSplit(whole: Buffer): { bytes: Buffer; complete: boolean; redraw: boolean }[] {
+  const pieces = whole.toString('latin1').split(/(\r\n|\r|\n)/)
   const last = pieces.pop()!
-  const lines = pieces.map((p) => ({ bytes: Buffer.from(p, 'latin1'), complete: true }))
-  if (last !== '') lines.push({ bytes: Buffer.from(last, 'latin1'), complete: false })
+  const lines = []
+  for (let i = 0; i < pieces.length; i += 2)
+    lines.push({ bytes: Buffer.from(pieces[i]!, 'latin1'), complete: true, redraw: pieces[i + 1] === '\r' })
+  if (last !== '') lines.push({ bytes: Buffer.from(last, 'latin1'), complete: false, redraw: false })
   return lines
 }
+
+/** Lines without `redraw`, which a `\r\n` split between chunks sets (line-splitter.ts says why). */
+const withoutRedraw = (lines: StreamLine[]) => lines.map(({ redraw: _, ...rest }) => rest)
 
 /** Any bytes, with line ends, `\r\n` pairs and multi-byte characters (and their parts) common. */
 const streamBytes = fc
@@ -40,12 +48,13 @@ describe('createLineSplitter', () => {
   test('any split of any byte stream into chunks gives the lines of the reference split', () => {
     fc.assert(
       fc.property(streamBytes, fc.array(fc.nat(), { maxLength: 12 }), (whole, cuts) => {
-        const expected = referenceSplit(whole).map((l) => ({
-          text: l.bytes.toString('utf8'),
-          cutBytes: 0,
-          complete: l.complete,
-        }))
-        expect(split(chunked(whole, cuts))).toEqual(expected)
+        const reference = referenceSplit(whole)
+        const expected = reference.map((l) => ({ text: l.bytes.toString('utf8'), cutBytes: 0, complete: l.complete }))
+        const lines = split(chunked(whole, cuts))
+        expect(withoutRedraw(lines)).toEqual(expected)
+        // A redraw is one whatever the chunking; the whole stream at once tells each exactly.
+        for (const [i, line] of lines.entries()) expect(line.redraw || !reference[i]!.redraw).toBe(true)
+        expect(split([whole]).map((l) => l.redraw)).toEqual(reference.map((l) => l.redraw))
       }),
       { numRuns: 500 },
     )
@@ -59,7 +68,7 @@ describe('createLineSplitter', () => {
         fc.integer({ min: 1, max: 12 }),
         (whole, cuts, cap) => {
           const lines = split(chunked(whole, cuts), cap)
-          expect(lines).toEqual(split([whole], cap))
+          expect(withoutRedraw(lines)).toEqual(withoutRedraw(split([whole], cap)))
           const reference = referenceSplit(whole)
           expect(lines).toHaveLength(reference.length)
           lines.forEach((line, i) => {
@@ -84,13 +93,14 @@ describe('createLineSplitter', () => {
     const long = Buffer.alloc(10 * MAX_LINE_BYTES + 7, 'y')
     const chunks = chunked(Buffer.concat([long, Buffer.from('\rnext\n')]), [1, 65_536, 300_000, 655_366])
     expect(split(chunks)).toEqual([
-      { text: 'y'.repeat(MAX_LINE_BYTES), cutBytes: 9 * MAX_LINE_BYTES + 7, complete: true },
-      { text: 'next', cutBytes: 0, complete: true },
+      { text: 'y'.repeat(MAX_LINE_BYTES), cutBytes: 9 * MAX_LINE_BYTES + 7, complete: true, redraw: true },
+      { text: 'next', cutBytes: 0, complete: true, redraw: false },
     ])
   })
 
   test('a \\r\\n pair split between two chunks is one line end', () => {
-    expect(split([Buffer.from('a\r'), Buffer.from('\nb\r'), Buffer.from(''), Buffer.from('\n')])).toEqual([
+    const lines = split([Buffer.from('a\r'), Buffer.from('\nb\r'), Buffer.from(''), Buffer.from('\n')])
+    expect(withoutRedraw(lines)).toEqual([
       { text: 'a', cutBytes: 0, complete: true },
       { text: 'b', cutBytes: 0, complete: true },
     ])

@@ -40,7 +40,7 @@ describe('forEachLine', () => {
     await new Promise((r) => setImmediate(r))
     stream.destroy()
     await done
-    expect(lines).toEqual([{ text: 'cut mid-li', cutBytes: 0, complete: false }])
+    expect(lines).toEqual([{ text: 'cut mid-li', cutBytes: 0, complete: false, redraw: false }])
   })
 })
 

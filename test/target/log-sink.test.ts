@@ -22,13 +22,34 @@ describe('openLogSink', () => {
         fc.integer({ min: 1, max: 8 }),
         async (lines, keep) => {
           const sink = await openLogSink(sinkPath(), keep)
-          for (const text of lines) sink.keepLine({ text, cutBytes: 0, complete: true })
+          for (const text of lines) sink.keepLine({ text, cutBytes: 0, complete: true, redraw: false }, 'stdout')
           expect(sink.tail()).toEqual(lines.slice(-keep))
           await sink.close()
         },
       ),
       { numRuns: 30 },
     )
+  })
+
+  test('a line draws over the redraw before it on its stream, as on a terminal; another stream keeps its own lines', async () => {
+    const sink = await openLogSink(sinkPath())
+    const keep = (text: string, redraw: boolean, stream: 'stdout' | 'stderr' = 'stderr') =>
+      sink.keepLine({ text, cutBytes: 0, complete: true, redraw }, stream)
+    keep('=== Stage 5: DNABERT-S Feature Extraction ===', false, 'stdout')
+    for (const bar of ['', ' 10%|#   | 1/10', ' 20%|##  | 2/10']) keep(bar, true)
+    keep('Batch 1: 100/300', true, 'stdout')
+    keep(' 30%|### | 3/10', true)
+    keep('100%|####| 10/10', false)
+    keep('', true)
+    keep('Traceback (most recent call last):', false)
+    expect(sink.tail()).toEqual([
+      '=== Stage 5: DNABERT-S Feature Extraction ===',
+      ' 20%|##  | 2/10',
+      'Batch 1: 100/300',
+      '100%|####| 10/10',
+      'Traceback (most recent call last):',
+    ])
+    await sink.close()
   })
 
   test("each stream's bytes reach the file in order, and no line of one stream is cut by a line of the other", async () => {

@@ -138,7 +138,10 @@ describe("the target's output, however odd, comes back as a whole, bounded recor
     expect(events.filter((e) => e.type === 'batch')).toHaveLength(1)
     expect(record.summary).toMatchObject({ totalWallS: 3.0, sequencesProcessed: 300 })
     expect(record.logTail.at(-1)).toBe(prefixed('='.repeat(80)))
-    expect(record.logTail).toContain('100%|##########| 10/10')
+    // The tail shows what a terminal would: a bar's redraws drawn over, a line glued after its last state kept.
+    expect(record.logTail.filter((l) => l.includes('%|'))).toEqual([
+      `100%|##########| 10/10${prefixed(stageStart(2, stages[1]!.name))}`,
+    ])
     expect(await readFile(record.logPath!, 'latin1')).toBe(out)
   })
 
