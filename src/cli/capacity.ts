@@ -3,7 +3,7 @@
  * from stored run directories and projects it to any size, without GPU time (src/suites/capacity-refit.ts). Exit 0
  * when refitted; 2 bad arguments; 3 nothing to fit.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { monitorLogFile } from '../report/load.ts'
@@ -13,6 +13,7 @@ import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import { analyzeCapacityRuns } from '../suites/capacity.ts'
 import { refitInput } from '../suites/capacity-refit.ts'
 import { progressFromLog } from '../suites/progress-from-log.ts'
+import { logFileLines } from '../target/log-file-lines.ts'
 import { heldOutChecks, heldOutSpeedups } from './capacity-checks.ts'
 import { capacityJson } from './capacity-json.ts'
 import { capacityText } from './capacity-text.ts'
@@ -53,7 +54,7 @@ function progressFromRunLog(dirOf: Map<ResultRecord, string>) {
     if (!logPath || !dir) return null
     const file = monitorLogFile(logPath, record.provenance.runId, dir)
     if (!existsSync(file)) return null
-    return progressFromLog(readFileSync(file, 'utf8').split('\n'))
+    return progressFromLog(logFileLines(file))
   }
 }
 

@@ -163,8 +163,9 @@ async function wrapCommand(monitor: GpuMonitor, parsed: MonitorArgs): Promise<Wr
       },
       // Its bytes as written, each stream to ours: `monitor -- cmd > out.txt` captures what cmd printed.
       onChunk: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
-      onLine: (line, complete, atMs) => {
-        if (complete) for (const event of parser.push(line, atMs)) tagger.onEvent(event)
+      onLine: (line, atMs) => {
+        if (line.complete && line.cutBytes === 0)
+          for (const event of parser.push(line.text, atMs)) tagger.onEvent(event)
       },
     },
   )

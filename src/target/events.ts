@@ -20,8 +20,8 @@ export interface StageEndEvent {
   name: string
   /** Index of the matching stage-start, or null when the log never announced this stage. */
   index: number | null
-  /** The log's own duration, `{s:.1f}` (0.1 s resolution). */
-  durationS: number
+  /** The log's own duration, `{s:.1f}` (0.1 s resolution); null when it is a number no double holds (a read-error). */
+  durationS: number | null
   /** Why the stage was skipped (`skipped (checkpoint)` -> 'checkpoint'), or null when it ran. */
   skippedReason: string | null
   extras: Record<string, StageExtraValue>
@@ -89,6 +89,20 @@ export interface OomEvent {
   atMs: number
 }
 
+/**
+ * A line the parser recognised but could not read whole: a number in it no double holds (a 400-digit duration reads
+ * as Infinity, which no record accepts). The rest of the line is read where it can be (a stage end still ends its
+ * stage); this names the line and what was not read, so the run's record keeps it instead of failing on it.
+ */
+export interface ReadErrorEvent {
+  type: 'read-error'
+  /** The line as the parser read it (cleanLine: no control characters); whoever keeps it bounds it (kept-line.ts). */
+  line: string
+  /** What could not be read, e.g. `stage duration '99999999999999999999…' (402 characters) is beyond ...`. */
+  problems: string[]
+  atMs: number
+}
+
 export interface SummaryStage {
   index: number
   name: string
@@ -124,3 +138,4 @@ export type TargetEvent =
   | WorkerLineEvent
   | OomEvent
   | SummaryEvent
+  | ReadErrorEvent

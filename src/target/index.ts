@@ -3,6 +3,7 @@ export type { Command, PredictOptions } from './command.ts'
 export type { StageExtraValue, SummaryBlock, TargetEvent } from './events.ts'
 export { classifyExit, type ExitClass } from './exit-class.ts'
 export { killAllRunsSync, liveRunCount } from './live-runs.ts'
+export { logFileLines } from './log-file-lines.ts'
 export { createLogParser, type LogParser } from './log-parser.ts'
 export {
   type HighestScoreRow,

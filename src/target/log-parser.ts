@@ -1,14 +1,16 @@
 import type { StageExtraValue, TargetEvent } from './events.ts'
-import { parseGroupedNumber, splitLogLine } from './log-line.ts'
+import { boundLine } from './kept-line.ts'
+import { cleanLine, type ReadProblems, readGroupedValue, readNumber, splitLogLine } from './log-line.ts'
 import { createSummaryReader } from './summary-parser.ts'
 
 /**
  * Turns a pipeline's log lines into typed events (docs/UPSTREAM.md, "Log lines"). One parser per run: it remembers
  * which stage index each name started under and whether a summary block is open. Unrelated lines yield no events;
- * the parser never throws on any input.
+ * the parser never throws on any input. Control characters never reach an event (log-line.ts cleanLine), and a number
+ * no double holds is never an event's value: its line yields a `read-error` naming it (events.ts ReadErrorEvent).
  */
 export interface LogParser {
-  /** Parses one line (without its newline) received `atMs` after the run started. */
+  /** Parses one line (without its end) received `atMs` after the run started. */
   push(line: string, atMs: number): TargetEvent[]
 }
 
@@ -26,13 +28,13 @@ const OOM = /CUDA out of memory|OutOfMemoryError/
 const SKIPPED = /^skipped \((.*)\)$/
 const EXTRA = /^([^:]+): (.+)$/
 
-function num(text: string | undefined): number {
-  return parseGroupedNumber(text ?? '') ?? Number.NaN
-}
-
-/** Parses `key: value, key: value, skipped (reason)`; null when a part fits neither form. */
+/**
+ * Parses `key: value, key: value, skipped (reason)`; null when a part fits neither form. A numeric value no double
+ * holds is left out, with a problem naming its key.
+ */
 export function parseStageExtras(
   list: string,
+  problems: ReadProblems = [],
 ): { extras: Record<string, StageExtraValue>; skipped: string | null } | null {
   const extras: Record<string, StageExtraValue> = {}
   let skipped: string | null = null
@@ -40,48 +42,63 @@ export function parseStageExtras(
     const skip = SKIPPED.exec(part)
     const kv = skip ? null : EXTRA.exec(part)
     if (skip) skipped = skip[1]!
-    else if (kv) extras[kv[1]!] = parseGroupedNumber(kv[2]!) ?? kv[2]!
-    else return null
+    else if (kv) {
+      const value = readGroupedValue(kv[2]!, kv[1]!, problems)
+      if (value !== null) extras[kv[1]!] = value
+    } else return null
   }
   return { extras, skipped }
 }
 
-function parseRateLine(message: string, worker: number | null, atMs: number): TargetEvent | null {
-  const batch = BATCH.exec(message)
-  if (batch) {
-    return {
-      type: 'batch',
-      batch: Number(batch[1]),
-      done: num(batch[2]),
-      total: num(batch[3]),
-      percent: Number(batch[4]),
-      packEfficiency: Number(batch[5]) / 100,
-      tokensPerS: num(batch[6]),
-      sequencesPerS: num(batch[7]),
-      eta: batch[8]!,
-      worker,
-      atMs,
-    }
+/** A reader of a matched line's groups as numbers: NaN, and a problem in `p`, for one no double holds. */
+function groupNumbers(m: RegExpExecArray, what: string, p: ReadProblems): (group: number) => number {
+  return (group) => readNumber(m[group]!, what, p) ?? Number.NaN
+}
+
+function parseBatch(m: RegExpExecArray, worker: number | null, atMs: number, p: ReadProblems): TargetEvent | null {
+  const before = p.length
+  const n = groupNumbers(m, 'a batch line number', p)
+  const event: TargetEvent = {
+    type: 'batch',
+    batch: n(1),
+    done: n(2),
+    total: n(3),
+    percent: n(4),
+    packEfficiency: n(5) / 100,
+    tokensPerS: n(6),
+    sequencesPerS: n(7),
+    eta: m[8]!,
+    worker,
+    atMs,
   }
+  // A line with a number no double holds is no batch: its read-error names it.
+  return p.length > before ? null : event
+}
+
+function parseRateLine(message: string, worker: number | null, atMs: number, p: ReadProblems): TargetEvent | null {
+  const batch = BATCH.exec(message)
+  if (batch) return parseBatch(batch, worker, atMs, p)
   const progress = PROGRESS.exec(message)
-  if (progress)
-    return { type: 'progress', label: progress[1]!, done: num(progress[2]), total: num(progress[3]), worker, atMs }
+  if (progress) {
+    const before = p.length
+    const n = groupNumbers(progress, 'a progress count', p)
+    const event: TargetEvent = { type: 'progress', label: progress[1]!, done: n(2), total: n(3), worker, atMs }
+    return p.length > before ? null : event
+  }
   const tr = TRANSLATION.exec(message)
-  if (tr)
-    return {
-      type: 'translation-rate',
-      sequences: num(tr[1]),
-      durationS: Number(tr[2]),
-      sequencesPerS: num(tr[3]),
-      atMs,
-    }
+  if (tr) {
+    const before = p.length
+    const n = groupNumbers(tr, 'a translation line number', p)
+    const event: TargetEvent = { type: 'translation-rate', sequences: n(1), durationS: n(2), sequencesPerS: n(3), atMs }
+    return p.length > before ? null : event
+  }
   if (INFERENCE_DONE.test(message)) {
     const seq = SEQ_RATE.exec(message)
     const tok = TOKEN_RATE.exec(message)
     return {
       type: 'inference-complete',
-      sequencesPerS: seq ? num(seq[1]) : null,
-      tokensPerS: tok ? num(tok[1]) : null,
+      sequencesPerS: seq ? readNumber(seq[1]!, 'seq/s', p) : null,
+      tokensPerS: tok ? readNumber(tok[1]!, 'tokens/s', p) : null,
       worker,
       atMs,
     }
@@ -94,43 +111,59 @@ export function createLogParser(): LogParser {
   const startedIndex = new Map<string, number>()
   const summary = createSummaryReader()
 
-  const parseStage = (message: string, atMs: number): TargetEvent | null => {
+  const parseStage = (message: string, atMs: number, problems: ReadProblems): TargetEvent | null => {
     const start = STAGE_START.exec(message)
     if (start) {
-      const index = Number(start[1])
+      const index = readNumber(start[1]!, 'stage number', problems)
+      if (index === null) return null
       startedIndex.set(start[2]!, index)
       return { type: 'stage-start', index, name: start[2]!, atMs }
     }
     const end = STAGE_END.exec(message)
     if (!end) return null
-    const parsed = end[3] === undefined ? { extras: {}, skipped: null } : parseStageExtras(end[3])
+    const parsed = end[3] === undefined ? { extras: {}, skipped: null } : parseStageExtras(end[3], problems)
     if (!parsed) return null
     const name = end[1]!
     return {
       type: 'stage-end',
       name,
       index: startedIndex.get(name) ?? null,
-      durationS: Number(end[2]),
+      // An unreadable duration still ends the stage: its span keeps our receive times, without the log's duration.
+      durationS: readNumber(end[2]!, 'stage duration', problems),
       skippedReason: parsed.skipped,
       extras: parsed.extras,
       atMs,
     }
   }
 
-  const push = (raw: string, atMs: number): TargetEvent[] => {
-    const line = splitLogLine(raw)
+  const read = (raw: string, atMs: number, problems: ReadProblems): TargetEvent[] => {
+    const line = splitLogLine(raw, problems)
     const events: TargetEvent[] = []
     if (line.worker !== null)
       events.push({ type: 'worker', rank: line.worker, level: line.level ?? '', message: line.message, atMs })
-    if (OOM.test(line.message)) events.push({ type: 'oom', line: raw, worker: line.worker, atMs })
-    if (line.worker === null && summary.push(line.message)) {
+    if (OOM.test(line.message))
+      events.push({
+        type: 'oom',
+        line: boundLine({ text: cleanLine(raw), cutBytes: 0 }).text,
+        worker: line.worker,
+        atMs,
+      })
+    if (line.worker === null && summary.push(line.message, problems, line.logger !== null)) {
       const block = summary.take()
       if (block) events.push({ type: 'summary', summary: block, atMs })
       return events
     }
     const event =
-      (line.worker === null ? parseStage(line.message, atMs) : null) ?? parseRateLine(line.message, line.worker, atMs)
+      (line.worker === null ? parseStage(line.message, atMs, problems) : null) ??
+      parseRateLine(line.message, line.worker, atMs, problems)
     if (event) events.push(event)
+    return events
+  }
+
+  const push = (raw: string, atMs: number): TargetEvent[] => {
+    const problems: ReadProblems = []
+    const events = read(raw, atMs, problems)
+    if (problems.length > 0) events.push({ type: 'read-error', line: cleanLine(raw), problems, atMs })
     return events
   }
   return { push }

@@ -1,15 +1,76 @@
 import { createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import type { OutputStream } from './error-line.ts'
+import { boundLine, type CutText, keptLine } from './kept-line.ts'
+import type { StreamLine } from './line-splitter.ts'
 
-/** The run's full log on disk plus the last lines in memory for the run record. */
+/**
+ * The run's full log on disk, byte for byte as the target wrote it, plus the last lines in memory for the run record.
+ *
+ * The file gets each stream's bytes unchanged (`\r` redraws, invalid UTF-8, a line of 100 MB), a whole line at a time:
+ * a stream's bytes after its last line end wait (up to MAX_HELD_BYTES) until that line ends, so a stdout line cut by
+ * Python's block buffering is not split by a stderr line arriving in between. Each stream alone is byte-identical to
+ * what it wrote; only where two streams meet is the order the harness's (by line ends, as they arrived).
+ */
 export interface LogSink {
   readonly path: string
-  write(line: string): void
-  /** The last `tailLines` lines written, oldest first. */
+  /** One stream's bytes, as they arrived. */
+  writeBytes(chunk: Buffer, stream: OutputStream): void
+  /**
+   * Keeps a line for the tail (bounded and escaped when the tail is read). A line that follows a redraw of its stream
+   * (a line ended by a lone `\r`) takes its place, as on a terminal: 10 hours of a bar leave its last state, not 50
+   * redraws that hide the lines before them.
+   */
+  keepLine(line: StreamLine, stream: OutputStream): void
+  /** The last `tailLines` lines kept, oldest first, each bounded (kept-line.ts). */
   tail(): string[]
-  /** Flushes and closes the file. */
+  /** Writes what each stream still holds, flushes and closes the file. */
   close(): Promise<void>
+}
+
+/** What one stream may hold back waiting for a line end; a longer line goes to the file as it comes. */
+const MAX_HELD_BYTES = 64 * 1024
+
+/**
+ * The position after the last line end (`\n` or `\r`) of `chunk`, or 0 when it has none. A `\r` that ends the chunk
+ * may be the first half of a `\r\n` whose `\n` comes in the next chunk: its line waits, so no other stream's line
+ * can come between the two.
+ */
+function afterLastLineEnd(chunk: Buffer): number {
+  const end = chunk.length > 0 && chunk[chunk.length - 1] === 0x0d ? chunk.length - 1 : chunk.length
+  return Math.max(chunk.lastIndexOf(0x0a, end - 1), chunk.lastIndexOf(0x0d, end - 1)) + 1
+}
+
+/** Passes bytes on a line at a time, holding a stream's unfinished line (up to MAX_HELD_BYTES). */
+function lineAligned(write: (bytes: Buffer) => void) {
+  let held: Buffer[] = []
+  let heldBytes = 0
+  const endsWithCr = () => heldBytes > 0 && held.at(-1)!.at(-1) === 0x0d
+  const flush = () => {
+    if (heldBytes > 0) write(held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes))
+    held = []
+    heldBytes = 0
+  }
+  return {
+    push(chunk: Buffer) {
+      // A held line that ends with `\r` is whole unless this chunk starts with the `\n` of its `\r\n`.
+      if (chunk.length > 0 && chunk[0] !== 0x0a && endsWithCr()) flush()
+      const cut = afterLastLineEnd(chunk)
+      if (cut > 0) {
+        flush()
+        write(chunk.subarray(0, cut))
+      }
+      if (cut === chunk.length) return
+      // A copy: the caller's buffer may be reused once this returns.
+      held.push(Buffer.from(chunk.subarray(cut)))
+      heldBytes += chunk.length - cut
+      if (heldBytes > MAX_HELD_BYTES) flush()
+    },
+    flush,
+    /** Whether what it holds is a whole line (its `\r` waited for a `\n` that never came). */
+    holdsWholeLine: endsWithCr,
+  }
 }
 
 /**
@@ -18,26 +79,44 @@ export interface LogSink {
  */
 export async function openLogSink(path: string, tailLines = 50): Promise<LogSink> {
   await mkdir(dirname(path), { recursive: true })
-  const stream: WriteStream = createWriteStream(path)
+  const file: WriteStream = createWriteStream(path)
   await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve())
-    stream.once('error', reject)
+    file.once('open', () => resolve())
+    file.once('error', reject)
   })
   let failure: Error | null = null
-  stream.on('error', (error) => {
+  file.on('error', (error) => {
     failure = error
   })
-  const ring: string[] = []
+  const write = (bytes: Buffer) => {
+    if (failure === null) file.write(bytes)
+  }
+  const streams = { stdout: lineAligned(write), stderr: lineAligned(write) }
+  const ring: CutText[] = []
   let next = 0
+  // The stream of the newest entry, when that entry is a redraw the next line of its stream draws over.
+  let redrawOf: OutputStream | null = null
   return {
     path,
-    write(line) {
-      if (failure === null) stream.write(`${line}\n`)
-      if (ring.length < tailLines) ring.push(line)
-      else ring[next] = line
-      next = (next + 1) % tailLines
+    writeBytes: (chunk, stream) => streams[stream].push(chunk),
+    keepLine(line, stream) {
+      // Bounded now, escaped only when the tail is read: most lines written are never shown.
+      const entry = boundLine(line)
+      if (redrawOf === stream) ring[(next - 1 + tailLines) % tailLines] = entry
+      else {
+        if (ring.length < tailLines) ring.push(entry)
+        else ring[next] = entry
+        next = (next + 1) % tailLines
+      }
+      redrawOf = line.redraw ? stream : null
     },
-    tail: () => (ring.length < tailLines ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]),
-    close: () => new Promise<void>((resolve) => stream.end(() => resolve())),
+    tail: () =>
+      (ring.length < tailLines ? ring : [...ring.slice(next), ...ring.slice(0, next)]).map((l) => keptLine(l)),
+    close() {
+      // A whole line first: the other stream's unfinished one then ends the file instead of being glued before it.
+      const order = streams.stderr.holdsWholeLine() ? ['stderr', 'stdout'] : ['stdout', 'stderr']
+      for (const stream of order as OutputStream[]) streams[stream].flush()
+      return new Promise<void>((resolve) => file.end(() => resolve()))
+    },
   }
 }

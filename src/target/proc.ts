@@ -85,3 +85,20 @@ export function isSameProcessAlive(pid: number, startTicks: number): boolean {
   const stat = readProcStat(pid)
   return stat !== null && stat.startTicks === startTicks && stat.state !== 'Z'
 }
+
+/**
+ * Whether /proc/<pid>/environ holds the variable `name` (any value): how a run's processes are found however they
+ * detached (process-tree.ts). False when the process is gone or not ours to read (another user's, a kernel thread).
+ */
+export function environHas(pid: number, name: string): boolean {
+  let environ: Buffer
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`)
+  } catch {
+    return false
+  }
+  const needle = `${name}=`
+  for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1))
+    if (at === 0 || environ[at - 1] === 0) return true
+  return false
+}

@@ -1,4 +1,5 @@
 import type { Command } from './command.ts'
+import type { OutputStream } from './error-line.ts'
 import type { SummaryBlock } from './events.ts'
 import type { ExitClass } from './exit-class.ts'
 import type { OutputsFound } from './outputs.ts'
@@ -21,6 +22,23 @@ export type GpuCheck =
 
 export type RunOutputs = OutputsFound | { state: 'not-read'; reason: string }
 
+/** A line of the target's output the parser recognised but could not read whole (events.ts ReadErrorEvent). */
+export interface LogReadError {
+  /** When the line arrived, ms since spawn. */
+  atMs: number
+  stream: OutputStream
+  /** The line as kept (kept-line.ts: bounded, control characters escaped). */
+  line: string
+  /** What could not be read, e.g. `stage duration '9999…' (402 characters) is beyond what a number holds`. */
+  reason: string
+}
+
+/** The reading errors of one run: how many, and the first few in full (runner: MAX_READ_ERRORS). */
+export interface LogReadErrors {
+  total: number
+  first: LogReadError[]
+}
+
 /** Everything that happened in one target run, as data (ARCHITECTURE.md "Run record"). Never thrown. */
 export interface RunRecord {
   profile: string
@@ -40,8 +58,13 @@ export interface RunRecord {
   sawOom: boolean
   outputs: RunOutputs
   logPath: string | null
-  /** Last 50 lines of stdout and stderr, in arrival order. */
+  /**
+   * Last 50 lines of stdout and stderr, in arrival order (`\r` ends a line too), each as kept-line.ts keeps it: at
+   * most 1,000 characters and a marker of the bytes cut, control characters escaped. The log file has every byte.
+   */
   logTail: string[]
+  /** Lines the parser could not read whole; absent in records written before it was kept. */
+  logReadErrors?: LogReadErrors
   /** Physical GPUs asked for; null: the target's default. */
   gpusRequested: number[] | null
   /** Physical GPUs the work really ran on (monitor attribution); null when no hook reported it. */

@@ -1,14 +1,13 @@
 import { basename, dirname, join } from 'node:path'
 import { buildCommand, type Command, type PredictOptions } from './command.ts'
-import { ERROR_SCAN_START, errorLineOf, scanErrorLine } from './error-line.ts'
 import type { TargetEvent } from './events.ts'
 import { classifyExit } from './exit-class.ts'
 import { checkRunPaths } from './input-checks.ts'
 import { registerLiveRun } from './live-runs.ts'
-import { createLogParser } from './log-parser.ts'
 import { type LogSink, openLogSink } from './log-sink.ts'
 import { collectOutputs } from './outputs.ts'
 import type { TargetProfile } from './profiles.ts'
+import { type RunOutput, readRunOutput } from './run-output.ts'
 import type { GpuCheck, GpuMemoryHeld, RunOutputs, RunRecord } from './run-record.ts'
 import { buildStageSpans } from './stage-spans.ts'
 import { spawnTracked, type TrackedExit } from './tracked-process.ts'
@@ -68,6 +67,7 @@ function earlyFailure(e: Early): RunRecord {
     outputs: { state: 'not-read', reason: 'the run did not start' },
     logPath: e.logPath,
     logTail: [],
+    logReadErrors: { total: 0, first: [] },
     gpusRequested: e.gpus,
     gpusUsed: null,
     gpuMismatch: null,
@@ -114,9 +114,11 @@ async function finishRecord(
   profile: TargetProfile,
   options: RunTargetOptions,
   early: Early,
-  run: { command: Command; sink: LogSink; events: TargetEvent[]; exit: TrackedExit; errorLine: string | null },
+  run: { command: Command; sink: LogSink; output: RunOutput; exit: TrackedExit },
 ): Promise<RunRecord> {
-  const { exit, events } = run
+  const { exit } = run
+  const { events } = run.output
+  const errorLine = run.output.errorLine()
   const sawOom = events.some((e) => e.type === 'oom')
   let { exitClass, reason } = classifyExit({
     ...exit,
@@ -127,7 +129,7 @@ async function finishRecord(
   // The exit code says that the run failed, its own last error line says why. Not for a run the harness ended (its
   // last line is wherever it was stopped) nor one that never started.
   const endedByItself = !exit.timedOut && !exit.aborted && !exit.spawnError
-  if (exitClass !== 'completed' && endedByItself && run.errorLine) reason = `${reason}: ${run.errorLine}`
+  if (exitClass !== 'completed' && endedByItself && errorLine) reason = `${reason}: ${errorLine}`
   if (exit.spawnError) ({ exitClass, reason } = { exitClass: 'failed', reason: exit.spawnError })
   const outputs = await readOutputs(options, exitClass)
   if (exitClass === 'completed' && outputs.state !== 'found')
@@ -151,6 +153,7 @@ async function finishRecord(
     sawOom,
     outputs,
     logTail: run.sink.tail(),
+    logReadErrors: run.output.readErrors(),
     gpusUsed: used,
     gpuMismatch: used && early.gpus ? used.some((g) => !early.gpus!.includes(g)) : null,
     pids: exit.pids,
@@ -158,14 +161,12 @@ async function finishRecord(
   }
 }
 
-// Only the events the record needs are kept: batch and worker lines can number in the millions.
-const KEPT: ReadonlySet<TargetEvent['type']> = new Set(['stage-start', 'stage-end', 'summary', 'oom'])
-
 /**
- * Runs a target once and reports exactly what happened. Output is streamed line by line to the log file and the
- * parser; the process tree is tracked, and ended (group SIGTERM, then SIGKILL) on timeout, abort, or when the root
- * exits leaving orphans. Never throws for a failed run: bad input, a missing target, a crash, an OOM, a hang, all
- * become a RunRecord with the exit class and reason.
+ * Runs a target once and reports exactly what happened. Output is streamed to the log file byte for byte and, line
+ * by line, to the parser (run-output.ts); the process tree is tracked, and ended (group SIGTERM, then SIGKILL) on
+ * timeout, abort, or when the root exits leaving orphans, a daemon that detached included (process-tree.ts). Never
+ * throws for a failed run: bad input, a missing target, a crash, an OOM, a hang, odd output, all become a RunRecord
+ * with the exit class and reason.
  */
 export async function runTarget(profile: TargetProfile, options: RunTargetOptions): Promise<RunRecord> {
   const early: Early = {
@@ -179,9 +180,7 @@ export async function runTarget(profile: TargetProfile, options: RunTargetOption
   const prepared = await prepare(profile, options, early)
   if ('exitClass' in prepared) return prepared
   const { command, sink } = prepared
-  const parser = createLogParser()
-  const events: TargetEvent[] = []
-  let errorScan = ERROR_SCAN_START
+  const output = readRunOutput(sink, options.onEvent)
   const exit = await spawnTracked(command, {
     baseEnv: options.baseEnv ?? process.env,
     graceMs: options.graceMs ?? DEFAULT_GRACE_MS,
@@ -192,16 +191,8 @@ export async function runTarget(profile: TargetProfile, options: RunTargetOption
       options.onSpawn?.({ rootPid: tree.rootPid, pids: () => tree.pids() })
       return registerLiveRun(tree)
     },
-    onLine(line, complete, atMs, stream) {
-      sink.write(line)
-      // A cut line (the process died mid-write) may be the very error line: scanned, though never parsed.
-      errorScan = scanErrorLine(errorScan, { text: line, stream })
-      if (!complete) return
-      for (const event of parser.push(line, atMs)) {
-        if (KEPT.has(event.type)) events.push(event)
-        options.onEvent?.(event)
-      }
-    },
+    onChunk: output.onChunk,
+    onLine: output.onLine,
   })
-  return finishRecord(profile, options, early, { command, sink, events, exit, errorLine: errorLineOf(errorScan) })
+  return finishRecord(profile, options, early, { command, sink, output, exit })
 }

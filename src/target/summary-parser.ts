@@ -1,13 +1,17 @@
 import type { StageExtraValue, SummaryBlock, SummaryStage } from './events.ts'
-import { parseGroupedNumber } from './log-line.ts'
+import { type ReadProblems, readGroupedValue, readNumber } from './log-line.ts'
 
 /**
  * Reads VirNucPro's closing `PIPELINE SUMMARY` block (docs/UPSTREAM.md) one message at a time. The block is only
  * reported once its closing rule arrives, so a log cut off mid-block (killed run) never yields a half summary.
  */
 export interface SummaryReader {
-  /** Feeds one message (log prefix already removed). Returns true when the line belonged to a summary block. */
-  push(message: string): boolean
+  /**
+   * Feeds one message (log prefix already removed). Returns true when the line belonged to a summary block. A number
+   * in it no double holds is left out (a total the block cannot do without: no block), with a problem in `problems`.
+   * `logged`: the line carried a log prefix.
+   */
+  push(message: string, problems?: ReadProblems, logged?: boolean): boolean
   /** The completed block after the closing rule, once; then null again. */
   take(): SummaryBlock | null
 }
@@ -33,38 +37,44 @@ function newDraft(): Draft {
   return { total: null, stages: [], bottlenecks: [], metrics: {}, section: 'top' }
 }
 
-function parseBottlenecks(list: string): { name: string; percent: number }[] | null {
+function parseBottlenecks(list: string, problems: ReadProblems): { name: string; percent: number }[] | null {
   const found: { name: string; percent: number }[] = []
   BOTTLENECK.lastIndex = 0
   let consumed = 0
   for (let m = BOTTLENECK.exec(list); m; m = BOTTLENECK.exec(list)) {
-    found.push({ name: m[1]!, percent: Number(m[2]) })
+    const percent = readNumber(m[2]!, `bottleneck ${m[1]!} percent`, problems)
+    if (percent !== null) found.push({ name: m[1]!, percent })
     consumed = BOTTLENECK.lastIndex
   }
   return consumed === list.length ? found : null
 }
 
-function readBodyLine(draft: Draft, message: string): void {
+function readBodyLine(draft: Draft, message: string, problems: ReadProblems): void {
   const total = TOTAL.exec(message)
   if (total) {
-    draft.total = { hms: total[1]!, seconds: Number(total[2]) }
+    const seconds = readNumber(total[2]!, 'total wall time', problems)
+    if (seconds !== null) draft.total = { hms: total[1]!, seconds }
     return
   }
   if (message === 'Stages:') draft.section = 'stages'
   else if (message === 'Key metrics:') draft.section = 'metrics'
-  else if (message.startsWith('Bottlenecks: ')) draft.bottlenecks = parseBottlenecks(message.slice(13)) ?? []
+  else if (message.startsWith('Bottlenecks: ')) draft.bottlenecks = parseBottlenecks(message.slice(13), problems) ?? []
   else if (draft.section === 'stages') {
     const m = STAGE.exec(message)
-    if (m)
+    const index = m && readNumber(m[1]!, 'summary stage number', problems)
+    if (m && index !== null) {
+      const what = `summary ${m[2]!}`
       draft.stages.push({
-        index: Number(m[1]),
+        index,
         name: m[2]!,
-        durationS: m[3] === undefined ? null : Number(m[3]),
-        percent: m[4] === undefined ? null : Number(m[4]),
+        durationS: m[3] === undefined ? null : readNumber(m[3], `${what} duration`, problems),
+        percent: m[4] === undefined ? null : readNumber(m[4], `${what} percent`, problems),
       })
+    }
   } else if (draft.section === 'metrics') {
     const m = METRIC.exec(message)
-    if (m) draft.metrics[m[1]!] = parseGroupedNumber(m[2]!) ?? m[2]!
+    const value = m && readGroupedValue(m[2]!, m[1]!, problems)
+    if (m && value !== null) draft.metrics[m[1]!] = value
   }
 }
 
@@ -86,12 +96,16 @@ export function createSummaryReader(): SummaryReader {
   let state: State = 'idle'
   let draft = newDraft()
   let done: SummaryBlock | null = null
-  const push = (message: string): boolean => {
+  // Whether the header's first rule came with a log prefix: a line without one (a tqdm bar redrawn on the same stream)
+  // between the header's lines is then another writer's, passed over instead of ending the header.
+  let headerLogged = false
+  const push = (message: string, problems: ReadProblems = [], logged = false): boolean => {
+    if ((state === 'rule' || state === 'title') && headerLogged && !logged) return false
     if (state === 'body') {
       if (RULE.test(message)) {
         done = finish(draft) ?? done
         state = 'idle'
-      } else readBodyLine(draft, message)
+      } else readBodyLine(draft, message, problems)
       return true
     }
     if (state === 'rule' && message === 'PIPELINE SUMMARY') state = 'title'
@@ -100,6 +114,7 @@ export function createSummaryReader(): SummaryReader {
       draft = newDraft()
     } else {
       state = RULE.test(message) ? 'rule' : 'idle'
+      headerLogged = logged
       return state === 'rule'
     }
     return true

@@ -1,9 +1,10 @@
 import { execa } from 'execa'
 import type { Command } from './command.ts'
 import type { OutputStream } from './error-line.ts'
+import type { StreamLine } from './line-splitter.ts'
 import { forEachLine } from './line-stream.ts'
 import { readProcStat } from './proc.ts'
-import { type ProcessTree, trackProcessTree } from './process-tree.ts'
+import { type ProcessTree, runMarker, trackProcessTree } from './process-tree.ts'
 import { type CleanupResult, terminateTree } from './terminate.ts'
 import { startWatchdog, type Watchdog } from './watchdog.ts'
 
@@ -16,10 +17,10 @@ export interface TrackedOptions {
   /** Registers the tree with the process-wide interrupt handlers; returns the unregister function. */
   register: (tree: ProcessTree) => () => void
   /**
-   * Each output line (stdout and stderr, in arrival order); `atMs` since spawn; `complete: false` for a cut line;
-   * `stream` says which pipe it came from.
+   * Each output line (stdout and stderr, in arrival order; `\n`, `\r\n` and `\r` end one, line-splitter.ts); `atMs`
+   * since spawn; `stream` says which pipe it came from.
    */
-  onLine: (line: string, complete: boolean, atMs: number, stream: OutputStream) => void
+  onLine: (line: StreamLine, atMs: number, stream: OutputStream) => void
   /** Each chunk of output as its bytes, before it is split into lines (a pass-through keeps them as written). */
   onChunk?: (chunk: Buffer, stream: OutputStream) => void
 }
@@ -61,9 +62,11 @@ function watchTree(tree: ProcessTree, watchdog: Watchdog, rootPid: number, inter
  */
 export async function spawnTracked(command: Command, options: TrackedOptions): Promise<TrackedExit> {
   const t0 = performance.now()
+  // Inherited by every process the target starts, so the end-of-run scan finds a daemon that left no link.
+  const marker = runMarker()
   const subprocess = execa(command.file, command.args, {
     cwd: command.cwd,
-    env: { ...options.baseEnv, ...command.env },
+    env: { ...options.baseEnv, ...command.env, [marker]: '1' },
     extendEnv: false,
     detached: true,
     cleanup: false,
@@ -80,7 +83,7 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
     ...(['stdout', 'stderr'] as const).map((name) => {
       const stream = subprocess[name]
       const onChunk = options.onChunk && ((chunk: Buffer) => options.onChunk?.(chunk, name))
-      return stream && forEachLine(stream, (l, c) => options.onLine(l, c, at(), name), onChunk)
+      return stream && forEachLine(stream, (line) => options.onLine(line, at(), name), onChunk)
     }),
   ])
   const pid = subprocess.pid
@@ -99,7 +102,7 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
       spawnError: why,
     }
   }
-  return superviseRun(pid, subprocess, { options, t0, rootExit, drained })
+  return superviseRun(pid, subprocess, { options, t0, rootExit, drained, marker })
 }
 
 interface Supervision {
@@ -107,13 +110,14 @@ interface Supervision {
   t0: number
   rootExit: Promise<[number | null, string | null]>
   drained: Promise<unknown>
+  marker: string
 }
 
 async function superviseRun(pid: number, subprocess: PromiseLike<unknown>, s: Supervision): Promise<TrackedExit> {
   const { options } = s
-  const tree = trackProcessTree(pid)
+  const tree = trackProcessTree(pid, s.marker)
   const unregister = options.register(tree)
-  const watchdog = startWatchdog(pid, options.graceMs)
+  const watchdog = startWatchdog(pid, options.graceMs, s.marker)
   const poller = watchTree(tree, watchdog, pid, options.pollIntervalMs)
   let ending: Promise<CleanupResult> | null = null
   const state = { timedOut: false, aborted: false }

@@ -81,7 +81,8 @@ export const INTEGRATION_TEST_FILES: readonly string[] = [
 ]
 
 /**
- * Known answers read from wall times measured in the run (the `integration-timed` project): planted faults caught by
+ * Known answers read from wall times measured in the run (the `integration-timed` project): the line reader's pace on a
+ * 10-hour tqdm stream against a plain byte scan (12 s), planted faults caught by
  * their detectors on real runs (40 s), the capacity suite's projections against direct runs (45 s), and ten nights of
  * real runs replayed into a history whose gate must flag the night the stall lands and no other (123 s). Beside
  * another file's torch processes on 2 cores a night's runs read up to 2x slow: in one CI run a night before the
@@ -89,6 +90,8 @@ export const INTEGRATION_TEST_FILES: readonly string[] = [
  * other projects, one file at a time, so what they time is the pipeline and not their neighbours.
  */
 export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
+  // A 10-hour tqdm stream through the runner, its pace read against a plain byte scan of the same stream (10-15 s).
+  'test/target/runner-long-line.test.ts',
   'test/validation/cpu-scenarios.test.ts',
   'test/validation/capacity-cpu-known-answer.test.ts',
   'test/validation/history-known-answer.test.ts',

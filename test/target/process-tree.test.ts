@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { afterEach, describe, expect, test } from 'vitest'
 import { readProcStat } from '../../src/target/proc.ts'
-import { trackProcessTree } from '../../src/target/process-tree.ts'
+import { runMarker, trackProcessTree } from '../../src/target/process-tree.ts'
 import { terminateTree } from '../../src/target/terminate.ts'
 
 // A root that starts one child in its group and one that leaves the session, then waits.
@@ -55,5 +55,25 @@ describe('trackProcessTree', () => {
     const tree = trackProcessTree(child.pid!)
     await once(child, 'exit')
     expect(await terminateTree(tree, 100)).toEqual({ signalsSent: [], escapees: [], survivors: [] })
+  })
+
+  test('a daemon that left no link (double fork, setsid, before any poll) is found by the marker only', async () => {
+    const marker = runMarker()
+    // Outside the names a nested harness checks (VIRNUCPRO_BENCH_*) or a Slurm campaign passes on (VIRNUCPRO_*).
+    expect(marker).toMatch(/^VNPBENCH_RUN_[0-9a-f]{16}$/)
+    const env = { ...process.env, [marker]: '1' }
+    const script = '(setsid sleep 32 </dev/null >/dev/null 2>&1 &); sleep 0.2; echo started; wait'
+    const spawnRoot = () =>
+      spawn('/bin/sh', ['-c', script], { detached: true, env, stdio: ['ignore', 'pipe', 'ignore'] })
+    const child = spawnRoot()
+    roots.push(child.pid!)
+    const withMarker = trackProcessTree(child.pid!, marker)
+    const withoutMarker = trackProcessTree(child.pid!)
+    await once(child.stdout, 'data')
+    const daemon = withMarker.survivors().find((s) => s.comm === 'sleep')
+    expect(daemon?.sid).toBe(daemon?.pid)
+    expect(withoutMarker.survivors().map((s) => s.pid)).not.toContain(daemon?.pid)
+    expect(withMarker.pids()).toContain(daemon?.pid)
+    expect(await terminateTree(withMarker, 500)).toMatchObject({ escapees: [daemon?.pid], survivors: [] })
   })
 })

@@ -96,6 +96,14 @@ export const RunRecordSchema = z.object({
   outputs: OutputsSchema,
   logPath: z.string().nullable(),
   logTail: z.array(z.string()),
+  logReadErrors: z
+    .object({
+      total: z.number().int().nonnegative(),
+      first: z.array(
+        z.object({ atMs: z.number(), stream: z.enum(['stdout', 'stderr']), line: z.string(), reason: z.string() }),
+      ),
+    })
+    .optional(),
   gpusRequested: z.array(z.number().int()).nullable(),
   gpusUsed: z.array(z.number().int()).nullable(),
   gpuMismatch: z.boolean().nullable(),
