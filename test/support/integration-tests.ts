@@ -69,6 +69,9 @@ const CLI_REFUSAL_TABLES = [
   'test/cli/refusals-outputs.test.ts',
   'test/cli/outputs-consumers.test.ts',
   'test/cli/refusals.props.test.ts',
+  // Issue 32's history faults: a real tmpfs filled up, a damaged page, a writer process beside the readers (23-34 s
+  // on a busy 2-core machine, a CLI process 0.7-1.5 s).
+  'test/cli/history-faults.test.ts',
 ]
 
 export const INTEGRATION_TEST_FILES: readonly string[] = [
