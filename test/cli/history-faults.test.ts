@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import { damageMetricsPage, integrityCheck } from '../history/support/damage.ts'
@@ -104,6 +105,26 @@ describe('a history on a read-only mount (EROFS, which stops root too)', () => {
     remountReadOnly(tmpfs.dir)
     const added = await history(['add', SCALING_RUN_DIR, '--db', file])
     expectNamed(added, file, /cannot be written: \S+ is read-only \(EROFS\): .*nothing was added$/)
+    expect((await history(['list', '--db', file])).stdout).toContain(`40 run(s) in ${file}`)
+  })
+})
+
+describe('a history another process holds the write lock of', () => {
+  test('list reads it meanwhile; add waits its retries, then names the lock and adds nothing', async () => {
+    const file = join(root, 'locked.sqlite')
+    copyFileSync(SEED_HISTORY, file)
+    const holder = new DatabaseSync(file)
+    holder.exec('PRAGMA journal_mode = WAL')
+    holder.exec('BEGIN IMMEDIATE')
+    try {
+      expect((await history(['list', '--db', file])).stdout).toContain(`40 run(s) in ${file}`)
+      const added = await history(['add', SCALING_RUN_DIR, '--db', file])
+      expectNamed(added, file, /is locked by another connection \(add run \S+: 4 tries, each waiting 2000 ms\)/)
+      expect(added.stderr).toMatch(/nothing of run \S+ was added$/)
+    } finally {
+      holder.exec('ROLLBACK')
+      holder.close()
+    }
     expect((await history(['list', '--db', file])).stdout).toContain(`40 run(s) in ${file}`)
   })
 })
