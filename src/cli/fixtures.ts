@@ -7,6 +7,7 @@ import { estimateFixtureBytes, formatBytes, freeBytes } from '../fixtures/fixtur
 import { fixtureFileNames, generateFixture } from '../fixtures/generate.ts'
 import { formatInspection, inspectFasta } from '../fixtures/inspect.ts'
 import { interruptible } from '../fixtures/interrupted.ts'
+import { describeLeftTemp, type LeftTemp, sweepLeftTemps } from '../fixtures/left-temps.ts'
 import { LengthCounts } from '../fixtures/length-stats.ts'
 import type { LengthDistribution } from '../fixtures/lengths.ts'
 import { MANIFEST_FILE } from '../fixtures/manifest.ts'
@@ -94,15 +95,23 @@ async function generate(args: string[]): Promise<number> {
   // Refused before any work: a directory that is not ours to write, then a fixture that cannot fit.
   await refuseForeignNames(outDir, await planOutputDir(outDir), fixtureFileNames(params))
   const bytes = estimateFixtureBytes(params)
+  const onLeftTemp = sayLeftTemp(command)
+  // Before the space is counted: a killed write's temporary directory holds space the new one may need.
+  for (const left of await sweepLeftTemps(outDir)) onLeftTemp(left)
   await refuseBeyondFreeSpace(outDir, bytes, params.records)
   // What it will write, said once nothing but a failing write can stop it (so a refusal stays the only line).
   const onStart = () =>
     console.error(`${command}: about ${formatBytes(bytes)} (${params.records} records) into ${outDir}`)
-  const done = await interruptible(command, outDir, (signal) => generateFixture(params, outDir, { signal, onStart }))
+  const done = await interruptible(command, outDir, (signal) =>
+    generateFixture(params, outDir, { signal, onStart, onLeftTemp }),
+  )
   if (typeof done === 'number') return done
   console.log(resolve(outDir, MANIFEST_FILE))
   return 0
 }
+
+/** One line on stderr for each temporary directory a killed earlier write left: removed, or kept and why. */
+const sayLeftTemp = (command: string) => (left: LeftTemp) => console.error(`${command}: ${describeLeftTemp(left)}`)
 
 /** @throws UnusableDataError when about `bytes` will not fit where `outDir` is, saying how many records would. */
 async function refuseBeyondFreeSpace(outDir: string, bytes: number, records: number): Promise<void> {
@@ -163,7 +172,8 @@ async function sample(args: string[]): Promise<number> {
   await planOutputDir(outDir)
   let done: number | object
   try {
-    done = await interruptible(command, outDir, (signal) => sampleFasta({ ...options, signal }, outDir))
+    const onLeftTemp = sayLeftTemp(command)
+    done = await interruptible(command, outDir, (signal) => sampleFasta({ ...options, signal, onLeftTemp }, outDir))
   } catch (error) {
     if (error instanceof RangeError) throw new UsageError(`${command}: ${error.message}`, { cause: error })
     throw error

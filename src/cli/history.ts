@@ -100,7 +100,7 @@ async function add(args: string[]): Promise<number> {
   // Both before SQLite opens it: a file that is no history, or cannot be written, is left exactly as it was.
   checkHistoryFile(file)
   checkHistoryWritable(file)
-  using store = HistoryStore.open(file, { create: true })
+  using store = openToAdd(file)
   for (const { dir, records } of runs)
     for (const entry of historyRunsOf(records, dir)) {
       const o = store.addRun(entry)
@@ -113,6 +113,28 @@ async function add(args: string[]): Promise<number> {
     }
   console.log(`history: ${file}`)
   return 0
+}
+
+/** What SQLite met while opening or setting up a history (not a file refused as it was found). */
+const MET_ON_THE_WAY = new Set([
+  'HISTORY_DISK_FULL',
+  'HISTORY_IO',
+  'HISTORY_DAMAGED',
+  'HISTORY_LOCKED',
+  'HISTORY_READONLY',
+])
+
+/**
+ * The history `add` writes to, created when missing.
+ * @throws HistoryError; one met on the way (a full disk, a damaged page) says, too, that nothing was added.
+ */
+function openToAdd(file: string): HistoryStore {
+  try {
+    return HistoryStore.open(file, { create: true })
+  } catch (error) {
+    if (!(error instanceof HistoryError) || !MET_ON_THE_WAY.has(error.code)) throw error
+    throw new HistoryError(error.code, file, `${error.message}; nothing was added`, { cause: error.cause })
+  }
 }
 
 async function list(args: string[]): Promise<number> {
@@ -171,7 +193,10 @@ async function show(args: string[]): Promise<number> {
   const wanted = positionals[0]!
   const file = historyFile(values.db)
   using store = HistoryStore.open(file)
-  const all = readSeries(store, { metrics: findMetric(store, wanted, 'history show'), detail: true })
+  // One snapshot for the names and the series: a metric added between them would be a series without a name.
+  const all = store.read(`show ${wanted}`, () =>
+    readSeries(store, { metrics: findMetric(store, wanted, 'history show'), detail: true }),
+  )
   const series = all.filter(
     (s) =>
       (values.record === undefined || s.recordId === values.record) &&
@@ -214,8 +239,11 @@ async function changes(args: string[]): Promise<number> {
   const minRelativeEffect = minEffectOf(values['min-effect'])
   const file = historyFile(values.db)
   using store = HistoryStore.open(file)
-  const metrics = values.metric === undefined ? undefined : findMetric(store, values.metric, 'history changes')
-  const report = analyzeChanges(readSeries(store, { metrics }), { minRelativeEffect, samplesOf: sampleReader(store) })
+  // One snapshot for the names, the series and the runs the newest points are judged by.
+  const report = store.read('judge its changes', () => {
+    const metrics = values.metric === undefined ? undefined : findMetric(store, values.metric, 'history changes')
+    return analyzeChanges(readSeries(store, { metrics }), { minRelativeEffect, samplesOf: sampleReader(store) })
+  })
   const exitCode = report.regressions.length > 0 ? 1 : 0
   const json = { schemaVersion: CHANGES_JSON_SCHEMA_VERSION, file, ...report, exitCode }
   if (values['json-file'] !== undefined) await writeJsonFile(values['json-file'], json)

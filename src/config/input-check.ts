@@ -7,6 +7,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { readFastaParts } from '../fixtures/fasta-parts.ts'
+import { workOfLongRecords } from '../fixtures/long-records.ts'
 import { RecordWork } from '../fixtures/record-work.ts'
 import { formatRefusal } from './setting-error.ts'
 
@@ -48,18 +49,46 @@ export interface InputContents {
 }
 
 /**
+ * Bases of one record validation holds in memory (2^24 = 16,777,216): above the longest prokaryotic genome (about
+ * 16 Mb), so reads, contigs and whole bacterial or viral genomes are validated and measured in one pass. A longer
+ * record (up to MAX_RECORD_BASES, beyond that it is refused) is counted, then measured in a second pass over its file
+ * in fixed pieces (long-records.ts): validation memory does not grow with a record's length.
+ */
+export const INPUT_HOLD_BASES = 2 ** 24
+
+export interface ReadInputOptions {
+  /** Bases of a record held in memory (default INPUT_HOLD_BASES); longer ones are measured streaming. */
+  holdBases?: number
+}
+
+/**
  * Reads and validates the input at `path`: every part, every record, IDs unique across the parts.
  * @throws InputError for a missing path or a directory without FASTA files; FastaFormatError (file and line; for a
- *   repeated ID both files) or FastaReadError from the reader.
+ *   repeated ID both files; a record longer than MAX_RECORD_BASES with its length) or FastaReadError from the reader.
  */
-export async function readInput(path: string, chunkLength: number): Promise<InputContents> {
+export async function readInput(
+  path: string,
+  chunkLength: number,
+  options: ReadInputOptions = {},
+): Promise<InputContents> {
   const files = await inputFiles(path)
   const work = new RecordWork()
   let bases = 0
   let totalWork = 0
-  const records = await readFastaParts(files, (record) => {
-    bases += record.length
-    totalWork += work.bases(record.bases, 0, record.length, chunkLength)
-  })
+  /** Per file, the records not held: their index in the file -> their length. */
+  const notHeld = files.map(() => new Map<number, number>())
+  const recordsOf = files.map(() => 0)
+  const records = await readFastaParts(
+    files,
+    (record, file) => {
+      const index = recordsOf[file]!++
+      bases += record.length
+      if (record.held) totalWork += work.bases(record.bases, 0, record.length, chunkLength)
+      else notHeld[file]!.set(index, record.length)
+    },
+    { holdBases: options.holdBases ?? INPUT_HOLD_BASES },
+  )
+  for (const [file, lengths] of notHeld.entries())
+    if (lengths.size > 0) totalWork += await workOfLongRecords(files[file]!, lengths, chunkLength)
   return { files, records, bases, totalWork }
 }

@@ -13,6 +13,12 @@ export type HistoryErrorCode =
   | 'HISTORY_MISSING'
   /** A write (history add) to a file or directory that cannot be written. */
   | 'HISTORY_READONLY'
+  /** The disk holding the file (or its -wal and -shm files) is full: SQLITE_FULL, or an I/O error with no space left. */
+  | 'HISTORY_DISK_FULL'
+  /** SQLite read a page that is not what it wrote (SQLITE_CORRUPT, SQLITE_NOTADB past a valid header). */
+  | 'HISTORY_DAMAGED'
+  /** Any other I/O error SQLite met reading or writing the file (SQLITE_IOERR with space left). */
+  | 'HISTORY_IO'
 
 export class HistoryError extends Error {
   override name = 'HistoryError'
@@ -23,6 +29,12 @@ export class HistoryError extends Error {
     this.code = code
     this.file = file
   }
+}
+
+/** SQLite's primary result code of an error node:sqlite threw (extended codes keep it in the low byte), else null. */
+export function sqlitePrimaryCode(error: unknown): number | null {
+  const e = error as { errcode?: unknown; code?: unknown }
+  return e?.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number' ? e.errcode & 0xff : null
 }
 
 /** SQLite's "database is locked" (SQLITE_BUSY) and its shared-cache cousin SQLITE_LOCKED, as node:sqlite reports them. */

@@ -2,12 +2,15 @@
  * Reading the history back: the runs, the metric names, and series (one metric on one machine, in history order). A
  * series read is two queries whatever the size: the records (ordered by createdAt through their index) and one
  * sequential scan of the metric rows (or, for some metrics, their index), grouped in memory. Rows come back as arrays
- * (no object per row) and series are columns, so 10,000 runs x 50 metrics is a fraction of a second.
+ * (no object per row) and series are columns, so 10,000 runs x 50 metrics is a fraction of a second. Each read is one
+ * snapshot (HistoryStore.read): a run added between the records query and the metrics scan would otherwise bring
+ * metric rows of records the first query never saw.
  */
 import type { StatementSync } from 'node:sqlite'
 import type { Better } from './metric-names.ts'
 import { decodeSamples } from './samples.ts'
 import { seriesRecordId } from './series-id.ts'
+import { sqliteFailure } from './sqlite-failure.ts'
 import type { HistoryStore } from './store.ts'
 
 export interface RunSummary {
@@ -73,6 +76,10 @@ function rows(statement: StatementSync, ...params: (string | number)[]): unknown
 
 /** Every run, oldest first (by its earliest record), with what its records were measured on. */
 export function listRuns(store: HistoryStore): RunSummary[] {
+  return store.read('list its runs', () => readRuns(store))
+}
+
+function readRuns(store: HistoryStore): RunSummary[] {
   const statement = store.db.prepare(`
     SELECT ru.run_id, min(r.created_at), group_concat(DISTINCT m.host), group_concat(DISTINCT m.gpu_model),
       group_concat(DISTINCT r.commit_sha), group_concat(DISTINCT r.commit_of), count(*),
@@ -94,6 +101,10 @@ export function listRuns(store: HistoryStore): RunSummary[] {
 
 /** Every metric name in the history, sorted by name. */
 export function metricNames(store: HistoryStore): MetricName[] {
+  return store.read('read its metric names', () => readNames(store))
+}
+
+function readNames(store: HistoryStore): MetricName[] {
   return rows(store.db.prepare('SELECT id, name, unit, better FROM metric_names ORDER BY name, unit')).map(
     ([id, name, unit, better]) => ({
       id: Number(id),
@@ -181,7 +192,11 @@ export interface ReadSeriesOptions {
  * GPU model.
  */
 export function readSeries(store: HistoryStore, options: ReadSeriesOptions = {}): Series[] {
-  const names = new Map(metricNames(store).map((m) => [m.id, m]))
+  return store.read('read its series', () => seriesOf(store, options))
+}
+
+function seriesOf(store: HistoryStore, options: ReadSeriesOptions): Series[] {
+  const names = new Map(readNames(store).map((m) => [m.id, m]))
   const { refs, rowIdAt, position, machine, recordKey, recordIdCount } = readRecords(store)
   const columns = options.detail ? 'record, metric, value, ci_low, ci_high, n, verdict' : 'record, metric, value'
   const select = `SELECT ${columns} FROM metrics`
@@ -246,7 +261,13 @@ export type SampleReader = (series: Series, index: number) => number[] | null
 export function sampleReader(store: HistoryStore): SampleReader {
   const statement = store.db.prepare('SELECT samples FROM metric_samples WHERE record = ? AND metric = ?')
   return (series, index) => {
-    const row = statement.get(series.rowIds[index]!, series.metric.id) as { samples: Uint8Array | null } | undefined
+    // No transaction of its own: a point's runs never change once stored, whoever adds runs meanwhile.
+    let row: { samples: Uint8Array | null } | undefined
+    try {
+      row = statement.get(series.rowIds[index]!, series.metric.id) as typeof row
+    } catch (error) {
+      throw sqliteFailure(store.file, error, "read a point's runs") ?? error
+    }
     return decodeSamples(row?.samples ?? null)
   }
 }

@@ -5,18 +5,20 @@
  *
  * Writes take the write lock up front (BEGIN IMMEDIATE) and wait for it: SQLite's busy timeout first, then a bounded
  * number of retries with a pause, then one HistoryError naming the file. One transaction per run, so a run is either
- * all in or not at all.
+ * all in or not at all. Reads go through `read`: one read transaction, so what they see is one snapshot however many
+ * queries they make while another process adds runs (WAL: the writer does not wait for them either). A full disk, a
+ * damaged page or a read-only place met on the way is a HistoryError saying so (sqlite-failure.ts).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { makeDirsSync } from '../platform/make-dirs.ts'
-import type { HistoryRecordInput, HistoryRunInput } from './entry.ts'
-import { HistoryError, isBusy, isReadOnly } from './errors.ts'
+import type { HistoryRunInput } from './entry.ts'
+import { HistoryError, isBusy } from './errors.ts'
 import { checkCurrent, checkHistoryFile, openReadOnly, unusable, whyNotWritable } from './file-check.ts'
-import { encodeSamples } from './samples.ts'
+import { type AddOutcome, RunInserter } from './insert-run.ts'
 import { checkSchema, migrate } from './schema.ts'
-import { prepareStatements } from './statements.ts'
+import { sqliteFailure } from './sqlite-failure.ts'
 
 export interface HistoryOpenOptions {
   /** Create the file (its folder and its schema) when it does not exist; otherwise a missing file is HISTORY_MISSING. */
@@ -32,15 +34,20 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 2_000
 export const DEFAULT_LOCK_RETRIES = 3
 export const DEFAULT_RETRY_PAUSE_MS = 250
 
-/** What adding one run did: records stored now, records that were already there. */
-export interface AddOutcome {
-  runId: string
-  added: number
-  present: number
-  metrics: number
-}
+export type { AddOutcome }
 
 const sleepMs = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+/**
+ * A history this call was creating when the disk failed it is no history: left as a 0-byte file, the next add would
+ * refuse it as "a copy that failed". Only then: a lock (another process creating the same file, its schema still in
+ * its WAL with the main file at 0 bytes) removes nothing.
+ */
+function removeUnborn(file: string, failure: HistoryError): void {
+  if (failure.code !== 'HISTORY_DISK_FULL' && failure.code !== 'HISTORY_IO') return
+  if (statSync(file, { throwIfNoEntry: false })?.size !== 0) return
+  for (const made of [file, `${file}-wal`, `${file}-shm`]) rmSync(made, { force: true })
+}
 
 export class HistoryStore {
   readonly file: string
@@ -48,14 +55,12 @@ export class HistoryStore {
   readonly #retries: number
   readonly #pauseMs: number
   readonly #waitMs: number
-  readonly #machines = new Map<string, number>()
-  readonly #names = new Map<string, number>()
-  #statements: ReturnType<typeof prepareStatements> | undefined
+  #inserter: RunInserter | undefined
 
-  /** Prepared once per store, after the schema exists: a bulk insert of 500,000 metrics prepares nothing per row. */
-  get #sql(): ReturnType<typeof prepareStatements> {
-    this.#statements ??= prepareStatements(this.db)
-    return this.#statements
+  /** Made once per store, after the schema exists: a bulk insert of 500,000 metrics prepares nothing per row. */
+  get #rows(): RunInserter {
+    this.#inserter ??= new RunInserter(this.db)
+    return this.#inserter
   }
 
   private constructor(file: string, db: DatabaseSync, options: HistoryOpenOptions) {
@@ -81,6 +86,7 @@ export class HistoryStore {
     checkHistoryFile(file)
     // A history this process cannot write (a restored artifact, another user's) is still read: list, show, changes.
     const readOnly = !options.create && whyNotWritable(file) !== null
+    const creating = options.create === true && !existsSync(file)
     let db: DatabaseSync
     try {
       if (options.create) makeDirsSync(dirname(file))
@@ -88,7 +94,7 @@ export class HistoryStore {
         ? openReadOnly(file)
         : new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS })
     } catch (error) {
-      throw unusable(file, error)
+      throw sqliteFailure(file, error, 'open it') ?? unusable(file, error)
     }
     const store = new HistoryStore(file, db, options)
     try {
@@ -99,7 +105,9 @@ export class HistoryStore {
     } catch (error) {
       db.close()
       if (error instanceof HistoryError) throw error
-      throw unusable(file, error)
+      const failure = sqliteFailure(file, error, creating ? 'create it' : 'read its schema')
+      if (creating && failure) removeUnborn(file, failure)
+      throw failure ?? unusable(file, error)
     }
     return store
   }
@@ -113,7 +121,10 @@ export class HistoryStore {
     migrate(this.db, this.file, (step) => this.transaction('migrate', step))
   }
 
-  /** Runs `fn` inside one write transaction, rolled back whole when it throws. @throws HistoryError HISTORY_LOCKED */
+  /**
+   * Runs `fn` inside one write transaction, rolled back whole when it throws.
+   * @throws HistoryError HISTORY_LOCKED, or what SQLite's failure was (sqlite-failure.ts), naming the file.
+   */
   transaction<T>(what: string, fn: () => T): T {
     this.#locked(what, () => this.db.exec('BEGIN IMMEDIATE'))
     try {
@@ -121,11 +132,37 @@ export class HistoryStore {
       this.db.exec('COMMIT')
       return result
     } catch (error) {
+      this.#rollBack()
+      this.#inserter?.forgetIds()
+      throw sqliteFailure(this.file, error, what) ?? error
+    }
+  }
+
+  /**
+   * Runs `fn` on one snapshot of the database: one read transaction, so queries made one after another see the same
+   * runs while another process adds more. Inside a transaction already, `fn` just runs (it is in that one).
+   * @throws HistoryError when SQLite fails (a damaged page, a full disk, ...: sqlite-failure.ts), naming the file.
+   */
+  read<T>(what: string, fn: () => T): T {
+    if (this.db.isTransaction) return fn()
+    try {
+      // Deferred: the snapshot starts with the first query and lasts to COMMIT; readers take no lock a writer waits on.
+      this.db.exec('BEGIN')
+      const result = fn()
+      this.db.exec('COMMIT')
+      return result
+    } catch (error) {
+      this.#rollBack()
+      throw sqliteFailure(this.file, error, what) ?? error
+    }
+  }
+
+  /** Ends a failed transaction; SQLite may have ended it already (a full disk), and a failure here says no more. */
+  #rollBack(): void {
+    try {
       if (this.db.isTransaction) this.db.exec('ROLLBACK')
-      // Ids handed out inside the rolled-back transaction no longer exist.
-      this.#machines.clear()
-      this.#names.clear()
-      throw error
+    } catch {
+      // The error that made us roll back is the one to report.
     }
   }
 
@@ -153,19 +190,17 @@ export class HistoryStore {
 
   /**
    * Adds one run in one transaction. Records already stored (same run ID and record id) are left as they are.
-   * @throws HistoryError HISTORY_LOCKED, or HISTORY_READONLY when SQLite cannot write the file (nothing was added).
+   * @throws HistoryError HISTORY_LOCKED, HISTORY_READONLY, HISTORY_DISK_FULL, ...: what stopped SQLite, saying that
+   *   nothing of the run was added.
    */
   addRun(run: HistoryRunInput): AddOutcome {
     try {
-      return this.transaction(`add run ${run.runId}`, () => this.#insertRun(run))
+      return this.transaction(`add run ${run.runId}`, () => this.#rows.insertRun(run))
     } catch (error) {
-      if (!isReadOnly(error)) throw error
-      throw new HistoryError(
-        'HISTORY_READONLY',
-        this.file,
-        `history database ${this.file} cannot be written (${message(error)}): make it and its directory writable, or give --db a writable copy; nothing was added`,
-        { cause: error },
-      )
+      if (!(error instanceof HistoryError)) throw error
+      throw new HistoryError(error.code, this.file, `${error.message}; nothing of run ${run.runId} was added`, {
+        cause: error.cause,
+      })
     }
   }
 
@@ -173,79 +208,7 @@ export class HistoryStore {
    * Adds many runs in one transaction: the bulk path (synthetic histories for benchmarks, imports), all or nothing.
    */
   addRuns(runs: readonly HistoryRunInput[]): AddOutcome[] {
-    return this.transaction(`add ${runs.length} runs`, () => runs.map((run) => this.#insertRun(run)))
-  }
-
-  #insertRun(run: HistoryRunInput): AddOutcome {
-    this.#sql.insertRun.run(run.runId, new Date().toISOString(), run.sourceDir)
-    const { id } = this.#sql.runId.get(run.runId) as { id: number }
-    const outcome: AddOutcome = { runId: run.runId, added: 0, present: 0, metrics: 0 }
-    for (const record of run.records) {
-      const recordRef = this.#insertRecord(id, record)
-      if (recordRef === null) {
-        outcome.present++
-        continue
-      }
-      outcome.added++
-      outcome.metrics += this.#insertMetrics(recordRef, record)
-    }
-    return outcome
-  }
-
-  /** The new record's row id; null when the run already holds a record with this id. */
-  #insertRecord(run: number, r: HistoryRecordInput): number | null {
-    const row = this.#sql.insertRecord.get(
-      run,
-      r.recordId,
-      r.kind,
-      r.state,
-      r.createdAt,
-      this.#machine(r.host, r.gpuModel),
-      r.targetProfile,
-      r.commit,
-      r.commitOf,
-      r.commitDirty === null ? null : Number(r.commitDirty),
-      r.suiteVersion,
-      r.regressionThreshold,
-    ) as { id: number } | undefined
-    return row?.id ?? null
-  }
-
-  #insertMetrics(recordRef: number, r: HistoryRecordInput): number {
-    const insert = this.#sql.insertMetric
-    let count = 0
-    for (const m of r.metrics) {
-      const metric = this.#metricName(m.name, m.unit, m.better)
-      const samples = encodeSamples(m.samples)
-      if (samples) this.#sql.insertSamples.run(recordRef, metric, samples)
-      count += Number(
-        insert.run(recordRef, metric, m.value, m.ci?.low ?? null, m.ci?.high ?? null, m.n, m.verdict).changes,
-      )
-    }
-    return count
-  }
-
-  #machine(host: string, gpuModel: string): number {
-    return this.#idOf(this.#machines, `${host}\u0000${gpuModel}`, () => {
-      this.#sql.insertMachine.run(host, gpuModel)
-      return this.#sql.machineId.get(host, gpuModel)
-    })
-  }
-
-  #metricName(name: string, unit: string | null, better: string | null): number {
-    return this.#idOf(this.#names, `${name}\u0000${unit ?? ''}`, () => {
-      this.#sql.insertName.run(name, unit ?? '', better)
-      return this.#sql.nameId.get(name, unit ?? '')
-    })
-  }
-
-  /** Small-table ids, cached for the store's life (rows are never deleted, so an id never goes stale). */
-  #idOf(cache: Map<string, number>, key: string, lookup: () => unknown): number {
-    const cached = cache.get(key)
-    if (cached !== undefined) return cached
-    const id = (lookup() as { id: number }).id
-    cache.set(key, id)
-    return id
+    return this.transaction(`add ${runs.length} runs`, () => runs.map((run) => this.#rows.insertRun(run)))
   }
 
   close(): void {
@@ -256,5 +219,3 @@ export class HistoryStore {
     this.close()
   }
 }
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
