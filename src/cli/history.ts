@@ -7,6 +7,7 @@ import { HistoryError } from '../history/errors.ts'
 import { checkHistoryFile, checkHistoryWritable } from '../history/file-check.ts'
 import { listRuns, type MetricName, metricNames, readSeries, type Series, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
+import { escapeControls } from '../platform/one-line.ts'
 import { writeFileAtomic } from '../results/atomic-write.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import { readResultRecords } from '../results/store.ts'
@@ -48,7 +49,8 @@ export function historyFile(db: string | undefined, env: NodeJS.ProcessEnv = pro
   return resolve(db ?? (env.VIRNUCPRO_BENCH_HISTORY?.trim() || join(resultsRoot(env), 'history.sqlite')))
 }
 
-const print = (lines: readonly string[]) => console.log(lines.join('\n'))
+/** History text holds stored fields (record ids, hosts, names): each line printed as one line, controls escaped. */
+const print = (lines: readonly string[]) => console.log(lines.map(escapeControls).join('\n'))
 const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2))
 
 /**
@@ -67,7 +69,7 @@ async function readRunDirs(dirs: readonly string[]): Promise<{ dir: string; reco
       )
     })
     for (const bad of read.invalid)
-      console.error(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`)
+      console.error(escapeControls(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`))
     if (read.records.length === 0) {
       const what = read.invalid.length === 0 ? 'no .json record files' : `only ${read.invalid.length} invalid file(s)`
       throw new UnusableDataError(

@@ -17,6 +17,7 @@ import { bottleneckJson, perf02Json, summaryJson } from './render/json.ts'
 import { sectionMarkdown, summaryMarkdown } from './render/markdown.ts'
 import { stepSummaryOf } from './render/step-summary.ts'
 import { traceJson } from './render/trace.ts'
+import { withoutControlBytes } from './render/without-controls.ts'
 import { ReportSetError, replaceReportSet } from './report-set.ts'
 
 /** Every file a report may write (github-benchmark.json only when it has figures). */
@@ -64,7 +65,10 @@ const NO_FIGURES: LeftOut = {
   reason: 'no figures to chart (github-action-benchmark refuses an empty list)',
 }
 
-/** Renders every report file's content from the one Report. Pure apart from SVG rendering being async. */
+/**
+ * Renders every report file's content from the one Report. Pure apart from SVG rendering being async. Whatever a
+ * renderer let through, no control byte reaches a file (render/without-controls.ts).
+ */
 export async function renderReports(report: Report, input: ReportInput): Promise<Map<string, string>> {
   const github = githubBenchmarkJson(report)
   const contents = new Map<string, string>([
@@ -82,6 +86,7 @@ export async function renderReports(report: Report, input: ReportInput): Promise
     ...(github === null ? [] : [['github-benchmark.json', github] as [string, string]]),
     ['trace.json', traceJson(input.records, input.series)],
   ])
+  for (const [name, content] of contents) contents.set(name, withoutControlBytes(name, content))
   return contents
 }
 
