@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { TestBenchmark } from 'vitest'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import { escapeControls } from '../src/platform/one-line.ts'
 import { regressionGateFails } from '../src/report/analyses/regression.ts'
 import { reporterHistoryFile } from '../src/report/history-input.ts'
 import type { BenchmarkTaskResult, RunOutcome } from '../src/report/input.ts'
@@ -131,14 +132,17 @@ export default class GpuReportReporter implements Reporter {
       // Never over files of the report names that no report wrote (a reports/ of the user's own).
       await checkOutDir(outDir, REPORT_FILES, 'reports directory')
       const written = await writeReports(input, outDir)
+      for (const left of written.removedLeftovers)
+        write(`gpu-report: note: removed ${escapeControls(left)}, the unfinished reports of a killed run\n`)
       write(`${terminalSummary(written.report, written.outDir, written.files, written.leftOut).join('\n')}\n`)
+      if (written.stepSummaryError) write(`gpu-report: ${escapeControls(written.stepSummaryError.message)}\n`)
       // So that `virnucpro-bench report` rebuilds these reports whole (benchmarks and outcome are no records).
       if (dir !== null)
         await storeInvocation(dir, { finishedAt: new Date().toISOString(), outcome, benchmarks: this.#benchmarks })
       if (this.#options.failOnRegression && regressionGateFails(written.report.regression)) process.exitCode = 1
     } catch (error) {
       // A report failure must never hide the test results or the closing summary line.
-      write(`gpu-report: reports not written: ${(error as Error).message}\n`)
+      write(`gpu-report: reports not written: ${escapeControls((error as Error).message)}\n`)
     }
   }
 }

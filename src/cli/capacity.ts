@@ -3,17 +3,20 @@
  * from stored run directories and projects it to any size, without GPU time (src/suites/capacity-refit.ts). Exit 0
  * when refitted; 2 bad arguments; 3 nothing to fit.
  */
-import { existsSync } from 'node:fs'
-import { readdir, stat, writeFile } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fsProblem } from '../platform/fs-problem.ts'
+import { escapeControls } from '../platform/one-line.ts'
+import { FileRefusedError, ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
 import { monitorLogFile } from '../report/load.ts'
+import { writeFileAtomic } from '../results/atomic-write.ts'
 import { readRunDirectory } from '../results/partial-records.ts'
 import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import { analyzeCapacityRuns } from '../suites/capacity.ts'
 import { refitInput } from '../suites/capacity-refit.ts'
 import { progressFromLog } from '../suites/progress-from-log.ts'
-import { logFileLines } from '../target/log-file-lines.ts'
+import { textLines } from '../target/log-file-lines.ts'
 import { heldOutChecks, heldOutSpeedups } from './capacity-checks.ts'
 import { capacityJson } from './capacity-json.ts'
 import { capacityText } from './capacity-text.ts'
@@ -36,25 +39,62 @@ async function recordsIn(dir: string): Promise<{ record: ResultRecord; dir: stri
   if (!info?.isDirectory()) throw new UsageError(`capacity: RUN_DIR '${dir}' is not a directory`)
   // An interrupted run's partial records are refitted too (their runs are as measured); the output says so.
   const own = await readRunDirectory(dir)
-  for (const bad of own.invalid) console.error(`virnucpro-bench capacity: left out ${bad.file}: ${bad.reason}`)
+  for (const bad of own.invalid)
+    console.error(escapeControls(`virnucpro-bench capacity: left out ${bad.file}: ${bad.reason}`))
   for (const partial of own.records.filter((r) => r.state === 'partial'))
     console.error(
-      `virnucpro-bench capacity: ${dir}: '${partial.name}' is partial (${partial.reason}): refitted from its kept runs`,
+      escapeControls(
+        `virnucpro-bench capacity: ${dir}: '${partial.name}' is partial (${partial.reason}): refitted from its kept runs`,
+      ),
     )
   if (own.records.length > 0) return own.records.map((record) => ({ record, dir }))
   const runs = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && isRunId(e.name))
   return (await Promise.all(runs.map((e) => recordsIn(join(dir, e.name))))).flat()
 }
 
-/** The run's progress read from its pipeline log, wherever its run directory now is; null without a log. */
-function progressFromRunLog(dirOf: Map<ResultRecord, string>) {
+/**
+ * The text of each run's pipeline log, wherever its run directory now is, read before the refit (which asks for them
+ * one at a time, synchronously): a regular file, never waited on. A log that is not there means no progress; one that
+ * cannot be read is named on stderr and left out.
+ */
+async function readRunLogs(found: readonly { record: ResultRecord; dir: string }[]): Promise<Map<string, string>> {
+  const logs = new Map<string, string>()
+  for (const { record, dir } of found)
+    for (const run of record.runs) {
+      if (!run.run.logPath) continue
+      const file = monitorLogFile(run.run.logPath, record.provenance.runId, dir)
+      if (logs.has(file)) continue
+      try {
+        logs.set(file, await readRegularFile(file, { maxBytes: ONE_STRING_MAX_BYTES }))
+      } catch (error) {
+        if (!(error instanceof FileRefusedError)) throw error
+        if (error.code !== 'ENOENT')
+          console.error(escapeControls(`virnucpro-bench capacity: left out pipeline log ${file}: ${error.reason}`))
+      }
+    }
+  return logs
+}
+
+/** The run's progress read from its pipeline log (read beforehand by readRunLogs); null without a log. */
+function progressFromRunLog(dirOf: Map<ResultRecord, string>, logs: ReadonlyMap<string, string>) {
   return (run: MeasuredRun, record: ResultRecord) => {
     const logPath = run.run.logPath
     const dir = dirOf.get(record)
     if (!logPath || !dir) return null
-    const file = monitorLogFile(logPath, record.provenance.runId, dir)
-    if (!existsSync(file)) return null
-    return progressFromLog(logFileLines(file))
+    const text = logs.get(monitorLogFile(logPath, record.provenance.runId, dir))
+    return text === undefined ? null : progressFromLog(textLines(text))
+  }
+}
+
+/** `--json FILE`: whole or not at all, and a file that cannot be written named with why. @throws UnusableDataError */
+async function writeJsonFile(file: string, text: string): Promise<void> {
+  try {
+    await writeFileAtomic(file, text)
+  } catch (error) {
+    throw new UnusableDataError(
+      `capacity: --json '${file}' cannot be written (${fsProblem(error)}); nothing was written there: give a file in a writable directory with space`,
+      { cause: error },
+    )
   }
 }
 
@@ -74,7 +114,7 @@ export async function run(args: string[]): Promise<number> {
   const input = refitInput(records, {
     sizes,
     gpuStages: thresholds.perf02.stages,
-    progressOf: progressFromRunLog(new Map(found.map((f) => [f.record, f.dir]))),
+    progressOf: progressFromRunLog(new Map(found.map((f) => [f.record, f.dir])), await readRunLogs(found)),
   })
   const fittable = input.configs.filter((c) => new Set(c.runs.map((r) => r.size)).size >= 2)
   if (fittable.length === 0)
@@ -84,11 +124,11 @@ export async function run(args: string[]): Promise<number> {
   const heldOutSizes = input.heldOut.map((h) => h.sequences)
   const { stats, verdicts } = analyzeCapacityRuns(input.configs, input.frame, thresholds, [...at, ...heldOutSizes])
   const checks = { sizes: heldOutChecks(stats, input.heldOut), speedups: heldOutSpeedups(stats, input.heldOut) }
-  console.log(capacityText(stats, verdicts, input.notes, checks).join('\n'))
+  console.log(capacityText(stats, verdicts, input.notes, checks).map(escapeControls).join('\n'))
   if (values.json !== undefined) {
     const text = `${JSON.stringify(capacityJson(stats, verdicts, input.notes, checks), null, 2)}\n`
     if (values.json === '-') process.stdout.write(text)
-    else await writeFile(values.json, text)
+    else await writeJsonFile(values.json, text)
   }
   return 0
 }

@@ -7,6 +7,7 @@ import { HistoryError } from '../history/errors.ts'
 import { checkHistoryFile, checkHistoryWritable } from '../history/file-check.ts'
 import { listRuns, type MetricName, metricNames, readSeries, type Series, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
+import { escapeControls } from '../platform/one-line.ts'
 import { writeFileAtomic } from '../results/atomic-write.ts'
 import { readRunDirectory } from '../results/partial-records.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
@@ -48,7 +49,8 @@ export function historyFile(db: string | undefined, env: NodeJS.ProcessEnv = pro
   return resolve(db ?? (env.VIRNUCPRO_BENCH_HISTORY?.trim() || join(resultsRoot(env), 'history.sqlite')))
 }
 
-const print = (lines: readonly string[]) => console.log(lines.join('\n'))
+/** History text holds stored fields (record ids, hosts, names): each line printed as one line, controls escaped. */
+const print = (lines: readonly string[]) => console.log(lines.map(escapeControls).join('\n'))
 const printJson = (value: unknown) => console.log(JSON.stringify(value, null, 2))
 
 /**
@@ -67,11 +69,13 @@ async function readRunDirs(dirs: readonly string[]): Promise<{ dir: string; reco
       )
     })
     for (const bad of read.invalid)
-      console.error(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`)
+      console.error(escapeControls(`virnucpro-bench history add: invalid record ${bad.file}: ${bad.reason} (skipped)`))
     // A partial measurement is no night of its own: mixed into a series it would read as a whole run.
     for (const partial of read.records.filter((r) => r.state === 'partial'))
       console.error(
-        `virnucpro-bench history add: ${dir}: '${partial.name}' left out: partial (${partial.reason}); add the run once it is continued`,
+        escapeControls(
+          `virnucpro-bench history add: ${dir}: '${partial.name}' left out: partial (${partial.reason}); add the run once it is continued`,
+        ),
       )
     const whole = read.records.filter((r) => r.state !== 'partial')
     if (whole.length === 0 && read.records.length > 0)

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { thresholdsScopeNote } from '../config/thresholds.ts'
+import { escapeControls } from '../platform/one-line.ts'
 import { buildReport } from '../report/analyses/build.ts'
 import { regressionGateFails } from '../report/analyses/regression.ts'
 import { ReportError } from '../report/errors.ts'
@@ -73,8 +74,15 @@ export async function run(args: string[]): Promise<number> {
     const report = buildReport(input)
     if (values['fail-on-regression']) checkSomethingCompared(report.regression, values.baseline)
     const written = await writeReport(report, input, outDir)
-    for (const bad of report.invalid) console.error(`virnucpro-bench report: invalid record ${bad.file}: ${bad.reason}`)
+    // Stored data on the console: each line one line, controls escaped (a `\n::error` in a field is no command).
+    for (const bad of report.invalid)
+      console.error(escapeControls(`virnucpro-bench report: invalid record ${bad.file}: ${bad.reason}`))
+    for (const left of written.removedLeftovers)
+      console.error(
+        escapeControls(`virnucpro-bench report: note: removed ${left}, the unfinished reports of a killed run`),
+      )
     console.log(terminalSummary(report, written.outDir, written.files, written.leftOut).join('\n'))
+    if (written.stepSummaryError) throw written.stepSummaryError
     return values['fail-on-regression'] && regressionGateFails(report.regression) ? EXIT_VERDICT : EXIT_OK
   } catch (error) {
     if (error instanceof ReportError) throw new UnusableDataError(`report: ${error.message}`, { cause: error })

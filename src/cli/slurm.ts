@@ -10,6 +10,7 @@ import { checkLimits, slurmLimits } from '../cluster/limits.ts'
 import { renderSbatchScript } from '../cluster/sbatch-script.ts'
 import { type CampaignStatus, campaignStatus, cancelCampaign } from '../cluster/status.ts'
 import { submitCampaign } from '../cluster/submit.ts'
+import { escapeControls } from '../platform/one-line.ts'
 import { makeRunId } from '../results/run-id.ts'
 import { resultsRoot } from '../suites/context.ts'
 import { SHARD_ENV } from '../suites/shard-settings.ts'
@@ -216,7 +217,8 @@ async function status(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const runId = runIdOperand(slurmStatusSpec, positionals)
   const root = values['results-dir'] ? resolve(values['results-dir']) : resultsRoot(env)
   const found = await campaignStatus(runId, join(root, runId), { env })
-  console.log(values.json ? JSON.stringify(found, null, 2) : statusLines(found).join('\n'))
+  // Task notes and hosts are stored text: one line each, controls escaped.
+  console.log(values.json ? JSON.stringify(found, null, 2) : statusLines(found).map(escapeControls).join('\n'))
   return 0
 }
 

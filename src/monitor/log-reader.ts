@@ -3,7 +3,8 @@
  * mid-write) is reported as `truncatedTail`, never parsed; any other line that is not a valid record is an error
  * naming the file and line number.
  */
-import { readFile } from 'node:fs/promises'
+import { jsonSyntaxProblem } from '../platform/json-problem.ts'
+import { ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
 import { monitorRecordSchema } from './log-schema.ts'
 import type { MonitorRecord } from './records.ts'
 
@@ -40,7 +41,8 @@ export function parseMonitorLog(text: string, path = '<text>'): MonitorLog {
     try {
       value = JSON.parse(line)
     } catch (error) {
-      throw new MonitorLogError(path, lineNo, `not JSON: ${line.slice(0, 80)}`, { cause: error })
+      // Where, not what: the line's bytes would reach a report's notes (a log path a record names may lead anywhere).
+      throw new MonitorLogError(path, lineNo, `not JSON (${jsonSyntaxProblem(error, line)})`, { cause: error })
     }
     const parsed = monitorRecordSchema.safeParse(value)
     if (!parsed.success) {
@@ -54,7 +56,16 @@ export function parseMonitorLog(text: string, path = '<text>'): MonitorLog {
   return { records, truncatedTail: text.slice(end) }
 }
 
-/** Reads and parses a log file. @throws MonitorLogError, or the fs error when the file cannot be read. */
+/**
+ * A log is read whole into one string (8 GPUs sampled every 100 ms write about 80 MB an hour): no smaller bound would
+ * be right for every run, so the bound is what one string holds.
+ */
+export const MONITOR_LOG_MAX_BYTES = ONE_STRING_MAX_BYTES
+
+/**
+ * Reads and parses a log file: a regular file of at most MONITOR_LOG_MAX_BYTES, never waited on (a FIFO is refused).
+ * @throws MonitorLogError; FileRefusedError naming the file when it is not there, not a regular file or too large.
+ */
 export async function readMonitorLog(path: string): Promise<MonitorLog> {
-  return parseMonitorLog(await readFile(path, 'utf8'), path)
+  return parseMonitorLog(await readRegularFile(path, { maxBytes: MONITOR_LOG_MAX_BYTES }), path)
 }

@@ -11,6 +11,8 @@ export type ReportErrorCode =
   | 'REPORT_NOTHING_COMPARED'
   /** A report file could not be written after the checks passed (disk full, removed under us). */
   | 'REPORT_WRITE'
+  /** The reports were written, but the step summary could not be appended to $GITHUB_STEP_SUMMARY. */
+  | 'REPORT_STEP_SUMMARY'
 
 export class ReportError extends Error {
   override name = 'ReportError'

@@ -10,6 +10,7 @@ import { readdir } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
 import { readMonitorLog } from '../monitor/log-reader.ts'
 import type { SampleRecord } from '../monitor/records.ts'
+import { FileRefusedError } from '../platform/regular-file.ts'
 import { combinedOutcome, readInvocations } from '../results/invocations.ts'
 import { readRunDirectory } from '../results/partial-records.ts'
 import { isRunId } from '../results/run-id.ts'
@@ -72,7 +73,9 @@ export async function loadSeries(
       )
       if (log.truncatedTail) notes.push(`monitor log ${logPath}: last line cut off (monitor killed?), ignored`)
     } catch (error) {
-      notes.push(`monitor log ${logPath}: not read (${(error as Error).message}); its charts are omitted`)
+      // The reason alone when the file was refused: its message repeats the path.
+      const why = error instanceof FileRefusedError ? error.reason : (error as Error).message
+      notes.push(`monitor log ${logPath}: not read (${why}); its charts are omitted`)
     }
   }
   return { series, notes }

@@ -5,8 +5,10 @@
  * summary.json is a report's). Refused: a file, a place that cannot be written, other files of the report names.
  */
 import { constants } from 'node:fs'
-import { access, readdir, readFile, stat } from 'node:fs/promises'
+import { access, lstat, readdir, readlink, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
+import { escapeControls } from '../platform/one-line.ts'
+import { ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
 import { ReportError } from './errors.ts'
 
 const FIX = 'give a new or empty directory, or one earlier reports went to; nothing was written'
@@ -42,7 +44,7 @@ async function checkNewDir(dir: string, refuse: (problem: string) => never): Pro
 /** A summary.json that a report wrote: JSON with a numeric schemaVersion, generatedAt and counts. */
 async function holdsEarlierReports(dir: string): Promise<boolean> {
   try {
-    const json = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'))
+    const json = JSON.parse(await readRegularFile(join(dir, 'summary.json'), { maxBytes: ONE_STRING_MAX_BYTES }))
     return typeof json?.schemaVersion === 'number' && typeof json.generatedAt === 'string' && 'counts' in json
   } catch {
     return false
@@ -59,6 +61,9 @@ export async function checkOutDir(outDir: string, fileNames: readonly string[], 
   }
   const dir = resolve(outDir)
   const info = await statOrNull(dir)
+  // A link to nowhere: mkdir would find the link there, and the first file written would fail inside it.
+  if (info === null && (await lstat(dir).catch(() => null))?.isSymbolicLink())
+    refuse(`is a link to '${escapeControls(await readlink(dir).catch(() => '?'))}', which does not exist`)
   if (info === null) return checkNewDir(dir, refuse)
   if (!info.isDirectory()) refuse('is a file, not a directory')
   const why = await writable(dir)

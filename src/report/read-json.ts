@@ -3,10 +3,11 @@
  * schema of its version. A file of an older version is named with its version and what to do, never read as today's
  * shape (the fields moved: a row's `recordId` became `recordIds`); a newer one is refused the same way.
  */
-import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { z } from 'zod'
+import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
+import { ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
 import { REPORT_SCHEMA_VERSION } from './analyses/build.ts'
 import { BottleneckJsonSchema, Perf02JsonSchema, ReportJsonSchema } from './render/json.ts'
 
@@ -70,7 +71,7 @@ export function parseReportJson<N extends ReportJsonName>(name: N, text: string,
       'REPORT_JSON_INVALID',
       file,
       null,
-      `${file} is not JSON: ${escapeControls((error as Error).message)}`,
+      `${file} is not JSON: ${jsonSyntaxProblem(error, text)}`,
       error,
     )
   }
@@ -86,18 +87,22 @@ export function parseReportJson<N extends ReportJsonName>(name: N, text: string,
   const parsed = SCHEMAS[name].safeParse(json)
   if (parsed.success) return parsed.data as ReportJson<N>
   const issue = parsed.error.issues[0]
-  const where = issue?.path.join('.') || '(root)'
+  const where = escapeControls(issue?.path.join('.') || '(root)')
   throw new ReportJsonError(
     'REPORT_JSON_INVALID',
     file,
     version,
-    `${file} says schema version ${version} but is not its shape (${where}: ${issue?.message}): ${REBUILD}`,
+    `${file} says schema version ${version} but is not its shape (${where}: ${escapeControls(issue?.message ?? '')}): ${REBUILD}`,
   )
 }
 
-/** Reads one of the JSON reports from disk; its name says which. @throws ReportJsonError, or the fs error. */
+/**
+ * Reads one of the JSON reports from disk (its name says which) as a regular file, never waited on.
+ * @throws ReportJsonError; FileRefusedError naming the file when it is not there, not a regular file or too large.
+ */
 export async function readReportJson(file: string): Promise<ReportJson<ReportJsonName>> {
   const name = basename(file)
   if (!(name in SCHEMAS)) throw new ReportJsonError('REPORT_JSON_INVALID', file, null, `${file} is not a JSON report`)
-  return parseReportJson(name as ReportJsonName, await readFile(file, 'utf8'), file)
+  const text = await readRegularFile(file, { maxBytes: ONE_STRING_MAX_BYTES })
+  return parseReportJson(name as ReportJsonName, text, file)
 }

@@ -1,11 +1,12 @@
 /**
- * The one writer of report files: renders every format from one Report and writes each file atomically into `outDir`,
- * then appends the step summary to $GITHUB_STEP_SUMMARY when that is set.
+ * The one writer of report files: renders every format from one Report and replaces the set in `outDir` whole or not
+ * at all (report-set.ts), then appends the step summary to $GITHUB_STEP_SUMMARY, whole or not at all, when that is set.
  */
-import { appendFile, rm } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { makeDirs } from '../platform/make-dirs.ts'
-import { writeFileAtomic } from '../results/atomic-write.ts'
+import { AppendError, appendWhole } from '../platform/append-whole.ts'
+import { fsErrorCode, fsProblem } from '../platform/fs-problem.ts'
+import { firstMissingLevel, makeDirs, removeMadeDirs } from '../platform/make-dirs.ts'
 import { buildReport, type Report } from './analyses/build.ts'
 import { ReportError } from './errors.ts'
 import type { ReportInput } from './input.ts'
@@ -16,6 +17,8 @@ import { bottleneckJson, perf02Json, summaryJson } from './render/json.ts'
 import { sectionMarkdown, summaryMarkdown } from './render/markdown.ts'
 import { stepSummaryOf } from './render/step-summary.ts'
 import { traceJson } from './render/trace.ts'
+import { withoutControlBytes } from './render/without-controls.ts'
+import { ReportSetError, replaceReportSet } from './report-set.ts'
 
 /** Every file a report may write (github-benchmark.json only when it has figures). */
 export const REPORT_FILES = [
@@ -47,6 +50,13 @@ export interface WrittenReports {
   leftOut: LeftOut[]
   /** Where the step summary went, or null when GITHUB_STEP_SUMMARY was not set. */
   stepSummaryPath: string | null
+  /**
+   * Why the step summary was not appended (nothing of it was: the file is as it was), or null. The reports are
+   * written then; the caller prints them and then this, and fails.
+   */
+  stepSummaryError: ReportError | null
+  /** Staging directories of earlier writes killed midway, found in `outDir` and removed (to be said). */
+  removedLeftovers: string[]
 }
 
 /** github-action-benchmark stops at an empty list ("No benchmark result was found"): such a file is not handed to it. */
@@ -55,10 +65,13 @@ const NO_FIGURES: LeftOut = {
   reason: 'no figures to chart (github-action-benchmark refuses an empty list)',
 }
 
-/** Renders every report file's content from the one Report. Pure apart from SVG rendering being async. */
+/**
+ * Renders every report file's content from the one Report. Pure apart from SVG rendering being async. Whatever a
+ * renderer let through, no control byte reaches a file (render/without-controls.ts).
+ */
 export async function renderReports(report: Report, input: ReportInput): Promise<Map<string, string>> {
   const github = githubBenchmarkJson(report)
-  return new Map<string, string>([
+  const contents = new Map<string, string>([
     ['summary.md', summaryMarkdown(report)],
     ['summary.json', summaryJson(report)],
     ['bottleneck.md', sectionMarkdown(report, 'bottleneck')],
@@ -73,11 +86,13 @@ export async function renderReports(report: Report, input: ReportInput): Promise
     ...(github === null ? [] : [['github-benchmark.json', github] as [string, string]]),
     ['trace.json', traceJson(input.records, input.series)],
   ])
+  for (const [name, content] of contents) contents.set(name, withoutControlBytes(name, content))
+  return contents
 }
 
 /**
  * Builds and writes every report for `input`.
- * @throws ReportError REPORT_WRITE naming the directory when a file cannot be written.
+ * @throws ReportError REPORT_WRITE naming the file that could not be written and why; the earlier reports are kept.
  */
 export async function writeReports(
   input: ReportInput,
@@ -85,6 +100,41 @@ export async function writeReports(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<WrittenReports> {
   return writeReport(buildReport(input), input, outDir, env)
+}
+
+/** A write that failed, in one message: which file, what the file system said, what became of the earlier reports. */
+function writeFailure(error: unknown, outDir: string, hadEarlier: boolean): ReportError {
+  const what = error instanceof ReportSetError ? `write '${error.file}'` : `make the directory '${outDir}'`
+  const kept =
+    error instanceof ReportSetError && !error.restored
+      ? `the earlier reports could not be put back: they are in '${error.keptIn}'`
+      : hadEarlier
+        ? `the earlier reports in '${outDir}' are as they were, none replaced`
+        : 'nothing was written'
+  const full = ['ENOSPC', 'EDQUOT'].includes(fsErrorCode(error) ?? '')
+  return new ReportError(
+    'REPORT_WRITE',
+    `cannot ${what}: ${fsProblem(error)}; ${kept}: ${full ? 'free space there or ' : ''}give another directory`,
+    { cause: error },
+  )
+}
+
+/** The step summary appended whole, or the error naming its file (nothing of it appended). */
+async function appendStepSummary(path: string, text: string, outDir: string): Promise<ReportError | null> {
+  try {
+    await appendWhole(path, text)
+    return null
+  } catch (error) {
+    const left =
+      error instanceof AppendError && !error.restored
+        ? 'part of it may have been appended'
+        : 'nothing was appended, the file is as it was'
+    return new ReportError(
+      'REPORT_STEP_SUMMARY',
+      `cannot append the step summary to $GITHUB_STEP_SUMMARY '${path}': ${fsProblem(error)}; ${left} (the reports in '${outDir}' were written)`,
+      { cause: error },
+    )
+  }
 }
 
 /** As writeReports, for a report built already (the CLI judges it before anything is written). */
@@ -96,29 +146,34 @@ export async function writeReport(
 ): Promise<WrittenReports> {
   const contents = await renderReports(report, input)
   const leftOut = contents.has(NO_FIGURES.file) ? [] : [NO_FIGURES]
-  const files: string[] = []
   const stepSummaryPath = env.GITHUB_STEP_SUMMARY?.trim() || null
+  const made = await firstMissingLevel(outDir)
+  const earlier = made === null ? new Set(await readdir(outDir).catch(() => [])) : new Set<string>()
+  let replaced: Awaited<ReturnType<typeof replaceReportSet>>
   try {
     await makeDirs(outDir)
-    for (const [name, content] of contents) {
-      const path = join(outDir, name)
-      await writeFileAtomic(path, content)
-      files.push(path)
-    }
-    // An older run's file would be read as this run's.
-    for (const { file } of leftOut) await rm(join(outDir, file), { force: true })
-    const fullReport = `${join(outDir, 'summary.md')} (in the job's artifacts when the workflow uploads them)`
-    if (stepSummaryPath) await appendFile(stepSummaryPath, stepSummaryOf(contents.get('summary.md')!, fullReport))
+    // Every name of the set: a file an earlier run wrote that this one does not (github-benchmark.json without
+    // figures) would be read as this run's, so it goes with the earlier set.
+    replaced = await replaceReportSet(outDir, contents, REPORT_FILES)
   } catch (error) {
-    const why = (error as Error).message
-    const done = files.length === 0 ? 'nothing was written' : `${files.length} of ${contents.size} files written`
-    throw new ReportError(
-      'REPORT_WRITE',
-      `cannot write the reports to '${outDir}' (${why}; ${done}): give another directory`,
-      {
-        cause: error,
-      },
+    await removeMadeDirs(outDir, made)
+    throw writeFailure(
+      error,
+      outDir,
+      REPORT_FILES.some((name) => earlier.has(name)),
     )
   }
-  return { report, outDir, files, leftOut, stepSummaryPath }
+  const fullReport = `${join(outDir, 'summary.md')} (in the job's artifacts when the workflow uploads them)`
+  const stepSummaryError = stepSummaryPath
+    ? await appendStepSummary(stepSummaryPath, stepSummaryOf(contents.get('summary.md')!, fullReport), outDir)
+    : null
+  return {
+    report,
+    outDir,
+    files: replaced.files,
+    leftOut,
+    stepSummaryPath,
+    stepSummaryError,
+    removedLeftovers: replaced.removedLeftovers,
+  }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { link, open, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { fsProblem } from '../platform/fs-problem.ts'
 
 /**
  * Writes a file so that readers see either nothing or the whole content, also across a crash: the bytes go to a
@@ -52,7 +53,8 @@ async function publish(
     await place(temporary)
   } catch (error) {
     await rm(temporary, { force: true })
-    throw new Error(`could not write ${path}: ${(error as Error).message}`, { cause: error })
+    // The problem in words, not Node's message: that names the temporary file, or no file at all (a full disk's write).
+    throw new Error(`could not write ${path}: ${fsProblem(error)}`, { cause: error })
   }
   await syncDirectory(dirname(path))
 }

@@ -5,10 +5,12 @@
  * the night to the history, so its trend charts hold the night itself. One file an invocation, written atomically and
  * never over another: `<run dir>/invocations/<finishedAt>-<pid>.json`.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
+import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
 import { writeFileAtomicNew } from './atomic-write.ts'
 
 /** One benchmark task as vitest's `onTestCaseBenchmark` reports it, reduced to what reports show (latency in ms). */
@@ -70,6 +72,30 @@ export async function storeInvocation(runDir: string, invocation: Omit<Invocatio
   }
 }
 
+/** An invocation file holds a few kB (one entry a benchmark): the bound of a record file is ample. */
+const INVOCATION_MAX_BYTES = 64 * 1024 * 1024
+
+/** An invocation file's content, or why it is none; read as a run directory's records are (src/platform/regular-file.ts). */
+async function readInvocation(file: string, runDir: string): Promise<{ invocation: Invocation } | { reason: string }> {
+  let text: string
+  try {
+    text = await readRegularFile(file, { maxBytes: INVOCATION_MAX_BYTES, inside: runDir })
+  } catch (error) {
+    if (error instanceof FileRefusedError) return { reason: error.reason }
+    throw error
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    return { reason: jsonSyntaxProblem(error, text) }
+  }
+  const parsed = InvocationSchema.safeParse(json)
+  if (parsed.success) return { invocation: parsed.data }
+  const issue = parsed.error.issues[0]!
+  return { reason: escapeControls(`${issue.path.join('.')}: ${issue.message}`) }
+}
+
 /** The invocations stored in `runDir`, oldest first, and each file that is not one (named, with why). */
 export async function readInvocations(
   runDir: string,
@@ -78,16 +104,11 @@ export async function readInvocations(
   const names = await readdir(dir).catch(() => [] as string[])
   const invocations: Invocation[] = []
   const invalid: { file: string; reason: string }[] = []
-  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
     const file = join(dir, name)
-    try {
-      const parsed = InvocationSchema.safeParse(JSON.parse(await readFile(file, 'utf8')))
-      if (parsed.success) invocations.push(parsed.data)
-      else
-        invalid.push({ file, reason: `${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}` })
-    } catch (error) {
-      invalid.push({ file, reason: escapeControls((error as Error).message) })
-    }
+    const outcome = await readInvocation(file, runDir)
+    if ('invocation' in outcome) invocations.push(outcome.invocation)
+    else invalid.push({ file, reason: outcome.reason })
   }
   return { invocations: invocations.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt)), invalid }
 }

@@ -10,9 +10,10 @@
  * A run folder without `run.json` is a run that was in flight when its process died: its files are never read as a run.
  */
 import { type Dirent, existsSync, readdirSync } from 'node:fs'
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises'
+import { mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { escapeControls } from '../platform/one-line.ts'
+import { jsonSyntaxProblem } from '../platform/json-problem.ts'
+import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
 import { writeFileAtomic } from './atomic-write.ts'
 import {
   JOURNAL_FORMAT,
@@ -21,6 +22,7 @@ import {
   type RunEntry,
   RunEntrySchema,
 } from './schema/run-entry.ts'
+import { RECORD_MAX_BYTES } from './store.ts'
 
 export const RUN_FILE = 'run.json'
 export const MEASUREMENTS_DIR = 'measurements'
@@ -40,7 +42,8 @@ function parseEntry<T>(
   try {
     json = JSON.parse(text)
   } catch (error) {
-    return { reason: `not valid JSON (cut short?): ${escapeControls((error as Error).message)}` }
+    // Never the file's bytes (json-problem.ts): they would reach every line and report that names the file.
+    return { reason: jsonSyntaxProblem(error, text) }
   }
   const format = (json as { format?: unknown } | null)?.format
   if (format !== JOURNAL_FORMAT)
@@ -59,11 +62,15 @@ export async function writeRunEntry(runDir: string, entry: RunEntry): Promise<vo
 
 /** What `runDir` holds: a kept run, nothing finished, or a file that cannot be read as one (with why). */
 export async function readRunEntry(runDir: string): Promise<RunEntryReading> {
-  const text = await readFile(join(runDir, RUN_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
-    throw error
-  })
-  if (text === null) return { state: 'absent' }
+  // As every file of a results directory: a regular file of a bounded size, never waited on (a FIFO is refused).
+  let text: string
+  try {
+    text = await readRegularFile(join(runDir, RUN_FILE), { maxBytes: RECORD_MAX_BYTES })
+  } catch (error) {
+    if (!(error instanceof FileRefusedError)) throw error
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return { state: 'absent' }
+    return { state: 'unreadable', reason: error.reason }
+  }
   const parsed = parseEntry(text, RunEntrySchema)
   return 'entry' in parsed ? { state: 'kept', entry: parsed.entry } : { state: 'unreadable', reason: parsed.reason }
 }
@@ -126,7 +133,15 @@ export async function readJournal(
   const problems: { file: string; reason: string }[] = []
   for (const name of names) {
     const file = join(dir, name)
-    const parsed = parseEntry(await readFile(file, 'utf8'), MeasurementEntrySchema)
+    const text = await readRegularFile(file, { maxBytes: RECORD_MAX_BYTES, inside: dir }).catch((error: unknown) => {
+      if (error instanceof FileRefusedError) return { refused: error.reason }
+      throw error
+    })
+    if (typeof text !== 'string') {
+      problems.push({ file, reason: text.refused })
+      continue
+    }
+    const parsed = parseEntry(text, MeasurementEntrySchema)
     if ('reason' in parsed) {
       problems.push({ file, reason: parsed.reason })
       continue

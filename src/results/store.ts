@@ -1,6 +1,8 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
+import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
 import { writeFileAtomicNew } from './atomic-write.ts'
 import { type ResultRecord, ResultRecordSchema } from './schema/index.ts'
 
@@ -63,19 +65,42 @@ export function parseResultRecord(text: string, file: string): { record: ResultR
   try {
     json = JSON.parse(text)
   } catch (error) {
-    // V8 quotes the bytes around the bad token, and a corrupt file's bytes can hold newlines and control codes.
-    return { invalid: { file, reason: `not valid JSON (truncated?): ${escapeControls((error as Error).message)}` } }
+    // Never V8's message: it quotes the bytes around the bad token, and a file linked in from elsewhere would have
+    // its first characters copied into every report that lists it.
+    return { invalid: { file, reason: jsonSyntaxProblem(error, text) } }
   }
   const parsed = ResultRecordSchema.safeParse(json)
   if (parsed.success) return { record: parsed.data }
   const issue = parsed.error.issues[0]!
-  const where = issue.path.length > 0 ? issue.path.join('.') : '(root)'
-  return { invalid: { file, reason: `not a valid result record: ${where}: ${issue.message}` } }
+  // A path can hold a key of the file's own (a record's map), so it is shown escaped, as the message is.
+  const where = issue.path.length > 0 ? escapeControls(issue.path.join('.')) : '(root)'
+  return { invalid: { file, reason: `not a valid result record: ${where}: ${escapeControls(issue.message)}` } }
+}
+
+/**
+ * The most bytes a record file may hold: 64 MiB. The largest records measured so far are about 1 MB (a capacity
+ * sweep's, test/fixtures/capacity/), a log tail is kept bounded inside them, so this leaves 60 times that; and parsing
+ * 64 MiB takes well under a second and a few hundred MB. A file beyond it (one linked to a device or a runaway log)
+ * is refused by name, unread, instead of costing the memory of the machine and then the whole directory.
+ */
+export const RECORD_MAX_BYTES = 64 * 1024 * 1024
+
+/** One record file's text, or why it was not read (not a regular file, too large, a link out of `dir`, ...). */
+async function readRecordFile(file: string, dir: string): Promise<{ text: string } | { invalid: InvalidRecord }> {
+  try {
+    return { text: await readRegularFile(file, { maxBytes: RECORD_MAX_BYTES, inside: dir }) }
+  } catch (error) {
+    if (!(error instanceof FileRefusedError)) throw error
+    return { invalid: { file, reason: error.reason } }
+  }
 }
 
 /**
  * Every record in a run directory, sorted by file name, plus every file that was not a valid record with the reason:
  * bad files are reported, never dropped silently and never fatal. Temporary files of unfinished writes are ignored.
+ * This is the reader of run directories for `report`, `capacity`, `history add` and the reporter: each `*.json` is
+ * read as a regular file of at most RECORD_MAX_BYTES, never waited on (a FIFO is refused, not opened for a writer),
+ * links followed only inside `dir`; the reason of a refused file names the kind of problem, never the file's bytes.
  * @throws only when the directory itself cannot be read.
  */
 export async function readResultRecords(dir: string): Promise<{ records: ResultRecord[]; invalid: InvalidRecord[] }> {
@@ -84,7 +109,8 @@ export async function readResultRecords(dir: string): Promise<{ records: ResultR
   const invalid: InvalidRecord[] = []
   for (const name of names) {
     const file = join(dir, name)
-    const outcome = parseResultRecord(await readFile(file, 'utf8'), file)
+    const read = await readRecordFile(file, dir)
+    const outcome = 'text' in read ? parseResultRecord(read.text, file) : read
     if ('record' in outcome) records.push(outcome.record)
     else invalid.push(outcome.invalid)
   }

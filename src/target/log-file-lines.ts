@@ -29,3 +29,14 @@ export function* logFileLines(path: string): Generator<string> {
     closeSync(fd)
   }
 }
+
+/** The lines of a stored log already read into memory, split as logFileLines splits a file. */
+export function textLines(text: string): string[] {
+  const lines: string[] = []
+  const splitter = createLineSplitter((line: StreamLine) => {
+    if (line.complete && line.cutBytes === 0) lines.push(line.text)
+  })
+  splitter.push(Buffer.from(text))
+  splitter.end()
+  return lines
+}

@@ -32,7 +32,7 @@ describe('virnucpro-bench history on real records', () => {
     expect(again.exitCode).toBe(0)
     const lines = again.stderr.trim().split('\n')
     expect(lines).toEqual([
-      expect.stringMatching(/invalid record .*\/cpu-run\/truncated\.json: not valid JSON .*\(skipped\)$/),
+      expect.stringMatching(/invalid record .*\/cpu-run\/truncated\.json: not valid JSON: .*\(skipped\)$/),
       expect.stringMatching(/invalid record .*\/cpu-run\/wrong\.json: not a valid result record: \w+: .*\(skipped\)$/),
     ])
     expect(again.stdout).toContain('run 2026-03-04T08-00-00Z-ca9a: already present (1 records)')

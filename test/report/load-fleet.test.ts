@@ -74,7 +74,9 @@ describe('merging results directories', () => {
     await writeFile(broken, text.slice(0, text.length / 2))
     const input = await loadFleet([MAIN_ROOT, root])
     expect(input.records).toHaveLength(11)
-    expect(input.invalid).toEqual([{ file: broken, reason: expect.stringMatching(/^not valid JSON \(truncated\?\)/) }])
+    expect(input.invalid).toEqual([
+      { file: broken, reason: expect.stringMatching(/^not valid JSON: .*\(cut short while written\?\)$/) },
+    ])
     expect(input.sources?.at(-1)).toMatchObject({ records: 2, invalid: 1, problem: null })
   })
 
@@ -128,7 +130,9 @@ describe('a moved run directory', () => {
     const dir = await moved('elsewhere', '/no/such/place')
     const input = await loadReportInput({ resultsDir: dir })
     expect(input.seriesNotes).toContainEqual(
-      expect.stringMatching(/^monitor log \/no\/such\/place\/monitor\/1-gpu-1\.jsonl: not read \(ENOENT/),
+      expect.stringMatching(
+        /^monitor log \/no\/such\/place\/monitor\/1-gpu-1\.jsonl: not read \(no such file or directory \(ENOENT\)\)/,
+      ),
     )
   })
 })

@@ -100,7 +100,9 @@ describe('takeKeptRun', () => {
     const whole = readFileSync(join(dir, RUN_FILE), 'utf8')
     writeFileSync(join(dir, RUN_FILE), whole.slice(0, Math.floor(whole.length / 2)))
     const got = await takeKeptRun(dir, KEY)
-    expect(got.state === 'measure' && got.why).toMatch(/^its run\.json is unreadable \(not valid JSON \(cut short\?\)/)
+    expect(got.state === 'measure' && got.why).toMatch(
+      /^its run\.json is unreadable \(not valid JSON: .* \(cut short while written\?\)\)$/,
+    )
   })
 
   test('a folder a kill left without run.json (the run in flight) is measured again, its files kept aside', async () => {

@@ -3,6 +3,7 @@
  * events (onEvent) and the monitor (onGpuUtil). On a TTY one line is redrawn in place on every update; elsewhere
  * (CI logs) a plain line is written every `intervalMs`, and only when something changed.
  */
+import { escapeControls } from '../../platform/one-line.ts'
 import type { TargetEvent } from '../../target/events.ts'
 
 export interface ProgressState {
@@ -83,7 +84,8 @@ export function createLiveProgress(options: LiveProgressOptions): LiveProgress {
   let lastWritten = ''
   let drawn = false
   const draw = () => {
-    const line = formatProgress(state)
+    // The stage name is the target's text: one line, controls escaped (a `\r::error` in it is no workflow command).
+    const line = escapeControls(formatProgress(state))
     if (options.isTty) {
       options.write(`\r\x1b[2K${line}`)
       drawn = true

@@ -3,7 +3,12 @@
  * (time at the target sizes with PERF-01, speedup and break-even for k > 1), the fleet's bad nodes and sharded runs
  * (merged reports), the history's change points when a history
  * was read, then where the reports are. Pure.
+ *
+ * Every line holds stored fields (names, reasons, file names), so each is one line with its control characters
+ * escaped: a record's name holding `\n::error ...` would otherwise print a line that GitHub Actions runs as a
+ * workflow command.
  */
+import { escapeControls } from '../../platform/one-line.ts'
 import type { Report } from '../analyses/build.ts'
 import type { LeftOut } from '../write.ts'
 import { capacityTerminalLines } from './capacity-text.ts'
@@ -45,5 +50,5 @@ export function terminalSummary(
   for (const line of trendsTerminalLines(report.trends)) lines.push(`gpu-report: ${line}`)
   for (const l of leftOut) lines.push(`gpu-report: ${l.file} not written: ${l.reason}`)
   lines.push(`gpu-report: ${files.length} reports in ${outDir} (open index.html; trace.json opens in ui.perfetto.dev)`)
-  return lines
+  return lines.map(escapeControls)
 }

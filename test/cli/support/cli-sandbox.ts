@@ -21,6 +21,8 @@ export interface CliOptions {
   env?: Record<string, string>
   /** Run as nobody when this process is root: read-only places stop only a user that is not root. */
   asNobody?: boolean
+  /** Killed after this long (default 60 s): a test of something that must not hang sets less than its own timeout. */
+  timeoutMs?: number
 }
 
 // No Slurm configuration: cluster rows read the same whether or not this machine has a cluster.
@@ -57,7 +59,7 @@ export function cliSandbox(prefix: string) {
         cwd: options.cwd ?? root,
         env: { ...withoutSlurm, ...options.env },
         extendEnv: false,
-        timeout: 60_000,
+        timeout: options.timeoutMs ?? 60_000,
         ...(options.asNobody ? asOtherUser : {}),
       }) as Promise<Ran>
     },

@@ -76,4 +76,14 @@ describe('createLiveProgress', () => {
       'ESM-2 Feature Extraction | 1,200/5,000 seq (24.0%) | 16,474 tok/s | 321.4 seq/s | ETA 00:03:12\n',
     ])
   })
+
+  test("a stage name's control characters are written escaped: a CI log line never starts a workflow command", () => {
+    vi.useFakeTimers()
+    const out: string[] = []
+    const progress = createLiveProgress({ write: (t) => out.push(t), isTty: false, intervalMs: 5_000 })
+    progress.onEvent({ ...start, name: 'ESM-2\r::error::injected\u0000' })
+    vi.advanceTimersByTime(5_000)
+    progress.stop()
+    expect(out).toEqual(['ESM-2\\r::error::injected\\u0000\n'])
+  })
 })
