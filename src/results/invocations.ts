@@ -5,6 +5,7 @@
  * the night to the history, so its trend charts hold the night itself. One file an invocation, written atomically and
  * never over another: `<run dir>/invocations/<finishedAt>-<pid>.json`.
  */
+import { existsSync, mkdirSync } from 'node:fs'
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -12,6 +13,7 @@ import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
 import { writeFileAtomicNew } from './atomic-write.ts'
+import { writeFileAtomicSync } from './atomic-write-sync.ts'
 
 /** One benchmark task as vitest's `onTestCaseBenchmark` reports it, reduced to what reports show (latency in ms). */
 export interface BenchmarkTaskResult {
@@ -69,6 +71,22 @@ export async function storeInvocation(runDir: string, invocation: Omit<Invocatio
     const path = join(runDir, INVOCATIONS_DIR, `${stamp}-${process.pid}${n === 0 ? '' : `-${n}`}.json`)
     const text = `${JSON.stringify({ schemaVersion: 1, ...invocation }, null, 2)}\n`
     if (await writeFileAtomicNew(path, text)) return path
+  }
+}
+
+/**
+ * As storeInvocation, synchronously: a graceful stop (src/suites/graceful-stop.ts) records its `interrupted` end in a
+ * signal handler, where nothing asynchronous runs.
+ * @throws the fs error when the file cannot be written.
+ */
+export function storeInvocationSync(runDir: string, invocation: Omit<Invocation, 'schemaVersion'>): string {
+  const stamp = invocation.finishedAt.replace(/[^0-9A-Za-z]/g, '')
+  mkdirSync(join(runDir, INVOCATIONS_DIR), { recursive: true })
+  for (let n = 0; ; n++) {
+    const path = join(runDir, INVOCATIONS_DIR, `${stamp}-${process.pid}${n === 0 ? '' : `-${n}`}.json`)
+    if (existsSync(path)) continue
+    writeFileAtomicSync(path, `${JSON.stringify({ schemaVersion: 1, ...invocation }, null, 2)}\n`)
+    return path
   }
 }
 
@@ -131,14 +149,17 @@ export function combinedOutcome(invocations: readonly Invocation[]): RunOutcome 
   const rebuilt = 'rebuilt from stored records'
   if (invocations.length === 0)
     return { state: 'unknown', note: `${rebuilt}; how the original run ended is not recorded` }
+  // An interrupted invocation that a later one continued and finished (src/suites/continuation.ts) left nothing undone.
+  const lastPassed = invocations.findLast((i) => i.outcome.state === 'passed')?.finishedAt ?? ''
+  const standing = invocations.filter((i) => i.outcome.state !== 'interrupted' || i.finishedAt > lastPassed)
   for (const state of ['failed', 'interrupted'] as const) {
-    const ended = invocations.filter((i) => i.outcome.state === state)
+    const ended = standing.filter((i) => i.outcome.state === state)
     if (ended.length > 0)
       return {
         state,
         note: `${rebuilt}: ${ended.length} of ${invocations.length} vitest invocation(s) ${state}: ${countedNotes(ended)}`,
       }
   }
-  if (invocations.every((i) => i.outcome.state === 'passed')) return { state: 'passed' }
+  if (standing.every((i) => i.outcome.state === 'passed')) return { state: 'passed' }
   return { state: 'unknown', note: `${rebuilt}; an invocation's end was not known` }
 }

@@ -13,6 +13,7 @@
  * A SIGKILL can be handled by nobody: it loses the run in flight, and the next invocation finds the lock gone quiet.
  */
 import { spawnSync } from 'node:child_process'
+import { storeInvocationSync } from '../results/invocations.ts'
 import { countKeptRunsSync } from '../results/run-journal.ts'
 import { type RunState, writeRunStateSync } from '../results/run-state.ts'
 import { releaseWriter } from '../results/writer-lock.ts'
@@ -81,6 +82,17 @@ export function gracefulStop(plan: StopPlan, signal: StopSignal): void {
   releaseWriter(plan.workDir, plan.token)
   const kept = countKeptRunsSync(plan.workDir)
   if (kept > 0) {
+    try {
+      // So that the reports, and any rebuilt later, say how this invocation ended (a continuation that finishes the
+      // run supersedes it: src/results/invocations.ts combinedOutcome).
+      storeInvocationSync(plan.resultsDir, {
+        finishedAt: new Date().toISOString(),
+        outcome: { state: 'interrupted', note: `stopped by ${signal} with ${kept} finished run(s) kept` },
+        benchmarks: [],
+      })
+    } catch (error) {
+      say(`virnucpro-bench: ${(error as Error).message}`)
+    }
     const report = spawnSync(
       plan.reportCommand.file,
       [...plan.reportCommand.args, 'report', plan.resultsDir, '--out', plan.reportsDir],

@@ -67,6 +67,9 @@ describe('invocations beside the records', () => {
       note: 'rebuilt from stored records: 4 of 4 vitest invocation(s) failed: some tests failed (0 unhandled errors) (3 invocations); 2 unhandled errors',
     })
     expect(of({ state: 'passed' }, interrupted).state).toBe('interrupted')
+    // A run stopped by a time limit and continued to its end by the same command: nothing is left undone.
+    expect(of(interrupted, interrupted, { state: 'passed' })).toEqual({ state: 'passed' })
+    expect(of(interrupted, failed).state).toBe('failed')
     expect(of({ state: 'passed' }, { state: 'passed' })).toEqual({ state: 'passed' })
     expect(of()).toEqual({
       state: 'unknown',
