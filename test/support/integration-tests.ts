@@ -34,8 +34,8 @@ const REFERENCE_PIPELINE = [
   'test/suites/stage.test.ts',
 ]
 
-/** A real single-node Slurm cluster running campaigns of the stage suite (67 s; skips without SLURM_CONF). */
-const SLURM_CLUSTER = ['test/cluster/slurm-cluster.test.ts']
+/** A real single-node Slurm cluster running campaigns of the stage suite (67 s; a requeued task, about 60 s; skip without SLURM_CONF). */
+const SLURM_CLUSTER = ['test/cluster/slurm-cluster.test.ts', 'test/cluster/slurm-requeue.test.ts']
 
 /**
  * Large seeded studies whose figures the docs state: thousands of simulated histories, 300 simulated campaigns a CI
