@@ -41,6 +41,8 @@ export interface StopPlan {
   say?: (line: string) => void
   /** Ends the process; default process.exit. */
   exit?: (code: number) => void
+  /** The processes the signal is passed on to; default this process's children but vitest's watchdog. */
+  workers?: () => number[]
 }
 
 function sleepSync(ms: number): void {
@@ -54,8 +56,7 @@ function workers(): number[] {
     .map((s) => s.pid)
 }
 
-function stopWorkers(signal: StopSignal): void {
-  const pids = workers()
+function stopWorkers(signal: StopSignal, pids: number[]): void {
   for (const pid of pids)
     try {
       process.kill(pid, signal)
@@ -71,7 +72,7 @@ function stopWorkers(signal: StopSignal): void {
 /** Handles one stop signal as the file's comment says. Exported for the tests; installGracefulStop wires it. */
 export function gracefulStop(plan: StopPlan, signal: StopSignal): void {
   const say = plan.say ?? ((line: string) => process.stderr.write(`${line}\n`))
-  stopWorkers(signal)
+  stopWorkers(signal, (plan.workers ?? workers)())
   try {
     writeRunStateSync(plan.workDir, { ...plan.state, state: 'interrupted', updatedAt: new Date().toISOString() })
   } catch (error) {
