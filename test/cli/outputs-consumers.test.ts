@@ -89,7 +89,7 @@ describe('outputs true to their consumers', () => {
     expect(lines.at(-1)).toMatch(
       /^_Cut here, after line \d+ of \d+: a job summary holds 1 MiB\. The full report is \S+\/summary\.md \(in the job's artifacts when the workflow uploads them\)\._$/,
     )
-    expect(lines.at(-3)).toMatch(/^\| \S+résumé-😀-\d{5}\.json \| not valid JSON .* \|$/)
+    expect(lines.at(-3)).toMatch(/^\| \S+résumé-😀-\d{5}\.json \| not valid JSON[: ].* \|$/)
   })
 })
 

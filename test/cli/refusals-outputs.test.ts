@@ -53,7 +53,7 @@ const ROWS: Row[] = [
       return { args: ['report', bad, '--out', at('out-invalid')], untouched: [at('out-invalid'), bad] }
     },
     code: 3,
-    line: /^report: RESULTS_DIR '\S+\/only-invalid' holds no valid result record: only invalid files, e.g. \S+truncated\.json: not valid JSON .*: give a results\/<runId> directory/,
+    line: /^report: RESULTS_DIR '\S+\/only-invalid' holds no valid result record: only invalid files, e.g. \S+truncated\.json: not valid JSON[: ].*: give a results\/<runId> directory/,
   },
   {
     case: 'report with no directory (in a checkout: its package.json was read as an invalid record)',
