@@ -37,7 +37,13 @@ export function capacityJson(
       fixedMs: interval(c.wall.fixedMs),
       at: c.at.map((a) => ({ sequences: a.sequences, wallMs: interval(a.wallMs), dominant: a.dominant ?? [] })),
       utilization: c.stages.flatMap((s) =>
-        s.utilAt.map((u) => ({ stage: s.stage, sequences: u.sequences, pct: interval(u.utilPct) })),
+        s.utilAt.map((u) => ({
+          stage: s.stage,
+          sequences: u.sequences,
+          pct: u.utilPct ? interval(u.utilPct) : null,
+          busyModelPct: u.busyModelPct ? interval(u.busyModelPct) : null,
+          disagreement: u.disagreement,
+        })),
       ),
       support: {
         supported: c.support.supported,

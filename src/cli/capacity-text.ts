@@ -36,7 +36,7 @@ function configLines(c: CapacityStats['configurations'][number]): string[] {
   for (const s of c.stages)
     for (const u of s.utilAt)
       lines.push(
-        `  ${s.stage} utilization at ${count(u.sequences)}: ${u.utilPct.estimate.toFixed(1)}%${u.utilPct.ci ? ` [${u.utilPct.ci.low.toFixed(1)}, ${u.utilPct.ci.high.toFixed(1)}]` : ''}`,
+        `  ${s.stage} utilization at ${count(u.sequences)}: ${u.utilPct ? `${u.utilPct.estimate.toFixed(1)}%${u.utilPct.ci ? ` [${u.utilPct.ci.low.toFixed(1)}, ${u.utilPct.ci.high.toFixed(1)}]` : ''}` : 'none'}${u.disagreement ? ` (${u.disagreement})` : ''}`,
       )
   if (!c.support.supported)
     lines.push(

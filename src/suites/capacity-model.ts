@@ -30,6 +30,7 @@ import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from
 import { type SharedPartCheck, type SharedParts, withSharedParts } from './capacity-shared.ts'
 import { type ModelSupport, modelSupport } from './capacity-support.ts'
 import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
+import { outOfRange, utilDisagreement, utilFromSteady } from './stage-util-projection.ts'
 
 export interface PartFigures {
   name: string
@@ -50,9 +51,21 @@ export interface StageCapacity {
   /** From the runs at the largest size: start-up before the GPU's first work, and utilization after it. */
   startupMs: EstimateStat | null
   steadyUtilPct: EstimateStat | null
-  /** GPU-busy time over stage time, from the model, at each size of `at` (CI clipped to 0-100%). */
-  utilAt: { sequences: number; utilPct: SizeEstimate }[]
-  /** Utilization as the input grows without bound (busy per sequence over stage time per sequence). */
+  /**
+   * Utilization at each size of `at`, built from the steady state: steady utilization x the share of the stage after
+   * the GPU's first work (1 - start-up / stage time at that size), so it tends to the steady state as the input grows
+   * and never leaves 0-100% by construction (stage-util-projection.ts). `busyModelPct`: what the GPU-busy series' own
+   * line says at that size (its busy time over stage time, unclipped); `disagreement` says so when the two CIs do not
+   * meet (the monitor's busy time and the stage times tell two stories), null when they agree or one is missing.
+   */
+  utilAt: {
+    sequences: number
+    /** null: no projection stands (no steady state, and the busy line leaves 0-100%); `disagreement` says why. */
+    utilPct: SizeEstimate | null
+    busyModelPct: SizeEstimate | null
+    disagreement: string | null
+  }[]
+  /** Utilization as the input grows without bound: the steady state (or the busy model's slope ratio without one). */
   asymptoticUtilPct: SizeEstimate | null
   /** The stage as fixed + per-sequence: what is start-up and what is steady state. */
   fixedMs: SizeEstimate
@@ -103,10 +116,10 @@ export function curveSizes(smallestMeasured: number, largestTarget: number): num
   return out
 }
 
-/** A fraction as a percentage; a utilization is clipped to 0-100% (estimate and CI): a GPU is never more than busy. */
-const pct = (e: SizeEstimate, clip = false): SizeEstimate => {
-  const bound = (x: number) => (clip ? Math.min(100, Math.max(0, x * 100)) : x * 100)
-  return { estimate: bound(e.estimate), ci: e.ci ? { ...e.ci, low: bound(e.ci.low), high: bound(e.ci.high) } : null }
+/** A fraction as a percentage (estimate and CI). */
+const pct = (e: SizeEstimate): SizeEstimate => {
+  const scaled = (x: number) => x * 100
+  return { estimate: scaled(e.estimate), ci: e.ci ? { ...e.ci, low: scaled(e.ci.low), high: scaled(e.ci.high) } : null }
 }
 
 function lineFigures(model: SizeModel, read: LineSelector) {
@@ -125,14 +138,33 @@ function stageCapacity(model: SizeModel, stage: string, largest: CapacityRun[], 
   const hasBusy = model.series.includes(busySeries(stage))
   const stageLine = stageOf(model, stage)
   const median = (get: (r: CapacityRun) => number | null, what: string) => toStat(estimate(largest.map(get), what))
+  const startupMs = median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`)
+  const steadyUtilPct = median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`)
+  const utilAt = hasBusy
+    ? sizes.map((sequences) => {
+        const busyModelPct = pct(ratioAt(model, busy, stageLine, sequences))
+        const stageMs = estimateFrom([model], (line) => valueAt(stageLine(line), sequences))
+        const fromSteady = utilFromSteady(steadyUtilPct, startupMs, stageMs)
+        // Without a steady state the busy line is all there is: shown as it is, or, where it leaves 0-100%, no figure.
+        const disagreement = fromSteady ? utilDisagreement(fromSteady, busyModelPct) : outOfRange(busyModelPct)
+        return {
+          sequences,
+          utilPct: fromSteady ?? (disagreement ? null : busyModelPct),
+          busyModelPct,
+          disagreement,
+        }
+      })
+    : []
   return {
     stage,
-    startupMs: median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`),
-    steadyUtilPct: median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`),
-    utilAt: hasBusy
-      ? sizes.map((sequences) => ({ sequences, utilPct: pct(ratioAt(model, busy, stageLine, sequences), true) }))
-      : [],
-    asymptoticUtilPct: hasBusy ? pct(asymptoticRatio(model, busy, stageLine), true) : null,
+    startupMs,
+    steadyUtilPct,
+    utilAt,
+    asymptoticUtilPct: steadyUtilPct
+      ? { estimate: steadyUtilPct.median, ci: steadyUtilPct.ci && { ...steadyUtilPct.ci } }
+      : hasBusy
+        ? pct(asymptoticRatio(model, busy, stageLine))
+        : null,
     ...lineFigures(model, stageLine),
   }
 }

@@ -88,17 +88,17 @@ function perf02Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Ver
       stage: s.stage,
     })
     const why = unsupported([c])
-    const projected = s.utilAt.map(({ sequences, utilPct }) =>
+    const projected = s.utilAt.map(({ sequences, utilPct, disagreement }) =>
       withSupport(
         verdict({
           id: `capacity/${c.gpuCount}/perf02/${s.stage}/${sequences === measured ? 'measured' : sequences}`,
           title: `PERF-02 ${s.stage}, ${c.label}, at ${count(sequences)} sequences`,
-          verdict: judged(utilPct, (v, ci) => judgeAtLeast(v, ci, min)),
-          value: utilPct.estimate,
+          verdict: utilPct ? judged(utilPct, (v, ci) => judgeAtLeast(v, ci, min)) : 'inconclusive',
+          value: utilPct?.estimate ?? null,
           unit: '%',
-          ci: ciOf(utilPct),
+          ci: utilPct ? ciOf(utilPct) : null,
           threshold: `>= ${min}%`,
-          detail: `GPU-busy time over stage time from the size model (fixed ${(s.fixedMs.estimate / 1000).toFixed(1)} s, then ${s.msPerSequence.estimate.toFixed(3)} ms/sequence); tends to ${s.asymptoticUtilPct?.estimate.toFixed(1) ?? '?'}% as the input grows; ${startup}`,
+          detail: `${s.steadyUtilPct ? 'the steady state x the share of the stage after its start-up' : 'GPU-busy time over stage time'} from the size model (stage fixed ${(s.fixedMs.estimate / 1000).toFixed(1)} s, then ${s.msPerSequence.estimate.toFixed(3)} ms/sequence); tends to ${s.asymptoticUtilPct?.estimate.toFixed(1) ?? '?'}% as the input grows; ${startup}${disagreement ? `; ${disagreement}` : ''}`,
           stage: s.stage,
         }),
         sequences === measured ? null : why,
