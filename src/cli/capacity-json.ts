@@ -36,6 +36,8 @@ export function capacityJson(
       perSequenceMs: interval(c.wall.msPerSequence),
       fixedMs: interval(c.wall.fixedMs),
       at: c.at.map((a) => ({ sequences: a.sequences, wallMs: interval(a.wallMs), dominant: a.dominant ?? [] })),
+      /** Per stage with a steady part read inside the runs: from which source, in how many of them. */
+      steady: c.steady.map((r) => ({ stage: r.stage, source: r.source, runs: r.runs, of: r.of })),
       utilization: c.stages.flatMap((s) =>
         s.utilAt.map((u) => ({
           stage: s.stage,

@@ -2,6 +2,7 @@
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import type { CapacityStats } from '../suites/capacity.ts'
+import { RATE_SOURCE_NAMES } from '../suites/capacity-rates.ts'
 import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 const HOUR_MS = 3_600_000
@@ -26,7 +27,8 @@ function configLines(c: CapacityStats['configurations'][number]): string[] {
   lines.push(
     `  model: fixed ${timeText(c.wall.fixedMs)} + ${ms.estimate.toFixed(4)} ms/sequence${ms.ci ? ` [${ms.ci.low.toFixed(4)}, ${ms.ci.high.toFixed(4)}]` : ''}`,
   )
-  for (const r of c.steady) lines.push(`  ${r.stage}: steady part read inside ${r.runs} of ${r.of} runs`)
+  for (const r of c.steady)
+    lines.push(`  ${r.stage}: steady part read inside ${r.runs} of ${r.of} runs, from ${RATE_SOURCE_NAMES[r.source]}`)
   for (const a of c.at) {
     const top = a.dominant?.[0]
     lines.push(

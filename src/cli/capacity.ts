@@ -5,6 +5,8 @@
  */
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { MonitorLogError, readMonitorLog } from '../monitor/log-reader.ts'
+import { type MonitorSummary, summarizeRecords } from '../monitor/summary/summarize.ts'
 import { fsProblem } from '../platform/fs-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
@@ -15,6 +17,7 @@ import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import { analyzeCapacityRuns } from '../suites/capacity.ts'
 import { refitInput } from '../suites/capacity-refit.ts'
+import { lacksBusySpans } from '../suites/capacity-refit-sources.ts'
 import { progressFromLog } from '../suites/progress-from-log.ts'
 import { textLines } from '../target/log-file-lines.ts'
 import { heldOutChecks, heldOutSpeedups } from './capacity-checks.ts'
@@ -75,6 +78,42 @@ async function readRunLogs(found: readonly { record: ResultRecord; dir: string }
   return logs
 }
 
+/**
+ * The monitor summaries, summarized again from each run's monitor log, of the runs whose stored summary predates GPU
+ * busy spans (capacity-refit-sources.ts), keyed by the log's file. A log that is not there is no summary; one that
+ * cannot be read or is no monitor log is named on stderr and left out.
+ */
+async function readMonitorLogs(
+  found: readonly { record: ResultRecord; dir: string }[],
+): Promise<Map<string, MonitorSummary>> {
+  const summaries = new Map<string, MonitorSummary>()
+  for (const { record, dir } of found)
+    for (const run of record.runs) {
+      const logPath = run.gpu?.logPath
+      if (!logPath || !lacksBusySpans(run.gpu!)) continue
+      const file = monitorLogFile(logPath, record.provenance.runId, dir)
+      if (summaries.has(file)) continue
+      try {
+        summaries.set(file, summarizeRecords((await readMonitorLog(file)).records, {}, logPath))
+      } catch (error) {
+        if (error instanceof FileRefusedError && error.code === 'ENOENT') continue
+        if (!(error instanceof FileRefusedError || error instanceof MonitorLogError)) throw error
+        console.error(escapeControls(`virnucpro-bench capacity: left out monitor log ${file}: ${error.message}`))
+      }
+    }
+  return summaries
+}
+
+/** The run's monitor summary read again from its monitor log (readMonitorLogs); null without one. */
+function monitorFromRunLog(dirOf: Map<ResultRecord, string>, summaries: ReadonlyMap<string, MonitorSummary>) {
+  return (run: MeasuredRun, record: ResultRecord) => {
+    const logPath = run.gpu?.logPath
+    const dir = dirOf.get(record)
+    if (!logPath || !dir) return null
+    return summaries.get(monitorLogFile(logPath, record.provenance.runId, dir)) ?? null
+  }
+}
+
 /** The run's progress read from its pipeline log (read beforehand by readRunLogs); null without a log. */
 function progressFromRunLog(dirOf: Map<ResultRecord, string>, logs: ReadonlyMap<string, string>) {
   return (run: MeasuredRun, record: ResultRecord) => {
@@ -111,10 +150,12 @@ export async function run(args: string[]): Promise<number> {
     )
   const records = found.map((f) => f.record)
   const thresholds = (records.find((r) => r.kind === 'capacity') ?? records[0]!).thresholds
+  const dirOf = new Map(found.map((f) => [f.record, f.dir]))
   const input = refitInput(records, {
     sizes,
     gpuStages: thresholds.perf02.stages,
-    progressOf: progressFromRunLog(new Map(found.map((f) => [f.record, f.dir])), await readRunLogs(found)),
+    progressOf: progressFromRunLog(dirOf, await readRunLogs(found)),
+    monitorOf: monitorFromRunLog(dirOf, await readMonitorLogs(found)),
   })
   const fittable = input.configs.filter((c) => new Set(c.runs.map((r) => r.size)).size >= 2)
   if (fittable.length === 0)

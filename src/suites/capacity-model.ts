@@ -26,6 +26,7 @@ import {
 } from '../measure/index.ts'
 import { type DominantPart, dominantParts } from './capacity-dominant.ts'
 import { type ConstantPartCheck, checkConstants, partLine, partsOf, stageOf, wallOf } from './capacity-parts.ts'
+import type { RateSource } from './capacity-rates.ts'
 import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './capacity-runs.ts'
 import { type SharedPartCheck, type SharedParts, withSharedParts } from './capacity-shared.ts'
 import { type ModelSupport, modelSupport } from './capacity-support.ts'
@@ -100,8 +101,11 @@ export interface ConfigCapacity {
   support: ModelSupport
   /** CPU-stage parts and whether they were fitted over every configuration's runs (capacity-shared.ts). */
   sharedParts: SharedPartCheck[]
-  /** Per stage with progress lines: the runs whose steady part was read inside them, of all runs. */
-  steady: { stage: string; runs: number; of: number }[]
+  /**
+   * Per stage with a steady part read inside some run: the runs it was read inside, of all runs, and where it was read
+   * (one source for all the configuration's runs: capacity-steady.ts).
+   */
+  steady: { stage: string; runs: number; of: number; source: RateSource }[]
 }
 
 /**
@@ -183,13 +187,13 @@ const wallEstimates = (model: SizeModel, parts: readonly string[], sizes: readon
     wallMs: estimateFrom([model], (line) => valueAt(wallOf(parts)(line), sequences)),
   }))
 
-/** Per stage with progress lines in some run: how many runs had their steady part read inside them. */
+/** Per stage with a steady part in some run: how many runs had it read inside them, and from what. */
 const steadyCoverage = (runs: readonly CapacityRun[]) =>
-  [...new Set(runs.flatMap((r) => Object.keys(r.steady)))].map((stage) => ({
-    stage,
-    runs: runs.filter((r) => r.steady[stage]).length,
-    of: runs.length,
-  }))
+  [...new Set(runs.flatMap((r) => Object.keys(r.steady)))].map((stage) => {
+    const read = runs.filter((r) => r.steady[stage])
+    // One source for all the configuration's runs (capacity-steady.ts); a run built without one: batch lines.
+    return { stage, runs: read.length, of: runs.length, source: read[0]!.steady[stage]!.source ?? 'batch-lines' }
+  })
 
 function sizeRows(model: SizeModel, input: ConfigInput) {
   return model.groups.map((g) => {

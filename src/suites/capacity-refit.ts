@@ -2,21 +2,20 @@
  * Re-analysis of stored runs (`virnucpro-bench capacity RUN_DIR...`): the measured runs of every record of one or more
  * run directories, grouped by configuration (the runs' own config, the size left out, and the input they were cut from)
  * and by measured size (the subset each run read, from its record's provenance), refitted with today's size model and
- * projected to any size: a model change or a new question costs no GPU time. Each run's progress comes from its record,
- * else from its pipeline log (the caller reads it: `progressOf`), else it has none; the notes say which, per
- * configuration.
+ * projected to any size: a model change or a new question costs no GPU time. Each run's in-run rates come from its
+ * record, completed from its pipeline and monitor logs where the record predates a source (the caller reads them:
+ * capacity-refit-sources.ts); the notes say which, per configuration.
  */
-import type { MeasuredRun, ResultRecord, StageProgress } from '../results/schema/index.ts'
+import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import type { CapacityConfigRuns, CapacityFrame } from './capacity.ts'
+import { newSourceCount, type RunSources, sourceNotes, withKeptSources } from './capacity-refit-sources.ts'
 import { capacityRun } from './capacity-runs.ts'
 
-export interface RefitOptions {
+export interface RefitOptions extends RunSources {
   /** Measured sizes (records) to fit from; default every size measured. */
   sizes?: readonly number[]
   /** The stages PERF-02 judges (their GPU-busy time and start-up are read). */
   gpuStages: readonly string[]
-  /** A run's progress from its pipeline log, for runs whose record has none; null when there is no log to read. */
-  progressOf: (run: MeasuredRun, record: ResultRecord) => StageProgress[] | null
 }
 
 export interface RefitInput {
@@ -84,41 +83,16 @@ function collectRuns(records: readonly ResultRecord[], notes: string[]): SizedRu
   return out
 }
 
-function withProgress(r: SizedRun, options: RefitOptions, count: { record: number; log: number; none: number }) {
-  if (r.run.progress && r.run.progress.length > 0) {
-    count.record++
-    return r.run
-  }
-  const fromLog = options.progressOf(r.run, r.record)
-  if (fromLog && fromLog.length > 0) {
-    count.log++
-    return { ...r.run, progress: fromLog }
-  }
-  count.none++
-  return r.run
-}
-
-function progressNote(label: string, count: { record: number; log: number; none: number }): string {
-  const parts = [
-    count.record ? `${count.record} from the records` : '',
-    count.log
-      ? `${count.log} from their target.log (the pipeline's own timestamps, 1 s on its main process: coarser)`
-      : '',
-    count.none ? `${count.none} with none (no progress in the record, no log): their stages fitted across sizes` : '',
-  ].filter(Boolean)
-  return `${label}: progress lines of ${parts.join(', ')}`
-}
-
 function configRuns(group: SizedRun[], options: RefitOptions, notes: string[]): CapacityConfigRuns {
   const { label, gpuCount } = configKey(group[0]!.run, group[0]!.record)
-  const count = { record: 0, log: 0, none: 0 }
+  const count = newSourceCount()
   const completed = group.filter((r) => r.run.run.exitClass === 'completed')
   const failed = group.find((r) => r.run.run.exitClass !== 'completed')
   const runs = completed.flatMap((r) => {
-    const run = capacityRun(withProgress(r, options, count), r.sequences, options.gpuStages)
+    const run = capacityRun(withKeptSources(r.run, r.record, options, count), r.sequences, options.gpuStages)
     return run ? [run] : []
   })
-  notes.push(progressNote(label, count))
+  notes.push(...sourceNotes(label, count))
   return {
     label,
     gpuCount,

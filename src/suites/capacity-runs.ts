@@ -9,8 +9,8 @@
  * size in sequences is turned into work with the input's own work per record.
  */
 
-import type { MeasuredRun } from '../results/schema/index.ts'
-import { type StageSteady, stageSteady } from './capacity-rates.ts'
+import { type MeasuredRun, PROGRESS_SOURCES } from '../results/schema/index.ts'
+import { busySteady, type StageSteady, stageSteady } from './capacity-rates.ts'
 import { stageDurationMs } from './stage-metrics.ts'
 
 export const WALL = 'wall'
@@ -39,8 +39,10 @@ export interface CapacityRun {
   values: Record<string, number>
   /** Per GPU stage (PERF-02's), where the monitor saw one. */
   startup: Record<string, StageStartup>
-  /** Per stage with progress lines: its steady part inside this run. */
+  /** Per stage with progress lines: its steady part inside this run (from its configuration's source: capacity-steady.ts). */
   steady: Record<string, StageSteady>
+  /** Per stage, every steady part this run gives (one per source, best first); absent: `steady` is all it has. */
+  readings?: Record<string, StageSteady[]>
 }
 
 type StageGpus = NonNullable<MeasuredRun['gpu']>['stages'][number]['gpus']
@@ -60,6 +62,21 @@ function steadyOf(g: StageGpus[number], durationMs: number): number | null {
   const lead = g.leadingIdleMs
   if (mean === undefined || lead === null || lead >= durationMs) return null
   return (mean * durationMs) / (durationMs - lead)
+}
+
+/**
+ * Every steady part the run gives for a stage, best first (RATE_SOURCES), each no longer than the stage: from its
+ * progress series, and for a GPU stage from its GPUs' busy spans (tqdm bars only for a CPU stage: a GPU stage's bars
+ * count files, and its busy span leaves out the model build that such a bar holds).
+ */
+function stageReadings(o: MeasuredRun, stage: string, durationMs: number, gpuStage: boolean): StageSteady[] {
+  const sources = (['batch-lines', ...PROGRESS_SOURCES] as const).filter((s) => !(gpuStage && s === 'tqdm'))
+  const found = sources.map((source) => stageSteady(o.progress, stage, source))
+  if (gpuStage) {
+    const window = o.gpu?.stages.find((s) => s.stage === stage)
+    found.push(window ? busySteady(askedFor(o, window.gpus)) : null)
+  }
+  return found.filter((r): r is StageSteady => r !== null && r.steadyMs <= durationMs)
 }
 
 function gpuStageFigures(o: MeasuredRun, stage: string, durationMs: number) {
@@ -87,14 +104,17 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
   const values: Record<string, number> = { [WALL]: run.wallMs }
   const startup: Record<string, StageStartup> = {}
   const steady: Record<string, StageSteady> = {}
+  const readings: Record<string, StageSteady[]> = {}
   let insideMs = 0
   for (const span of run.stages) {
     const durationMs = stageDurationMs(run, span.name)
     if (durationMs === null) continue
     values[span.name] = durationMs
     insideMs += durationMs
-    const inside = stageSteady(o.progress, span.name)
-    if (inside && inside.steadyMs <= durationMs) {
+    const found = stageReadings(o, span.name, durationMs, gpuStages.includes(span.name))
+    const inside = found[0]
+    if (inside) {
+      readings[span.name] = found
       steady[span.name] = inside
       values[steadySeries(span.name)] = inside.steadyMs
       values[preSeries(span.name)] = durationMs - inside.steadyMs
@@ -110,7 +130,7 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
     values[workSeries(span.name)] = durationMs - startupMs
   }
   values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
-  return { label: o.label, size, values, startup, steady }
+  return { label: o.label, size, values, startup, steady, readings }
 }
 
 /** The series every run has: a stage skipped in one run cannot be fitted over all of them. */

@@ -31,16 +31,18 @@ export interface SharedParts {
 
 const SPLIT = /^(steady|pre|startup|work|busy): /
 
-/** Parts that run on the CPU whatever the GPU count: stages that are neither GPU stages nor split by GPU work. */
+/**
+ * Parts that run on the CPU whatever the GPU count: stages that are neither GPU stages nor split by GPU work, and of a
+ * CPU stage split by its own progress (a tqdm bar: capacity-rates.ts) its steady part. Its `pre` part stays each
+ * configuration's own: a start-up part is held constant or not by each configuration's own check (capacity-parts.ts),
+ * which a pooled line would override.
+ */
 export function cpuStageParts(series: readonly string[], gpuStages: readonly string[]): string[] {
-  return series.filter(
-    (s) =>
-      s !== WALL &&
-      s !== OUTSIDE_STAGES &&
-      !SPLIT.test(s) &&
-      !gpuStages.includes(s) &&
-      !series.some((x) => SPLIT.test(x) && x.endsWith(`: ${s}`)),
-  )
+  const stages = series.filter((s) => s !== WALL && s !== OUTSIDE_STAGES && !SPLIT.test(s) && !gpuStages.includes(s))
+  return stages.flatMap((s) => {
+    if (series.includes(`steady: ${s}`) && series.includes(`pre: ${s}`)) return [`steady: ${s}`]
+    return series.some((x) => SPLIT.test(x) && x.endsWith(`: ${s}`)) ? [] : [s]
+  })
 }
 
 const overlap = (a: SizeEstimate, b: SizeEstimate) =>

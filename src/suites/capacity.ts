@@ -13,6 +13,7 @@ import { type ComparisonCapacity, compareCapacity } from './capacity-compare.ts'
 import { type ConfigCapacity, configCapacity } from './capacity-model.ts'
 import { type CapacityRun, capacityRun } from './capacity-runs.ts'
 import { sharedParts } from './capacity-shared.ts'
+import { withCommonSources } from './capacity-steady.ts'
 import { capacityVerdicts } from './capacity-verdicts.ts'
 import type { Configuration } from './configuration.ts'
 import type { ResolvedInput } from './input.ts'
@@ -125,7 +126,7 @@ export function analyzeCapacity(
  * capacity`); the 1-GPU one is the baseline of the others.
  */
 export function analyzeCapacityRuns(
-  configs: readonly CapacityConfigRuns[],
+  given: readonly CapacityConfigRuns[],
   frame: CapacityFrame,
   t: Thresholds,
   extraSizes: readonly number[] = [],
@@ -136,6 +137,8 @@ export function analyzeCapacityRuns(
   const fitted: { figures: ConfigCapacity; model: SizeModel; parts: string[] }[] = []
   const notFitted: CapacityStats['notFitted'] = []
   const verdicts: Verdict[] = []
+  // Each stage of a configuration read from one source in all its runs, before anything is fitted (shared parts too).
+  const configs = given.map((c) => ({ ...c, runs: withCommonSources(c.runs) }))
   const shared = sharedParts(
     configs.filter((c) => !c.failure),
     t.perf02.stages,

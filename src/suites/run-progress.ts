@@ -1,14 +1,19 @@
 /**
- * Collects each GPU stage's progress lines during one run (ESM-2's `Batch` lines and any `<label> progress: done/total`
- * line, per worker) into the compact series a record keeps (StageProgress), thinned to PROGRESS_MAX_POINTS.
+ * Collects each stage's progress during one run into the compact series a record keeps (StageProgress), thinned to
+ * PROGRESS_MAX_POINTS, from every kind of line that says how far a stage got:
+ * - batch lines (ESM-2's `Batch` lines, any `<label> progress: done/total` line), per worker, as they come;
+ * - worker spans (`Starting inference on N sequences` ... `Async inference complete: N sequences`), per worker, and
+ *   file lines (`Extracting X features from FILE`, `X ready:`, `Saved X features to FILE (N sequences)`), per stage:
+ *   each a piece of work with a start and an end, kept as a pair of points;
+ * - tqdm bars, per stage and bar: one point per count the bar shows (its redraws of one count are one point).
  */
-import { PROGRESS_MAX_POINTS, type StageProgress } from '../results/schema/index.ts'
+import { PROGRESS_MAX_POINTS, type ProgressSource, type StageProgress } from '../results/schema/index.ts'
 import type { TargetEvent } from '../target/events.ts'
 
 export interface ProgressCollector {
   /** Feeds one event seen while `stage` was running (null: between stages). */
   push(event: TargetEvent, stage: string | null): void
-  /** The series collected, one per stage and worker, in the order they started. */
+  /** The series collected, one per stage, source and worker (or bar), in the order they started. */
   series(): StageProgress[]
 }
 
@@ -20,30 +25,96 @@ export function thinnedIndices(count: number, max: number): number[] {
   return out
 }
 
+/** Series kept in pairs (a piece's start and end): thinned by whole pieces, so no kept point loses its partner. */
+export const isPaired = (p: Pick<StageProgress, 'source'>) => p.source === 'worker-span' || p.source === 'file-lines'
+
 function thin(p: StageProgress, max: number): StageProgress {
   if (p.atMs.length <= max) return p
-  const keep = thinnedIndices(p.atMs.length, max)
+  const keep = isPaired(p)
+    ? thinnedIndices(p.atMs.length / 2, Math.max(2, Math.floor(max / 2))).flatMap((k) => [2 * k, 2 * k + 1])
+    : thinnedIndices(p.atMs.length, max)
   return { ...p, atMs: keep.map((i) => p.atMs[i]!), done: keep.map((i) => p.done[i]!) }
+}
+
+/** A piece begun and not yet ended: when (the `ready` after a model build moves it) and what it was. */
+interface OpenPiece {
+  label: string
+  atMs: number
+  sequences: number | null
 }
 
 /** A collector; `maxPoints` per series (default PROGRESS_MAX_POINTS). */
 export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): ProgressCollector {
   const byKey = new Map<string, StageProgress>()
+  const open = new Map<string, OpenPiece>()
+  // tqdm: the series key of each bar now drawn (a bar whose count goes back is a new bar of the same label).
+  const bars = new Map<string, { key: string; restarts: number }>()
+
+  const seriesOf = (key: string, stage: string, source: ProgressSource | undefined, worker: number | null) => {
+    let p = byKey.get(key)
+    if (!p) {
+      p = { stage, ...(source && { source }), worker, total: 0, lines: 0, atMs: [], done: [] }
+      byKey.set(key, p)
+    }
+    return p
+  }
+
+  const endPiece = (key: string, p: StageProgress, atMs: number, sequences: number) => {
+    const piece = open.get(key)
+    open.delete(key)
+    if (!piece || !(Number.isFinite(sequences) && sequences >= 0)) return
+    const before = p.done.at(-1) ?? 0
+    p.atMs.push(piece.atMs, atMs)
+    p.done.push(before, before + sequences)
+    p.total = before + sequences
+    p.lines += 2
+  }
+
+  const pieceEvent = (event: TargetEvent, stage: string) => {
+    const w = 'worker' in event ? (event.worker ?? null) : null
+    if (event.type === 'inference-start' || event.type === 'inference-complete') {
+      const key = `worker-span\u0000${stage}\u0000${w ?? ''}`
+      if (event.type === 'inference-start')
+        open.set(key, { label: 'inference', atMs: event.atMs, sequences: event.sequences })
+      else endPiece(key, seriesOf(key, stage, 'worker-span', w), event.atMs, event.sequences ?? NaN)
+      return
+    }
+    const key = `file-lines\u0000${stage}\u0000${w ?? ''}`
+    const piece = open.get(key)
+    // A second `Extracting` before a `Saved` replaces the first: only a file that is saved is a piece of work.
+    if (event.type === 'file-start') open.set(key, { label: event.label, atMs: event.atMs, sequences: null })
+    else if (event.type === 'model-ready' && piece?.label === event.label) piece.atMs = event.atMs
+    else if (event.type === 'file-done' && piece?.label === event.label)
+      endPiece(key, seriesOf(key, stage, 'file-lines', w), event.atMs, event.sequences)
+  }
+
+  const tqdmEvent = (event: Extract<TargetEvent, { type: 'tqdm' }>, stage: string) => {
+    const barKey = `${stage}\u0000${event.label ?? ''}`
+    let bar = bars.get(barKey) ?? { key: `tqdm\u0000${barKey}\u00000`, restarts: 0 }
+    const last = byKey.get(bar.key)
+    if (last && event.done < last.done.at(-1)!)
+      bar = { key: `tqdm\u0000${barKey}\u0000${bar.restarts + 1}`, restarts: bar.restarts + 1 }
+    bars.set(barKey, bar)
+    const p = seriesOf(bar.key, stage, 'tqdm', null)
+    p.lines++
+    p.total = Math.max(p.total, event.total)
+    if (p.done.at(-1) === event.done) return
+    p.atMs.push(event.atMs)
+    p.done.push(event.done)
+  }
+
   return {
     push(event, stage) {
-      if (stage === null || (event.type !== 'batch' && event.type !== 'progress')) return
+      if (stage === null) return
+      if (event.type === 'tqdm') return tqdmEvent(event, stage)
+      if (event.type !== 'batch' && event.type !== 'progress') return pieceEvent(event, stage)
       if (!(Number.isFinite(event.done) && Number.isFinite(event.total))) return
-      const key = `${stage}\u0000${event.worker ?? ''}`
-      let p = byKey.get(key)
-      if (!p) {
-        p = { stage, worker: event.worker, total: event.total, lines: 0, atMs: [], done: [] }
-        byKey.set(key, p)
-      }
+      const p = seriesOf(`${stage}\u0000${event.worker ?? ''}`, stage, undefined, event.worker)
       p.lines++
       p.total = Math.max(p.total, event.total)
       p.atMs.push(event.atMs)
       p.done.push(event.done)
     },
-    series: () => [...byKey.values()].map((p) => thin(p, maxPoints)),
+    series: () => [...byKey.values()].filter((p) => p.atMs.length > 0).map((p) => thin(p, maxPoints)),
   }
 }

@@ -66,11 +66,72 @@ export interface TranslationRateEvent {
   atMs: number
 }
 
+/**
+ * `Async inference complete: N sequences, R seq/s, T tokens/s`: a worker's ESM-2 loop is done. A rate the line prints
+ * as 0 is null: VirNucPro's v2 workers print `0.0 seq/s, 0 tokens/s` when their monitor measured nothing (it counts no
+ * batches that the collator's final flush packs), and a stage that did its work at no rate is no reading.
+ */
 export interface InferenceCompleteEvent {
   type: 'inference-complete'
+  /** Sequences the loop embedded; null when the line does not say. */
+  sequences: number | null
   sequencesPerS: number | null
   tokensPerS: number | null
   worker: number | null
+  atMs: number
+}
+
+/**
+ * `Starting inference on N sequences (...)`: a worker's ESM-2 loop starts on its N sequences (VirNucPro's v2
+ * async_inference.py, before its DataLoader yields the first one): with its `Async inference complete`, the worker's
+ * span.
+ */
+export interface InferenceStartEvent {
+  type: 'inference-start'
+  sequences: number
+  worker: number | null
+  atMs: number
+}
+
+/** `Extracting {label} features from FILE`: one file's extraction starts (VirNucPro's v1 features.py). */
+export interface FileStartEvent {
+  type: 'file-start'
+  /** `DNABERT-S`, `ESM-2`. */
+  label: string
+  file: string
+  worker: number | null
+  atMs: number
+}
+
+/** `{label} ready: ...`: the model a file's extraction built is ready (ESM-2 builds its model per file). */
+export interface ModelReadyEvent {
+  type: 'model-ready'
+  label: string
+  worker: number | null
+  atMs: number
+}
+
+/** `Saved {label} features to FILE (N sequences)`: one file's extraction is done. */
+export interface FileDoneEvent {
+  type: 'file-done'
+  label: string
+  file: string
+  sequences: number
+  worker: number | null
+  atMs: number
+}
+
+/**
+ * One redraw of a tqdm bar (tqdm-line.ts). `atMs` is when the redraw was written: the runner's receive time of the
+ * line's first byte (a redraw is ended only by the next write, which can come much later), or, read from a stored
+ * log, the bar's first stamp plus tqdm's own elapsed seconds.
+ */
+export interface TqdmEvent {
+  type: 'tqdm'
+  label: string | null
+  done: number
+  total: number
+  elapsedS: number
   atMs: number
 }
 
@@ -119,6 +180,10 @@ export interface SummaryBlock {
   bottlenecks: { name: string; percent: number }[]
   /** `Key metrics:` lines, `  Label: value`; ints lose their thousands separators. */
   metrics: Record<string, StageExtraValue>
+  /**
+   * The run's input sequences: Sequence Chunking's `sequences` where the log gave it, else the block's `Sequences
+   * processed` (which VirNucPro sums over its stages: log-parser.ts INPUT_STAGE). The printed total is in `metrics`.
+   */
   sequencesProcessed: number | null
 }
 
@@ -135,6 +200,11 @@ export type TargetEvent =
   | ItemProgressEvent
   | TranslationRateEvent
   | InferenceCompleteEvent
+  | InferenceStartEvent
+  | FileStartEvent
+  | ModelReadyEvent
+  | FileDoneEvent
+  | TqdmEvent
   | WorkerLineEvent
   | OomEvent
   | SummaryEvent

@@ -33,6 +33,8 @@ export interface LineSplitter {
   push(chunk: Buffer): void
   /** The stream ended: a pending line without its end is delivered with `complete: false`. */
   end(): void
+  /** Whether a line has begun that has not ended yet (its first bytes are held, or counted as cut). */
+  holding(): boolean
 }
 
 /** The default cap on one line (64 KiB): far beyond any line the parser reads, small enough to hold per stream. */
@@ -121,5 +123,5 @@ export function createLineSplitter(
     afterCr = false
   }
 
-  return { push, end }
+  return { push, end, holding: () => heldBytes > 0 || cutBytes > 0 }
 }

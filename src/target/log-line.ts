@@ -13,6 +13,11 @@ export interface LogLine {
   logger: string | null
   level: string | null
   message: string
+  /**
+   * What came before a prefix found after other text: a tqdm bar's last redraw that a logger's line was glued to
+   * (absent when the prefix starts the line, or there is none).
+   */
+  glued?: string
 }
 
 const PREFIX =
@@ -44,16 +49,19 @@ export function cleanLine(raw: string): string {
 export function splitLogLine(raw: string, problems: ReadProblems = []): LogLine {
   const line = cleanLine(raw)
   let m = PREFIX.exec(line)
+  let glued: string | undefined
   // Only a line with the prefix's ` - ` is searched (a bar's redraws, most lines of a long run, have none).
   if (!m && line.includes(' - ')) {
     const at = line.search(STAMP)
     if (at > 0) m = PREFIX.exec(line.slice(at))
+    if (m) glued = line.slice(0, at)
   }
   // A worker rank no double holds: the prefix is not read, so the line is no worker's (nor the main process's).
   const worker = m?.[2] === undefined ? null : readNumber(m[2], 'worker rank', problems)
   if (!m || (m[2] !== undefined && worker === null))
     return { timestamp: null, worker: null, logger: null, level: null, message: line }
-  return { timestamp: m[1]!, worker, logger: m[3]!, level: m[4]!, message: m[5]! }
+  const fields = { timestamp: m[1]!, worker, logger: m[3]!, level: m[4]!, message: m[5]! }
+  return glued === undefined ? fields : { ...fields, glued }
 }
 
 /** Why parts of one line could not be read: the parser turns a non-empty list into a reading error for that line. */

@@ -2,6 +2,8 @@ import type { StageExtraValue, TargetEvent } from './events.ts'
 import { boundLine } from './kept-line.ts'
 import { cleanLine, type ReadProblems, readGroupedValue, readNumber, splitLogLine } from './log-line.ts'
 import { createSummaryReader } from './summary-parser.ts'
+import { parseTqdmRedraw } from './tqdm-line.ts'
+import { parseWorkLine } from './work-lines.ts'
 
 /**
  * Turns a pipeline's log lines into typed events (docs/UPSTREAM.md, "Log lines"). One parser per run: it remembers
@@ -10,8 +12,11 @@ import { createSummaryReader } from './summary-parser.ts'
  * no double holds is never an event's value: its line yields a `read-error` naming it (events.ts ReadErrorEvent).
  */
 export interface LogParser {
-  /** Parses one line (without its end) received `atMs` after the run started. */
-  push(line: string, atMs: number): TargetEvent[]
+  /**
+   * Parses one line (without its end) received `atMs` after the run started; `startedAtMs` (default `atMs`): when its
+   * first byte came, which a tqdm redraw is timed by (the next write, which ends it, can come much later).
+   */
+  push(line: string, atMs: number, startedAtMs?: number): TargetEvent[]
 }
 
 const STAGE_START = /^=== Stage (\d+): (.+) ===$/
@@ -21,9 +26,6 @@ const TRANSLATION =
 const BATCH =
   /\bBatch (\d+): ([\d,]+)\/([\d,]+) \((\d+(?:\.\d+)?)%\) \| (\d+(?:\.\d+)?)% pack eff, ([\d,]+(?:\.\d+)?) tok\/s, ([\d,]+(?:\.\d+)?) seq\/s, ETA: (\S.*)$/
 const PROGRESS = /^(\S[^:]*?) progress: ([\d,]+)\/([\d,]+) \(/
-const INFERENCE_DONE = /\bAsync inference complete:/
-const SEQ_RATE = /([\d,]+(?:\.\d+)?) seq\/s/
-const TOKEN_RATE = /([\d,]+(?:\.\d+)?) tokens\/s/
 const OOM = /CUDA out of memory|OutOfMemoryError/
 const SKIPPED = /^skipped \((.*)\)$/
 const EXTRA = /^([^:]+): (.+)$/
@@ -92,24 +94,22 @@ function parseRateLine(message: string, worker: number | null, atMs: number, p: 
     const event: TargetEvent = { type: 'translation-rate', sequences: n(1), durationS: n(2), sequencesPerS: n(3), atMs }
     return p.length > before ? null : event
   }
-  if (INFERENCE_DONE.test(message)) {
-    const seq = SEQ_RATE.exec(message)
-    const tok = TOKEN_RATE.exec(message)
-    return {
-      type: 'inference-complete',
-      sequencesPerS: seq ? readNumber(seq[1]!, 'seq/s', p) : null,
-      tokensPerS: tok ? readNumber(tok[1]!, 'tokens/s', p) : null,
-      worker,
-      atMs,
-    }
-  }
-  return null
+  return parseWorkLine(message, worker, atMs, p)
 }
+
+/**
+ * The run's input sequences for the summary: VirNucPro's `Sequences processed` is the sum of every stage's
+ * `sequences` extra (pipeline_telemetry.py), its input's records plus the chunks it translated (3,152 for 1,000
+ * records, test/fixtures/virnucpro/), so the count of the input is Sequence Chunking's own; the printed total stays in
+ * `metrics`. Without a chunking count (a log that never logged the stage) the printed total is all there is.
+ */
+const INPUT_STAGE = 'Sequence Chunking'
 
 /** Creates a parser for one run's combined stdout/stderr. */
 export function createLogParser(): LogParser {
   const startedIndex = new Map<string, number>()
   const summary = createSummaryReader()
+  let inputSequences: number | null = null
 
   const parseStage = (message: string, atMs: number, problems: ReadProblems): TargetEvent | null => {
     const start = STAGE_START.exec(message)
@@ -124,6 +124,8 @@ export function createLogParser(): LogParser {
     const parsed = end[3] === undefined ? { extras: {}, skipped: null } : parseStageExtras(end[3], problems)
     if (!parsed) return null
     const name = end[1]!
+    const sequences = parsed.extras.sequences
+    if (name === INPUT_STAGE && typeof sequences === 'number') inputSequences = sequences
     return {
       type: 'stage-end',
       name,
@@ -136,9 +138,14 @@ export function createLogParser(): LogParser {
     }
   }
 
-  const read = (raw: string, atMs: number, problems: ReadProblems): TargetEvent[] => {
+  const read = (raw: string, atMs: number, startedAtMs: number, problems: ReadProblems): TargetEvent[] => {
     const line = splitLogLine(raw, problems)
     const events: TargetEvent[] = []
+    // A bar is the line's start (its whole text, or what a log line was glued to): timed by the line's first byte.
+    const bar = parseTqdmRedraw(line.timestamp === null ? line.message : (line.glued ?? ''), problems)
+    if (bar) events.push({ type: 'tqdm', ...bar, atMs: startedAtMs })
+    // A whole line that is a bar is nothing else (10 hours of redraws are 360,000 such lines: read once each).
+    if (bar && line.timestamp === null) return events
     if (line.worker !== null)
       events.push({ type: 'worker', rank: line.worker, level: line.level ?? '', message: line.message, atMs })
     if (OOM.test(line.message))
@@ -150,7 +157,12 @@ export function createLogParser(): LogParser {
       })
     if (line.worker === null && summary.push(line.message, problems, line.logger !== null)) {
       const block = summary.take()
-      if (block) events.push({ type: 'summary', summary: block, atMs })
+      if (block)
+        events.push({
+          type: 'summary',
+          summary: { ...block, sequencesProcessed: inputSequences ?? block.sequencesProcessed },
+          atMs,
+        })
       return events
     }
     const event =
@@ -160,9 +172,9 @@ export function createLogParser(): LogParser {
     return events
   }
 
-  const push = (raw: string, atMs: number): TargetEvent[] => {
+  const push = (raw: string, atMs: number, startedAtMs = atMs): TargetEvent[] => {
     const problems: ReadProblems = []
-    const events = read(raw, atMs, problems)
+    const events = read(raw, atMs, startedAtMs, problems)
     if (problems.length > 0) events.push({ type: 'read-error', line: cleanLine(raw), problems, atMs })
     return events
   }

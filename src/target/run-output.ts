@@ -13,7 +13,8 @@ import type { LogReadError, LogReadErrors } from './run-record.ts'
  */
 export interface RunOutput {
   onChunk(chunk: Buffer, stream: OutputStream): void
-  onLine(line: StreamLine, atMs: number, stream: OutputStream): void
+  /** `startedAtMs`: when the line's first byte came (default `atMs`), which times a tqdm redraw. */
+  onLine(line: StreamLine, atMs: number, stream: OutputStream, startedAtMs?: number): void
   /** The events the record needs (stage starts and ends, the summary, OOM lines), in arrival order. */
   readonly events: readonly TargetEvent[]
   /** The line that says why the run failed, control characters escaped (error-line.ts). */
@@ -49,13 +50,13 @@ export function readRunOutput(sink: LogSink, onEvent?: (event: TargetEvent) => v
 
   return {
     onChunk: (chunk, stream) => sink.writeBytes(chunk, stream),
-    onLine(line, atMs, stream) {
+    onLine(line, atMs, stream, startedAtMs = atMs) {
       sink.keepLine(line, stream)
       // A cut last line (the process died mid-write) may be the very error line: scanned, though never parsed.
       errorScan = scanErrorLine(errorScan, { text: line.text, stream })
       // A line cut at the cap is no line the pipeline logs (the longest are a few hundred bytes): logged, not parsed.
       if (!line.complete || line.cutBytes > 0) return
-      for (const event of parser.push(line.text, atMs)) {
+      for (const event of parser.push(line.text, atMs, startedAtMs)) {
         if (event.type === 'read-error') readError(event.line, event.problems, atMs, stream)
         else if (KEPT.has(event.type)) events.push(event)
         onEvent?.(event)

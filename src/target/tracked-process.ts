@@ -2,7 +2,7 @@ import { execa } from 'execa'
 import type { Command } from './command.ts'
 import type { OutputStream } from './error-line.ts'
 import type { StreamLine } from './line-splitter.ts'
-import { forEachLine } from './line-stream.ts'
+import { forEachLine, type LineTiming } from './line-stream.ts'
 import { readProcStat } from './proc.ts'
 import { type ProcessTree, runMarker, trackProcessTree } from './process-tree.ts'
 import { type CleanupResult, terminateTree } from './terminate.ts'
@@ -18,9 +18,10 @@ export interface TrackedOptions {
   register: (tree: ProcessTree) => () => void
   /**
    * Each output line (stdout and stderr, in arrival order; `\n`, `\r\n` and `\r` end one, line-splitter.ts); `atMs`
-   * since spawn; `stream` says which pipe it came from.
+   * since spawn, when it ended; `stream` says which pipe it came from; `startedAtMs` when its first byte came
+   * (line-stream.ts LineTiming).
    */
-  onLine: (line: StreamLine, atMs: number, stream: OutputStream) => void
+  onLine: (line: StreamLine, atMs: number, stream: OutputStream, startedAtMs: number) => void
   /** Each chunk of output as its bytes, before it is split into lines (a pass-through keeps them as written). */
   onChunk?: (chunk: Buffer, stream: OutputStream) => void
 }
@@ -83,7 +84,8 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
     ...(['stdout', 'stderr'] as const).map((name) => {
       const stream = subprocess[name]
       const onChunk = options.onChunk && ((chunk: Buffer) => options.onChunk?.(chunk, name))
-      return stream && forEachLine(stream, (line) => options.onLine(line, at(), name), onChunk)
+      const onLine = (line: StreamLine, t: LineTiming) => options.onLine(line, t.atMs, name, t.startedAtMs)
+      return stream && forEachLine(stream, onLine, onChunk, undefined, at)
     }),
   ])
   const pid = subprocess.pid

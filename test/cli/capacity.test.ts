@@ -4,6 +4,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
+import type { ResultRecord } from '../../src/results/schema/index.ts'
+import { header, sample } from '../monitor/support/records.ts'
 import { h100Log, h100Record, h100RunDirs, h200RunDirs } from '../suites/support/gpu-capacity.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
@@ -24,6 +26,7 @@ interface RefitJson {
     measured: { records: number; sequences: number; runs: number; medianWallMs: number }[]
     at: { sequences: number; wallMs: Interval; dominant: { part: string; sharePct: number }[] }[]
     utilization: { stage: string; sequences: number; pct: Interval }[]
+    steady: { stage: string; source: string; runs: number; of: number }[]
     support: { supported: boolean; problems: string[]; nextRecords: number | null }
   }[]
   verdicts: {
@@ -62,6 +65,34 @@ function expectDirectRunsReproduced(json: RefitJson) {
     expect(h.insideCi, h.label).toBe(true)
   }
   expect(json.heldOutSpeedups[0]).toMatchObject({ gpuCount: 2, insideCi: true })
+}
+
+/**
+ * A monitor log (JSONL) with the stage windows of a stored summary and GPU 0 sampled every 20 ms in its GPU stages:
+ * idle for the first fifth of each (start-up), busy to its last twentieth.
+ */
+function monitorLogOf(summary: NonNullable<ResultRecord['runs'][number]['gpu']>): string {
+  const records: unknown[] = [header([0], 20)]
+  const windows = summary.stages.flatMap((s) => s.windows.map((w) => ({ ...w, stage: s.stage })))
+  for (const w of windows.sort((a, b) => a.startMs - b.startMs)) {
+    records.push({ kind: 'stage', tMs: w.startMs, stage: w.stage })
+    if (!w.stage?.endsWith('Feature Extraction')) continue
+    const length = w.endMs - w.startMs
+    for (let t = w.startMs; t < w.endMs; t += 20) {
+      const busy = t >= w.startMs + 0.2 * length && t <= w.endMs - 0.05 * length
+      records.push(sample(0, t, { stage: w.stage, utilPct: busy ? 95 : 0 }))
+    }
+  }
+  records.push({
+    kind: 'end',
+    tMs: summary.durationMs,
+    ticks: 1,
+    missedTicks: 0,
+    cpuUserUs: 1,
+    cpuSystemUs: 1,
+    steady: null,
+  })
+  return `${records.map((r) => JSON.stringify(r)).join('\n')}\n`
 }
 
 const refit = async (args: string[]) => {
@@ -134,6 +165,34 @@ describe('virnucpro-bench capacity', () => {
     await writeFile(join(dir, relative), h100Log())
     const { json } = await refit([dir, '--sizes', '1000,4000'])
     expect(json.notes.join('\n')).toMatch(/1 from their target\.log .*5 with none/)
+  })
+
+  test("records from before GPU busy spans: each run's GPU stages read from its gpu.jsonl, and the refit says so", async () => {
+    const record = h100Record('a1')
+    const dir = join(root, 'busy', record.provenance.runId)
+    await mkdir(join(dir, 'monitor'), { recursive: true })
+    for (const [i, r] of record.runs.entries()) {
+      // Neither batch lines nor a log: only the monitor's samples tell a GPU stage's work from its start-up.
+      delete r.progress
+      r.run.logPath = null
+      r.gpu!.logPath = `monitor/${i}.jsonl`
+      await writeFile(join(dir, r.gpu!.logPath), monitorLogOf(r.gpu!))
+    }
+    await writeFile(join(dir, `${record.id}.json`), JSON.stringify(record))
+    const { json, text } = await refit([dir, '--sizes', '1000,4000'])
+    const fitted = record.runs.filter((r) => !r.warmup && !r.label.includes('20,000')).length
+    expect(json.notes.join('\n')).toContain(`GPU busy spans of ${fitted} run(s) from their gpu.jsonl`)
+    expect(json.configurations[0]!.steady).toEqual(
+      ['DNABERT-S Feature Extraction', 'ESM-2 Feature Extraction'].map((stage) => ({
+        stage,
+        source: 'nvml-busy',
+        runs: fitted,
+        of: fitted,
+      })),
+    )
+    expect(text).toContain(
+      `ESM-2 Feature Extraction: steady part read inside ${fitted} of ${fitted} runs, from NVML busy spans`,
+    )
   })
 
   test('refusals: no RUN_DIR or a bad --sizes are usage (2); nothing to fit is unusable data (3); one line each', async () => {

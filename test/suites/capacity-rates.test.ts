@@ -2,7 +2,13 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { fitLine } from '../../src/measure/index.ts'
 import type { StageProgress } from '../../src/results/schema/index.ts'
-import { SPAN_MIN_LINES, spanMs, stageSteady } from '../../src/suites/capacity-rates.ts'
+import {
+  busySteady,
+  EXACT_SPAN_MIN_POINTS,
+  SPAN_MIN_LINES,
+  spanMs,
+  stageSteady,
+} from '../../src/suites/capacity-rates.ts'
 import { h100Record } from './support/gpu-capacity.ts'
 
 /**
@@ -67,5 +73,73 @@ describe('a stage steady part inside one run', () => {
       expect((Math.max(...group) - Math.min(...group)) / Math.min(...group)).toBeLessThan(0.02)
     const perSequence = (ms: number[], n: number) => ms[0]! / n
     expect(perSequence(k4, 4_000) / perSequence(k20, 20_000)).toBeCloseTo(1, 1)
+  })
+})
+
+describe('steady parts where a stage logs no batch lines', () => {
+  const piece = (source: 'worker-span' | 'file-lines', atMs: number[], done: number[], worker: number | null = null) =>
+    ({ stage: 'S', source, worker, total: done.at(-1)!, lines: atMs.length, atMs, done }) as StageProgress
+
+  test('a piece with exact ends needs its two points: all its items lie between them', () => {
+    expect(SPAN_MIN_LINES).toBeGreaterThan(EXACT_SPAN_MIN_POINTS)
+    // A v2 worker: `Starting inference on 800 sequences` at 1.0 s, `Async inference complete: 800` at 10.4 s.
+    expect(spanMs(piece('worker-span', [1_000, 10_400], [0, 800]))).toBe(9_400)
+    // Batch lines of the same two points: the first comes after work began, and two lines hold one batch only.
+    expect(spanMs({ ...piece('worker-span', [1_000, 10_400], [0, 800]), source: undefined })).toBeNull()
+  })
+
+  test('file lines: each file from its start to its save; the time between files (a model build) is not counted', () => {
+    const files = piece('file-lines', [30, 40, 70, 75], [0, 10_000, 10_000, 12_000])
+    expect(spanMs(files)).toBe(15)
+    expect(stageSteady([files], 'S', 'file-lines')).toEqual({
+      steadyMs: 15,
+      lines: 4,
+      slowestWorker: null,
+      source: 'file-lines',
+    })
+    // Thinned to some of its files: scaled to all its items.
+    expect(spanMs({ ...files, atMs: [30, 40], done: [0, 10_000] })).toBeCloseTo(12, 6)
+  })
+
+  test('tqdm: from the first draw (count 0) two points do; from a later count, three; two bars in a stage, none', () => {
+    const bar = (atMs: number[], done: number[]): StageProgress => ({
+      stage: 'S',
+      source: 'tqdm',
+      worker: null,
+      total: 2_152,
+      lines: atMs.length,
+      atMs,
+      done,
+    })
+    expect(spanMs(bar([0, 5_700], [0, 2_152]))).toBe(5_700)
+    expect(spanMs(bar([5_640, 5_700], [1, 2_152]))).toBeNull()
+    expect(spanMs(bar([5_640, 5_650, 5_700], [1, 1_001, 2_152]))).toBeCloseTo((60 * 2_152) / 2_151, 6)
+    expect(stageSteady([bar([0, 5_700], [0, 2_152])], 'S', 'tqdm')?.steadyMs).toBe(5_700)
+    expect(stageSteady([bar([0, 5_700], [0, 2_152]), bar([6_000, 6_100], [0, 2_152])], 'S', 'tqdm')).toBeNull()
+  })
+
+  test("each source is read on its own; without one, a stage's steady part is batch lines' as before", () => {
+    const batches = sortedStage(2_000, 20, 0, 0)
+    const spans = piece('worker-span', [0, 900], [0, 2_000], 0)
+    expect(stageSteady([spans, batches], 'S')?.steadyMs).toBeCloseTo(spanMs(batches)!, 6)
+    expect(stageSteady([spans, batches], 'S', 'worker-span')).toMatchObject({ steadyMs: 900, source: 'worker-span' })
+    expect(stageSteady([spans], 'S')).toBeNull()
+  })
+
+  test("NVML busy spans: the slowest GPU's; a GPU without one (a record that predates them) gives none", () => {
+    expect(
+      busySteady([
+        { gpu: 0, busySpanMs: 8_000 },
+        { gpu: 1, busySpanMs: 9_500 },
+      ]),
+    ).toEqual({
+      steadyMs: 9_500,
+      lines: 0,
+      slowestWorker: 1,
+      source: 'nvml-busy',
+    })
+    expect(busySteady([{ gpu: 0, busySpanMs: 8_000 }, { gpu: 1 }])).toBeNull()
+    expect(busySteady([{ gpu: 0, busySpanMs: 0 }])).toBeNull()
+    expect(busySteady([])).toBeNull()
   })
 })

@@ -45,6 +45,20 @@ describe('parts every configuration does alike', () => {
     expect(cpuStageParts(series, GPU_STAGES)).toEqual(['Six-Frame Translation'])
   })
 
+  test("a CPU stage split by its own bar shares its steady part; its start-up stays each configuration's own", () => {
+    const series = [
+      'wall',
+      'Six-Frame Translation',
+      'steady: Six-Frame Translation',
+      'pre: Six-Frame Translation',
+      'Sequence Chunking',
+      'ESM-2 Feature Extraction',
+      'steady: ESM-2 Feature Extraction',
+      'pre: ESM-2 Feature Extraction',
+    ]
+    expect(cpuStageParts(series, GPU_STAGES)).toEqual(['steady: Six-Frame Translation', 'Sequence Chunking'])
+  })
+
   test('configurations that agree share one fit over all their runs; its draws are the same in both models', () => {
     const shared = sharedParts([runs('1 GPU', 0.25, 0), runs('2 GPUs', 0.25, 30)], GPU_STAGES, 's')
     expect(shared.series).toEqual(['Six-Frame Translation'])

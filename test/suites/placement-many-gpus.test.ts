@@ -84,6 +84,7 @@ function run(scenario: string, n: number, wallMs: number, workerEndsMs: number[]
     esm2Batches: [],
     esm2Completions: ends.map((endMs, worker) => ({
       type: 'inference-complete',
+      sequences: null,
       sequencesPerS: null,
       tokensPerS: null,
       worker,

@@ -49,4 +49,107 @@ describe('run progress', () => {
     // Thinned to 3 points: the first, the middle and the last line of worker 0.
     expect(series[1]).toMatchObject({ atMs: [11, 13, 15], done: [10, 30, 50] })
   })
+
+  const ESM2 = 'ESM-2 Feature Extraction'
+  const tqdm = (done: number, total: number, atMs: number, label = 'Translating sequences'): TargetEvent => ({
+    type: 'tqdm',
+    label,
+    done,
+    total,
+    elapsedS: 0,
+    atMs,
+  })
+
+  test("worker spans: each worker's loop a pair of points, its start and its end; an end without a start is none", () => {
+    const c = createProgressCollector()
+    c.push({ type: 'inference-start', sequences: 800, worker: 0, atMs: 10 }, ESM2)
+    c.push({ type: 'inference-start', sequences: 799, worker: 1, atMs: 12 }, ESM2)
+    c.push(
+      { type: 'inference-complete', sequences: 799, sequencesPerS: null, tokensPerS: null, worker: 1, atMs: 40 },
+      ESM2,
+    )
+    c.push(
+      { type: 'inference-complete', sequences: 800, sequencesPerS: null, tokensPerS: null, worker: 0, atMs: 50 },
+      ESM2,
+    )
+    c.push({ type: 'inference-complete', sequences: 5, sequencesPerS: 1, tokensPerS: 1, worker: 2, atMs: 60 }, ESM2)
+    expect(c.series().map((p) => [p.source, p.worker, p.total, p.atMs, p.done])).toEqual([
+      ['worker-span', 1, 799, [12, 40], [0, 799]],
+      ['worker-span', 0, 800, [10, 50], [0, 800]],
+    ])
+  })
+
+  test('file lines: a file from `Extracting` (or its model `ready`) to `Saved`; the gap before the next file is no work', () => {
+    const c = createProgressCollector()
+    const file = (type: 'file-start' | 'model-ready' | 'file-done', atMs: number, sequences = 0): TargetEvent =>
+      type === 'model-ready'
+        ? { type, label: 'ESM-2', worker: null, atMs }
+        : type === 'file-start'
+          ? { type, label: 'ESM-2', file: 'f', worker: null, atMs }
+          : { type, label: 'ESM-2', file: 'f', sequences, worker: null, atMs }
+    // The stage's own `Extracting ESM-2 features from protein sequences`, then two files, each building its model.
+    for (const [type, atMs, n] of [
+      ['file-start', 1],
+      ['file-start', 2],
+      ['model-ready', 30],
+      ['file-done', 40, 10_000],
+      ['file-start', 41],
+      ['model-ready', 70],
+      ['file-done', 75, 2_000],
+    ] as const)
+      c.push(file(type, atMs, n), ESM2)
+    c.push({ type: 'model-ready', label: 'DNABERT-S', worker: null, atMs: 80 }, ESM2)
+    expect(c.series()).toEqual([
+      {
+        stage: ESM2,
+        source: 'file-lines',
+        worker: null,
+        total: 12_000,
+        lines: 4,
+        atMs: [30, 40, 70, 75],
+        done: [0, 10_000, 10_000, 12_000],
+      },
+    ])
+  })
+
+  test('tqdm: one point per count shown (the first draw at 0 kept); a bar whose count goes back is another bar', () => {
+    const c = createProgressCollector()
+    for (const [done, atMs] of [
+      [0, 1],
+      [0, 2],
+      [1, 50],
+      [2_152, 51],
+      [2_152, 52],
+      [3, 60],
+      [9, 61],
+    ])
+      c.push(tqdm(done!, 2_152, atMs!), 'Six-Frame Translation')
+    c.push(tqdm(5, 9, 70), null)
+    expect(c.series().map((p) => [p.source, p.lines, p.total, p.atMs, p.done])).toEqual([
+      ['tqdm', 5, 2_152, [1, 50, 51], [0, 1, 2_152]],
+      ['tqdm', 2, 2_152, [60, 61], [3, 9]],
+    ])
+  })
+
+  test('paired series are thinned by whole pieces: every start keeps its end', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 4, max: 50 }), (files, max) => {
+        const c = createProgressCollector(max)
+        for (let f = 0; f < files; f++) {
+          c.push({ type: 'file-start', label: 'DNABERT-S', file: `${f}`, worker: null, atMs: 10 * f }, 'S')
+          c.push(
+            { type: 'file-done', label: 'DNABERT-S', file: `${f}`, sequences: 10, worker: null, atMs: 10 * f + 7 },
+            'S',
+          )
+        }
+        const [p] = c.series()
+        expect(p!.atMs.length % 2).toBe(0)
+        expect(p!.atMs.length).toBeLessThanOrEqual(Math.max(2, max))
+        for (let i = 0; i < p!.atMs.length; i += 2) {
+          expect(p!.atMs[i + 1]! - p!.atMs[i]!).toBe(7)
+          expect(p!.done[i + 1]! - p!.done[i]!).toBe(10)
+        }
+      }),
+    )
+  })
 })

@@ -1,7 +1,8 @@
 import { PassThrough, Readable } from 'node:stream'
+import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { StreamLine } from '../../src/target/line-splitter.ts'
-import { forEachLine } from '../../src/target/line-stream.ts'
+import { forEachLine, type LineTiming } from '../../src/target/line-stream.ts'
 
 async function feed(chunks: (string | Buffer)[], onChunk?: (chunk: Buffer) => void): Promise<StreamLine[]> {
   const stream = new PassThrough()
@@ -12,6 +13,66 @@ async function feed(chunks: (string | Buffer)[], onChunk?: (chunk: Buffer) => vo
   await done
   return lines
 }
+
+/** Feeds `chunks` with the clock at 100 ms a chunk (the end after the last): each line's text and times. */
+async function timed(chunks: string[]): Promise<[string, number, number][]> {
+  let calls = 0
+  const lines: [string, number, number][] = []
+  const onLine = (line: StreamLine, t: LineTiming) => lines.push([line.text, t.startedAtMs, t.atMs])
+  await forEachLine(Readable.from(chunks.map((c) => Buffer.from(c))), onLine, undefined, undefined, () => 100 * calls++)
+  return lines
+}
+
+/** Oracle: each line's text, the chunk holding its first byte (its end, for an empty line) and the one holding its end. */
+function expectedTimes(chunks: string[]): [string, number, number][] {
+  const text = chunks.join('')
+  const chunkOf = (at: number) => {
+    let end = 0
+    for (let k = 0; k < chunks.length; k++) {
+      end += chunks[k]!.length
+      if (at < end) return 100 * k
+    }
+    return 100 * chunks.length
+  }
+  const out: [string, number, number][] = []
+  let start = 0
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '\n' && text[i] !== '\r') continue
+    out.push([text.slice(start, i), chunkOf(start === i ? i : start), chunkOf(i)])
+    start = text[i] === '\r' && text[i + 1] === '\n' ? i + 2 : i + 1
+    if (start === i + 2) i++
+  }
+  if (start < text.length) out.push([text.slice(start), chunkOf(start), 100 * chunks.length])
+  return out
+}
+
+describe('forEachLine: when a line came', () => {
+  test('a tqdm redraw is timed by its first byte: the next write, which ends it, may come much later', async () => {
+    expect(await timed(['\rbar 0', '\rbar 1', '\rbar 2 glued log\n', 'a', 'b', 'c\nd\n', 'tail'])).toEqual([
+      ['', 0, 0],
+      ['bar 0', 0, 100],
+      ['bar 1', 100, 200],
+      ['bar 2 glued log', 200, 200],
+      ['abc', 300, 500],
+      ['d', 500, 500],
+      ['tail', 600, 700],
+    ])
+  })
+
+  test('any text cut into any chunks: each line starts with the chunk of its first byte, ends with that of its end', async () => {
+    const text = fc.array(fc.constantFrom('a', 'b', '\n', '\r'), { maxLength: 40 }).map((c) => c.join(''))
+    await fc.assert(
+      fc.asyncProperty(text, fc.array(fc.nat(40), { maxLength: 6 }), async (t, cuts) => {
+        const at = [...new Set([0, ...cuts.map((c) => Math.min(c, t.length)), t.length])].sort((a, b) => a - b)
+        const chunks = at
+          .slice(1)
+          .map((end, i) => t.slice(at[i], end))
+          .filter((c) => c !== '')
+        expect(await timed(chunks)).toEqual(expectedTimes(chunks))
+      }),
+    )
+  })
+})
 
 describe('forEachLine', () => {
   test('\\n, \\r\\n and \\r end a line; a last line without an end is passed as incomplete', async () => {

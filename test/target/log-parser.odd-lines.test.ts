@@ -160,7 +160,9 @@ describe('a log line glued to a tqdm bar', () => {
       `${bar}${prefixed(stageStart(6, 'ESM-2 Feature Extraction'))}`,
       `${bar}${workerLine(1, batchLine(2, 200, 900, 0.912, 16474, 321.5, '0:00:02'))}`,
     ])
-    expect(events.map((e) => e.type)).toEqual(['stage-start', 'worker', 'batch'])
+    expect(events.map((e) => e.type)).toEqual(['tqdm', 'stage-start', 'tqdm', 'worker', 'batch'])
+    // The bar's last redraw is read too: a rate's source where a stage logs no batch lines.
+    expect(events[0]).toMatchObject({ label: null, done: 9, total: 20, elapsedS: 4 })
   })
 })
 

@@ -32,6 +32,12 @@ export interface IdleProfile {
   /** Longest time from a window's start to its first busy sample; a window with none counts whole; null without
    *  utilization readings. */
   leadingMs: number | null
+  /**
+   * From each window's first busy sample to its last, summed over the windows: how long the GPU worked on the stage,
+   * its start-up before and its drain after left out (a rate's source where the pipeline logs none:
+   * src/suites/capacity-rates.ts). Sampled: each end is known to one interval. Null without a busy sample.
+   */
+  busySpanMs: number | null
 }
 
 /**
@@ -39,19 +45,26 @@ export interface IdleProfile {
  * without a utilization reading ends a run. Ties keep the earlier run.
  */
 export function idleProfile(samples: readonly SampleRecord[], windows: readonly StageWindow[]): IdleProfile {
-  const profile: IdleProfile = { longest: null, longestInner: null, leadingMs: null }
+  const profile: IdleProfile = { longest: null, longestInner: null, leadingMs: null, busySpanMs: null }
   for (const w of windows) {
     const inside = samples.filter((s) => s.tMs >= w.startMs && s.tMs < w.endMs)
     let runStart = -1
     let sawBusy = false
     let busyBeforeRun = false
+    // The window's busy span grows by the time from one busy sample to the next: first to last, in one pass.
+    let lastBusyMs = 0
     for (let i = 0; i <= inside.length; i++) {
       const s = inside[i]
       const idle = s !== undefined && s.utilPct !== null && s.utilPct < IDLE_UTIL_PCT
       const busy = s !== undefined && s.utilPct !== null && !idle
       if (busy && !sawBusy) {
         sawBusy = true
+        lastBusyMs = s.tMs
         profile.leadingMs = Math.max(profile.leadingMs ?? 0, s.tMs - w.startMs)
+      }
+      if (busy) {
+        profile.busySpanMs = (profile.busySpanMs ?? 0) + s.tMs - lastBusyMs
+        lastBusyMs = s.tMs
       }
       if (idle && runStart < 0) {
         runStart = i

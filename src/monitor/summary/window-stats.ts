@@ -20,6 +20,8 @@ export interface GpuWindowStats {
   longestInnerIdle: IdleRun | null
   /** Time before the first busy sample (start-up); null without utilization readings. */
   leadingIdleMs: number | null
+  /** From the first busy sample to the last, per window, summed (idle-throttle.ts IdleProfile); null without one. */
+  busySpanMs: number | null
   /**
    * Mean utilization from each window's first busy sample on: the stage's steady state, start-up left out (PERF-02
    * splits the two: a stage can start slowly and then keep the GPU busy, or the reverse). Null without a busy sample.
@@ -57,6 +59,7 @@ export function gpuWindowStats(series: GpuSeries, windows: readonly StageWindow[
     longestIdle: idle.longest,
     longestInnerIdle: idle.longestInner,
     leadingIdleMs: idle.leadingMs,
+    busySpanMs: idle.busySpanMs,
     steadyUtilPct: steadyUtil(samples, windows),
     throttle: countThrottle(samples),
   }

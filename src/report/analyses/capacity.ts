@@ -7,6 +7,7 @@
  */
 import type { ResultRecord } from '../../results/schema/index.ts'
 import type { CapacityStats } from '../../suites/capacity.ts'
+import { RATE_SOURCE_NAMES } from '../../suites/capacity-rates.ts'
 import {
   type CapacityComparisonRow,
   type CapacityConfigRow,
@@ -125,6 +126,14 @@ function sharedNote(configs: CapacityStats['configurations']): string[] {
     : []
 }
 
+/** Where each stage's steady part was read inside the runs (a record written before there were sources: batch lines). */
+function steadyNote(c: CapacityStats['configurations'][number]): string[] {
+  const read = (c.steady ?? []).map(
+    (s) => `${s.stage} from ${RATE_SOURCE_NAMES[s.source ?? 'batch-lines']} (${s.runs} of ${s.of} runs)`,
+  )
+  return read.length ? [`${c.label}: steady parts read inside the runs: ${read.join('; ')}`] : []
+}
+
 function notesOf(configs: CapacityStats['configurations'], stats: Partial<CapacityStats>): string[] {
   const seq = stats.sequential
   return [
@@ -138,6 +147,7 @@ function notesOf(configs: CapacityStats['configurations'], stats: Partial<Capaci
       ...c.constantParts.map(
         (p) => `${c.label}: '${p.name}' ${p.heldConstant ? 'held constant over sizes' : 'fitted as a line'}: ${p.why}`,
       ),
+      ...steadyNote(c),
       ...(c.ciProblem ? [`${c.label}: ${c.ciProblem}`] : []),
       ...modelNotes(c),
     ]),

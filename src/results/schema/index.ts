@@ -1,5 +1,11 @@
 export { MonitorSummarySchema } from './monitor-summary.ts'
-export { PROGRESS_MAX_POINTS, type StageProgress, StageProgressSchema } from './progress.ts'
+export {
+  PROGRESS_MAX_POINTS,
+  PROGRESS_SOURCES,
+  type ProgressSource,
+  type StageProgress,
+  StageProgressSchema,
+} from './progress.ts'
 export { type Provenance, ProvenanceSchema } from './provenance.ts'
 export {
   type MeasuredRun,

@@ -22,6 +22,8 @@ const GpuWindowStatsSchema = z.looseObject({
   peakMemUsedBytes: z.number().nullable(),
   energyJ: z.number().nullable(),
   energyFromPowerJ: z.number().nullable(),
+  /** Absent in records written before the monitor kept it (a refit reads it from their gpu.jsonl). */
+  busySpanMs: z.number().nullable().optional(),
 })
 
 const StageSummarySchema = z.looseObject({

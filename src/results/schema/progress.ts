@@ -4,22 +4,38 @@ import { z } from 'zod'
 export const PROGRESS_MAX_POINTS = 4_000
 
 /**
- * One stage's progress inside one run, per worker: the pipeline's own batch lines (ESM-2's `Batch i: done/total`, the
- * reference pipeline's `DNABERT-S progress: done/total`) on the runner's clock (ms from the run's start, the clock of
- * the stage spans). What a stage's per-sequence rate is read from inside a run (src/suites/capacity-rates.ts): thousands
- * of batches give a tight slope that start-up noise does not enter. Kept in the record so a stored run directory can
- * be refitted without its logs.
+ * Where a series' points come from, besides the pipeline's batch lines (a series without `source`: ESM-2's `Batch i:
+ * done/total`, the reference pipeline's `DNABERT-S progress: done/total`, records written before there were others):
+ * - `worker-span`: a v2 worker's `Starting inference on N sequences` and `Async inference complete: N sequences`;
+ * - `file-lines`: per file, `Extracting X features from FILE` (or the `X ready:` after the model it built) and `Saved
+ *   X features to FILE (N sequences)`;
+ * - `tqdm`: a tqdm bar's redraws (one point per count it shows).
+ */
+export const PROGRESS_SOURCES = ['worker-span', 'file-lines', 'tqdm'] as const
+export type ProgressSource = (typeof PROGRESS_SOURCES)[number]
+
+/**
+ * One stage's progress inside one run, per worker: the pipeline's own progress lines on the runner's clock (ms from
+ * the run's start, the clock of the stage spans). What a stage's per-sequence rate is read from inside a run
+ * (src/suites/capacity-rates.ts): thousands of batches give a tight slope that start-up noise does not enter. Kept in
+ * the record so a stored run directory can be refitted without its logs.
  */
 export const StageProgressSchema = z
   .object({
     stage: z.string(),
+    /** Absent: batch lines; else which lines gave the points (PROGRESS_SOURCES). */
+    source: z.enum(PROGRESS_SOURCES).optional(),
     /** The worker (GPU rank) that logged it; null for the main process. */
     worker: z.number().int().nonnegative().nullable(),
     /** Items the stage (worker) works through, as its lines say: proteins for ESM-2, frames for DNABERT-S. */
     total: z.number().nonnegative(),
     /** Lines the run logged; above PROGRESS_MAX_POINTS, evenly spaced ones are kept (the first and the last always). */
     lines: z.number().int().nonnegative(),
-    /** Parallel arrays, ascending: receive time (ms) and items done at that line. */
+    /**
+     * Parallel arrays, ascending: receive time (ms) and items done at that line. For `worker-span` and `file-lines`
+     * in pairs, each piece's start (items done before it) and its end: the time between two pieces (the next file's
+     * model build) is no piece's work.
+     */
     atMs: z.array(z.number()),
     done: z.array(z.number()),
   })

@@ -30,6 +30,7 @@ function oracle(utils: (number | null)[]) {
     longest: asRun(longestOf(runs)),
     longestInner: asRun(longestOf(runs.filter((r) => r.inner))),
     leadingMs: firstBusy >= 0 ? firstBusy * STEP_MS : anyReading ? utils.length * STEP_MS : null,
+    busySpanMs: firstBusy >= 0 ? (kinds.lastIndexOf('b') - firstBusy) * STEP_MS : null,
   }
 }
 
@@ -40,6 +41,8 @@ describe('idle profile: start-up apart from gaps between work', () => {
     expect(profile.longestInner).toEqual({ samples: 1, startMs: 600, durationMs: 100 })
     // The longest run overall is the start (4 samples), then the tail (3): neither is a gap between batches.
     expect(profile.longest).toEqual({ samples: 4, startMs: 0, durationMs: 400 })
+    // The work: from the first busy sample to the last, the short gap inside it included, start and tail left out.
+    expect(profile.busySpanMs).toBe(400)
   })
 
   test('a window with no work is all start-up; no readings at all is unknown', () => {
@@ -47,6 +50,7 @@ describe('idle profile: start-up apart from gaps between work', () => {
       longest: { samples: 3, startMs: 0, durationMs: 300 },
       longestInner: null,
       leadingMs: 300,
+      busySpanMs: null,
     })
     expect(idleProfile(series([null, null]), windowOf(2)).leadingMs).toBeNull()
   })

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest'
 import type { MonitorRecord } from '../../../src/monitor/records.ts'
 import { summarizeRecords } from '../../../src/monitor/summary/summarize.ts'
+import { MonitorSummarySchema } from '../../../src/results/schema/index.ts'
 import { header, sample } from '../support/records.ts'
 
 const UTIL_GPU0 = [0, 0, 5, 90, 100, 100, 3, 2]
@@ -84,6 +85,22 @@ describe('per stage', () => {
       null,
       { samples: 2, startMs: 600, durationMs: 200 },
     ])
+  })
+
+  test("busy span: each stage's first busy sample to its last, per GPU; none where the GPU never worked", () => {
+    // GPU 0 reads 90, 100, 100 at 300-500 ms (infer); GPU 1 never works.
+    expect(summary.stages.map((s) => [s.stage, s.gpus[0]!.busySpanMs, s.excludedGpus[0]!.busySpanMs])).toEqual([
+      ['load', null, null],
+      ['infer', 200, null],
+      [null, null, null],
+    ])
+  })
+
+  test('a stored summary from before busy spans still loads (the refit reads them from its gpu.jsonl)', () => {
+    const old = JSON.parse(JSON.stringify(summary))
+    for (const s of old.stages) for (const g of s.gpus) delete g.busySpanMs
+    expect(MonitorSummarySchema.safeParse(old).success).toBe(true)
+    expect(MonitorSummarySchema.safeParse(summary).success).toBe(true)
   })
 
   test('throttling (HW thermal here) is counted per stage and flagged; the idle bit alone is not', () => {

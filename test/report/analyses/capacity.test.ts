@@ -76,6 +76,20 @@ describe('capacity analysis on the real H200 record (1 GPU at 1,000 and 10,000 r
   })
 })
 
+describe('where each stage steady part was read', () => {
+  test('a note per configuration names the source of each stage; a record from before sources: batch lines', () => {
+    const record = structuredClone(h200)
+    statsOf(record).configurations[0]!.steady = [
+      { stage: 'ESM-2 Feature Extraction', runs: 4, of: 4, source: 'worker-span' },
+      { stage: 'DNABERT-S Feature Extraction', runs: 3, of: 4 } as never,
+    ]
+    const [entry] = analyzeCapacityRecords([record]).entries
+    expect(entry!.notes).toContain(
+      '1 GPU: steady parts read inside the runs: ESM-2 Feature Extraction from worker spans (4 of 4 runs); DNABERT-S Feature Extraction from batch lines (3 of 4 runs)',
+    )
+  })
+})
+
 describe('capacity analysis on the CPU record (1 and 2 worker processes standing in for 1 and 2 GPUs)', () => {
   const [entry] = analyzeCapacityRecords([cpu]).entries
   const [one, two] = entry!.configurations

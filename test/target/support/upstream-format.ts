@@ -85,3 +85,28 @@ export function batchLine(i: number, done: number, total: number, eff: number, t
 }
 
 export const UPSTREAM_STAGES = PIPELINE_STAGES
+
+/** tqdm's `format_interval`: `MM:SS`, or `H:MM:SS` from an hour on. */
+export function tqdmInterval(seconds: number): string {
+  const s = Math.trunc(seconds)
+  const [h, m, r] = [Math.trunc(s / 3600), Math.trunc((s % 3600) / 60), s % 60]
+  const two = (x: number) => String(x).padStart(2, '0')
+  return h ? `${h}:${two(m)}:${two(r)}` : `${two(m)}:${two(r)}`
+}
+
+/**
+ * One redraw of a tqdm bar in the layout VirNucPro's bars use (utils/progress.py: `{l_bar}{bar}| {n_fmt}/{total_fmt}
+ * [{elapsed}<{remaining}, {rate_fmt}]`), as tqdm writes it: `\r` first, no line end. `desc` '' draws no label.
+ */
+export function tqdmRedraw(o: { desc: string; n: number; total: number; elapsedS: number; unit?: string }): string {
+  const unit = o.unit ?? 'it'
+  const pct = o.total > 0 ? Math.round((o.n / o.total) * 100) : 0
+  const cells = o.total > 0 ? Math.floor((o.n / o.total) * 40) : 0
+  const bar = `${'\u2588'.repeat(Math.min(40, cells))}${' '.repeat(Math.max(0, 40 - cells))}`
+  const rate = o.elapsedS > 0 && o.n > 0 ? o.n / o.elapsedS : null
+  const rateText =
+    rate === null ? `?${unit}/s` : rate >= 1 ? `${rate.toFixed(2)}${unit}/s` : `${(1 / rate).toFixed(2)}s/${unit}`
+  const remaining = rate === null ? '?' : tqdmInterval((o.total - o.n) / rate)
+  const label = o.desc === '' ? '' : `${o.desc}: `
+  return `\r${label}${String(pct).padStart(3)}%|${bar}| ${o.n}/${o.total} [${tqdmInterval(o.elapsedS)}<${remaining}, ${rateText}]`
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import type { TargetEvent } from '../../src/target/events.ts'
+import { textLines } from '../../src/target/log-file-lines.ts'
+import { createLogParser } from '../../src/target/log-parser.ts'
+import { parseWorkLine } from '../../src/target/work-lines.ts'
+import { VIRNUCPRO_FIXTURES } from './support/replay-profile.ts'
+import { pyGrouped } from './support/upstream-format.ts'
+
+const parseFile = (file: string): TargetEvent[] => {
+  const parser = createLogParser()
+  return textLines(readFileSync(join(VIRNUCPRO_FIXTURES, file), 'utf8')).flatMap((l, i) => parser.push(l, i))
+}
+const kinds = new Set(['inference-start', 'inference-complete', 'file-start', 'model-ready', 'file-done'])
+const work = (events: TargetEvent[]) =>
+  events.filter((e) => kinds.has(e.type)).map(({ atMs: _, ...e }) => e as Omit<TargetEvent, 'atMs'>)
+
+describe('the lines that bound a piece of work', () => {
+  test("v2's workers: each loop's start and end with its sequences; `0.0 seq/s, 0 tokens/s` reads as no rate", () => {
+    expect(work(parseFile('v2-2gpu.stderr'))).toEqual([
+      { type: 'model-ready', label: 'ESM-2', worker: 1 },
+      { type: 'inference-start', sequences: 799, worker: 1 },
+      { type: 'model-ready', label: 'ESM-2', worker: 0 },
+      { type: 'inference-start', sequences: 800, worker: 0 },
+      { type: 'inference-complete', sequences: 799, sequencesPerS: null, tokensPerS: null, worker: 1 },
+      { type: 'inference-complete', sequences: 800, sequencesPerS: null, tokensPerS: null, worker: 0 },
+    ])
+  })
+
+  test("v1's files: `Extracting`, the model's `ready`, `Saved (N sequences)`; the stage's own `Extracting` line too", () => {
+    const files = work(parseFile('v1-1gpu.stdout'))
+    expect(files.map((e) => [e.type, 'label' in e ? e.label : null, 'sequences' in e ? e.sequences : null])).toEqual([
+      ['file-start', 'DNABERT-S', null],
+      ['file-done', 'DNABERT-S', 1_599],
+      // prediction.py's `Extracting ESM-2 features from protein sequences`: a start no `Saved` follows for itself.
+      ['file-start', 'ESM-2', null],
+      ['file-start', 'ESM-2', null],
+      ['model-ready', 'ESM-2', null],
+      ['file-done', 'ESM-2', 1_599],
+    ])
+  })
+
+  test('counts printed with `{:,}` read back; a rate of 0 is none, any other is read', () => {
+    fc.assert(
+      fc.property(fc.maxSafeNat(), fc.integer({ min: 0, max: 1e6 }), (n, tenths) => {
+        const start = parseWorkLine(`Starting inference on ${pyGrouped(n)} sequences (buffer size: 2000)`, 0, 1, [])
+        expect(start).toEqual({ type: 'inference-start', sequences: n, worker: 0, atMs: 1 })
+        const rate = (tenths / 10).toFixed(1)
+        const done = parseWorkLine(
+          `Async inference complete: ${n} sequences, ${rate} seq/s, ${tenths} tokens/s`,
+          2,
+          3,
+          [],
+        )
+        expect(done).toMatchObject({
+          sequences: n,
+          sequencesPerS: tenths === 0 ? null : tenths / 10,
+          tokensPerS: tenths === 0 ? null : tenths,
+        })
+        const saved = parseWorkLine(`Saved ESM-2 features to /o/x_ESM.pt (${pyGrouped(n)} sequences)`, null, 4, [])
+        expect(saved).toMatchObject({ type: 'file-done', label: 'ESM-2', file: '/o/x_ESM.pt', sequences: n })
+      }),
+    )
+  })
+
+  test('a count no double holds is no event, and is named; other lines are none', () => {
+    const problems: string[] = []
+    expect(parseWorkLine(`Starting inference on ${'9'.repeat(30)} sequences`, 0, 0, problems)).toBeNull()
+    expect(problems).toHaveLength(1)
+    expect(parseWorkLine('Saved merged features to /o/m.pt (shape: torch.Size([1599, 3328]))', null, 0, [])).toBeNull()
+    expect(parseWorkLine('Inference complete: 799 new sequences', 1, 0, [])).toBeNull()
+  })
+})
