@@ -16,7 +16,7 @@ import { tinyInput } from './support/cpu-suite.ts'
 const config = (label: string): Configuration => ({ label, gpus: [0] })
 const once = { ...DEFAULT_REPETITION_POLICY, warmupRuns: 0, minRuns: 1, maxRuns: 1 }
 
-async function journalIn(workDir: string, invocation: string, lines: string[]) {
+async function journalIn(invocation: string, lines: string[]) {
   const { provenance } = sampleResultRecord()
   return {
     environment: { driver: '580.1' },
@@ -34,7 +34,7 @@ describe('the measurement journal', () => {
     const workDir = join(runDir, 'work')
     const input = await tinyInput(5)
     const lines: string[] = []
-    const journal = await journalIn(workDir, 'first', lines)
+    const journal = await journalIn('first', lines)
     const side = { profile: referenceProfile, workDir, monitor: null, journal }
     for (const k of [1, 2, 3]) {
       const label = `1 GPU, 4,000 seqs top-up ${k}`
@@ -61,7 +61,7 @@ describe('the measurement journal', () => {
     const two = { ...once, minRuns: 2, maxRuns: 2 }
     const first = await openJournal(
       [arm],
-      { profile: referenceProfile, workDir, monitor: null, journal: await journalIn(workDir, 'first', []) },
+      { profile: referenceProfile, workDir, monitor: null, journal: await journalIn('first', []) },
       two,
     )
     await first.run(arm, '1 GPU run 1', async () => observation('1 GPU run 1'))
@@ -70,7 +70,7 @@ describe('the measurement journal', () => {
       profile: referenceProfile,
       workDir,
       monitor: null,
-      journal: await journalIn(workDir, 'second', lines),
+      journal: await journalIn('second', lines),
     }
     const second = await openJournal([arm], side, two)
     expect(lines).toEqual(['continuing run-1: capacity, 1 GPU at 4,000 seqs: 1 of 2 runs kept'])
