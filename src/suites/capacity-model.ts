@@ -21,6 +21,7 @@ import {
   type SizeEstimate,
   type SizeModel,
   seriesLine,
+  standardDeviation,
   toSorted,
   valueAt,
 } from '../measure/index.ts'
@@ -84,6 +85,11 @@ export interface ConfigCapacity {
     medianWallMs: number
     /** The median's CI over the runs (order statistic; [min, max] for 3 runs); null with one run. */
     medianWallCi: { low: number; high: number } | null
+    /**
+     * The runs' standard deviation of the parts fitted as lines (ms; null with one run): the noise that carries into
+     * the per-sequence cost and so into a projection (a start-up held constant does not): what the design weighs.
+     */
+    lineSdMs: number | null
   }[]
   ciProblem: string | null
   /** The parts the wall time is the sum of. */
@@ -195,10 +201,12 @@ const steadyCoverage = (runs: readonly CapacityRun[]) =>
     return { stage, runs: read.length, of: runs.length, source: read[0]!.steady[stage]!.source ?? 'batch-lines' }
   })
 
-function sizeRows(model: SizeModel, input: ConfigInput) {
+function sizeRows(model: SizeModel, input: ConfigInput, parts: readonly string[]) {
+  const lineParts = parts.filter((p) => model.shapes[p] !== 'constant')
   return model.groups.map((g) => {
+    const runs = input.runs.filter((r) => r.size === g.size)
     const walls = toSorted(
-      input.runs.filter((r) => r.size === g.size).map((r) => r.values[WALL]!),
+      runs.map((r) => r.values[WALL]!),
       'capacity wall',
     )
     const { ci } = medianWithCi(walls)
@@ -208,6 +216,15 @@ function sizeRows(model: SizeModel, input: ConfigInput) {
       runs: g.runs,
       medianWallMs: median(walls),
       medianWallCi: ci ? { low: ci.low, high: ci.high } : null,
+      lineSdMs:
+        runs.length > 1
+          ? standardDeviation(
+              toSorted(
+                runs.map((r) => lineParts.reduce((a, p) => a + r.values[p]!, 0)),
+                'capacity line parts',
+              ),
+            )
+          : null,
     }
   })
 }
@@ -250,7 +267,7 @@ export function configCapacity(
     ...a,
     dominant: dominantParts(model, parts, a.sequences),
   }))
-  const rows = sizeRows(model, input)
+  const rows = sizeRows(model, input, parts)
   const wall = { name: WALL, shape: 'line' as const, ...lineFigures(model, wallOf(parts)) }
   const partRows = parts.map((p) => partFigures(model, p))
   return {

@@ -3,6 +3,8 @@
  * one warm-up of each arm first, then the measured runs in turn, so drift and a cold first process fall on every arm
  * alike), through the shared-run cache (the scaling suite's per-k records read the same runs), then analysed and
  * written at once. The measured-size scaling records come from the largest size's arms (capacityArms' `largest`).
+ * With a budget, the sequential design (capacity-topup.ts) then adds the runs it chooses, sizes the input resolver
+ * makes on demand (InputResolver.resize) included, each through the same run journal under a label of its own.
  */
 import { analyzeCapacity, type ConfigMeasurements } from './capacity.ts'
 import { type TopUpState, topUp } from './capacity-topup.ts'
@@ -19,6 +21,12 @@ export interface SizedConfiguration {
   config: Configuration
   gpuCount: number
 }
+
+/**
+ * Each configuration's measurements, with the sequential design's outcome when it ran and the inputs measured (the
+ * planned ones and any size the design added, parallel to every `bySize`).
+ */
+export type CapacityMeasurements = ConfigMeasurements[] & { sequential?: TopUpState; inputs?: ResolvedInput[] }
 
 const sizeLabel = (config: Configuration, input: ResolvedInput) =>
   `${config.label}, ${input.records.toLocaleString('en-US')} seqs`
@@ -37,7 +45,7 @@ export async function measureCapacity(
   budgetGpuMinutes = 0,
   /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
   purposeSuffix = '',
-): Promise<ConfigMeasurements[] & { sequential?: TopUpState }> {
+): Promise<CapacityMeasurements> {
   if (inputs.length < 2) throw new RangeError(`capacity needs >= 2 input sizes, got ${inputs.length}`)
   if (configs.length === 0) throw new RangeError('capacity needs at least one configuration')
   const arms = configs.flatMap(({ config }) =>
@@ -62,29 +70,40 @@ export async function measureCapacity(
     workDir: ctx.workDir,
     journal,
   })
-  const byConfig: ConfigMeasurements[] & { sequential?: TopUpState } = configs.map(({ config, gpuCount }, c) => ({
+  const byConfig: CapacityMeasurements = configs.map(({ config, gpuCount }, c) => ({
     config,
     gpuCount,
     bySize: measured.slice(c * inputs.length, (c + 1) * inputs.length),
   }))
+  byConfig.inputs = [...inputs]
   if (budgetGpuMinutes <= 0) return byConfig
-  const largest = inputs.at(-1)!
+  const resolver = ctx.inputs
   byConfig.sequential = await topUp(byConfig, {
-    inputs,
+    inputs: byConfig.inputs,
     thresholds: ctx.thresholds,
     budgetGpuMinutes,
-    measureOne: async (c, k) => {
-      const [one] = await measureInterleaved(
-        [{ config: { ...c.config, label: `${sizeLabel(c.config, largest)} top-up ${k}` }, input: largest.file }],
-        {
-          ...m,
-          policy: { ...policy, warmupRuns: 0, minRuns: 1, maxRuns: 1 },
-          profile: ctx.profile,
-          workDir: ctx.workDir,
-          // Each top-up is a run of its own label: a continuation reuses the ones kept, in the order they ran.
-          journal,
-        },
-      )
+    // Sizes beyond the measured ones where the resolver can make them (a suite given only a provenance reader cannot).
+    ...(resolver?.resize && resolver.sizeLimit
+      ? {
+          sizes: {
+            resize: (base: ResolvedInput, records: number) => resolver.resize!(base, records),
+            maxRecords: resolver.sizeLimit(inputs.at(-1)!),
+          },
+        }
+      : {}),
+    measure: async (c, input, runs, k) => {
+      const at = byConfig.inputs!.indexOf(input)
+      // A size this configuration has runs at gets top-ups, one label each; a size new to it is an arm of its own.
+      const known = at >= 0 && c.bySize[at]!.observations.length > 0
+      const label = known ? `${sizeLabel(c.config, input)} top-up ${k}` : sizeLabel(c.config, input)
+      const [one] = await measureInterleaved([{ config: { ...c.config, label }, input: input.file }], {
+        ...m,
+        policy: { ...policy, warmupRuns: 0, minRuns: runs, maxRuns: runs },
+        profile: ctx.profile,
+        workDir: ctx.workDir,
+        // Each decision's runs have a label of their own: a continuation reuses the ones kept, in the order they ran.
+        journal,
+      })
       return one!
     },
   })
@@ -123,11 +142,12 @@ export async function runCapacitySuite(
   budgetGpuMinutes = 0,
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
   const measured = await measureCapacity(ctx, m, configs, inputs, budgetGpuMinutes)
-  const source = inputs[0]!.source
-  const largest = inputs.at(-1)!.records
+  const sizes = measured.inputs ?? inputs
+  const source = sizes[0]!.source
+  const largest = sizes.at(-1)!.records
   const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
   return {
-    ...(await writeCapacityRecord(ctx, measured, inputs, '', ownSize, [], measured.sequential ?? null)),
+    ...(await writeCapacityRecord(ctx, measured, sizes, '', ownSize, [], measured.sequential ?? null)),
     measured,
   }
 }

@@ -9,12 +9,23 @@
  *   because the model's narrows with every run while a median of 3 stays as far from the mean as the runs' skew puts
  *   it: on the CPU, runs of 2.68, 2.68 and 2.87 s against a model of 2.90 s [2.73, 3.05] read as a misfit where
  *   nothing was one (the next size's runs sat as far above it), and more runs would only have made that likelier;
- * - no projection below the measured wall time of a smaller size.
+ * - no projection below the measured wall time of a smaller size;
+ * - at three sizes or more, the wall time a line over them (line-fit.ts's lack-of-fit test, p >= LINE_FIT_P): two sizes
+ *   always fit one, so a per-sequence cost that grows with size shows only from a third on, and a line through it then
+ *   projects production sizes low.
  * Where one fails, every projected verdict of the configuration is `inconclusive`, with the problems and the input
  * size to measure next; the measured-size verdicts stand.
  */
-import { estimateFrom, type SizeEstimate, type SizeModel, valueAt } from '../measure/index.ts'
+import {
+  estimateFrom,
+  type LineFitTest,
+  lineLackOfFit,
+  type SizeEstimate,
+  type SizeModel,
+  valueAt,
+} from '../measure/index.ts'
 import { wallOf } from './capacity-parts.ts'
+import { WALL } from './capacity-runs.ts'
 
 /** A part's fixed and per-sequence figures (capacity-model.ts's PartFigures, as read here). */
 interface PartFigures {
@@ -25,6 +36,8 @@ interface PartFigures {
 
 /** A per-sequence cost known no better than +-50% cannot carry a projection 1,000x beyond the measured size. */
 export const MAX_PER_SEQUENCE_HALF_WIDTH = 0.5
+/** A wall time whose lack-of-fit p-value is below this is not a line over the measured sizes. */
+export const LINE_FIT_P = 0.01
 /** The per-sequence half-width the suggested next size aims at. */
 const NEXT_SIZE_HALF_WIDTH = 0.1
 
@@ -44,6 +57,8 @@ export interface ModelSupport {
     medianCi: { low: number; high: number } | null
     within: boolean
   }[]
+  /** The lack-of-fit test of a line through the wall times (null below three sizes, where a line always fits). */
+  lineFit: LineFitTest | null
 }
 
 export interface SupportInput {
@@ -106,6 +121,19 @@ function belowMeasured(input: SupportInput): string[] {
   })
 }
 
+/** The lack-of-fit test of the wall time's line over the model's sizes, and the problem when it fails. */
+function lineFitOf(model: SizeModel): { test: LineFitTest | null; problem: string | null } {
+  const groups = model.groups.map((g) => ({ size: g.size, runs: g.runs, mean: g.mean[WALL]!, sd: g.sd[WALL]! }))
+  const test = groups.every((g) => g.mean > 0) ? lineLackOfFit(groups) : null
+  if (!test || test.pValue >= LINE_FIT_P) return { test, problem: null }
+  const ms = (x: number) => x.toFixed(3)
+  const bend = test.upperSlope > test.lowerSlope ? 'grows' : 'falls'
+  return {
+    test,
+    problem: `the wall time is not a line over the ${groups.length} measured sizes (lack-of-fit F = ${test.f.toFixed(1)} on ${test.df1} and ${test.df2} df, p = ${test.pValue.toPrecision(2)}): its cost per sequence ${bend} with size (${ms(test.lowerSlope)} ms/sequence between the two smallest, ${ms(test.upperSlope)} between the two largest), so a line ${bend === 'grows' ? 'projects production sizes low' : 'misprojects production sizes'}`,
+  }
+}
+
 function negativeParts(parts: readonly PartFigures[]): string[] {
   return parts.flatMap((p) =>
     [p.fixedMs, p.msPerSequence].some((e) => e.estimate < 0 || (e.ci !== null && e.ci.low < 0))
@@ -135,11 +163,14 @@ export function modelSupport(input: SupportInput): ModelSupport {
       `the parts disagree with the runs at ${Math.round(r.sequences).toLocaleString('en-US')} sequences: the model gives ${seconds(r.modelMs.estimate)}${r.modelMs.ci ? ` [${seconds(r.modelMs.ci.low)}, ${seconds(r.modelMs.ci.high)}]` : ''}, the runs' median is ${seconds(r.medianMs)}${r.medianCi ? ` [${seconds(r.medianCi.low)}, ${seconds(r.medianCi.high)}]` : ''}`,
     )
   problems.push(...belowMeasured(input), ...negativeParts(input.partFigures))
+  const lineFit = lineFitOf(input.model)
+  if (lineFit.problem) problems.push(lineFit.problem)
   const supported = problems.length === 0
   return {
     supported,
     problems,
     nextRecords: supported ? null : nextSize(input, perSequence?.halfWidth ?? null),
     reproduced: rows,
+    lineFit: lineFit.test,
   }
 }

@@ -181,7 +181,10 @@ function speedupVerdicts(cmp: ComparisonCapacity, t: Thresholds, measured: numbe
   return rows
 }
 
-/** Every capacity verdict. `measured`: the largest measured size (sequences), named `measured` in verdict ids. */
+/**
+ * Every capacity verdict. `measured`: the largest size every configuration measured (sequences), named `measured` in
+ * the comparisons' verdict ids; a configuration's own verdicts name its own largest measured size so.
+ */
 export function capacityVerdicts(
   configs: readonly ConfigCapacity[],
   comparisons: readonly ComparisonCapacity[],
@@ -191,7 +194,11 @@ export function capacityVerdicts(
   const pair = (cmp: ComparisonCapacity) =>
     unsupported(configs.filter((c) => c.label === cmp.baseline || c.label === cmp.candidate))
   return [
-    ...configs.flatMap((c) => [...perf01Verdicts(c, t, measured), ...perf02Verdicts(c, t, measured)]),
+    // Each configuration's own largest measured size: the sequential design may have measured one larger than the rest.
+    ...configs.flatMap((c) => {
+      const own = c.sizes.at(-1)?.sequences ?? measured
+      return [...perf01Verdicts(c, t, own), ...perf02Verdicts(c, t, own)]
+    }),
     ...comparisons.flatMap((cmp) => {
       const why = pair(cmp)
       const projectedOnly = (v: Verdict) => withSupport(v, v.id.endsWith('/measured') ? null : why)

@@ -37,8 +37,26 @@ export interface CapacityStats {
   comparisons: ComparisonCapacity[]
   /** Configurations that could not be fitted, with why. */
   notFitted: { label: string; reason: string }[]
-  /** The sequential design's outcome (capacity-topup.ts's TopUpState), when it ran. */
-  sequential?: { stop: string; topUps: number; gpuMinutes: number; budgetGpuMinutes: number } | null
+  /** The sequential design's outcome (capacity-topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
+  sequential?: {
+    stop: string
+    topUps: number
+    gpuMinutes: number
+    budgetGpuMinutes: number
+    steps?: {
+      label: string
+      kind: string
+      records: number
+      runs: number
+      halfWidthBefore: number
+      expectedHalfWidth: number
+      target: number
+      gpuMinutes: number
+      gainPerGpuMinute: number
+      why?: string
+    }[]
+    notALine?: string[]
+  } | null
 }
 
 /** One configuration's measurements, one per size (same order as the sizes). */
@@ -86,6 +104,15 @@ export interface CapacityFrame {
 }
 
 /**
+ * The index of the largest size every configuration has runs at (the sequential design may add a size to one
+ * configuration only): where the configurations are compared as measured.
+ */
+function largestMeasuredByAll(configs: readonly ConfigMeasurements[], sizes: number): number {
+  for (let i = sizes - 1; i >= 0; i--) if (configs.every((c) => (c.bySize[i]?.observations.length ?? 0) > 0)) return i
+  return sizes - 1
+}
+
+/**
  * Fits and compares the configurations (the first is the baseline, normally 1 GPU).
  * @param inputs the nested subsets the measurements ran on, ascending, parallel to each `bySize`.
  */
@@ -116,7 +143,7 @@ export function analyzeCapacity(
       preset: source.preset,
     },
     sizes: inputs.map((i) => i.records),
-    measuredSequences: sequenceEquivalents(inputs.at(-1)!),
+    measuredSequences: sequenceEquivalents(inputs[largestMeasuredByAll(configs, inputs.length)]!),
   }
   return analyzeCapacityRuns(runs, frame, t, extraSizes)
 }

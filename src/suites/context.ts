@@ -29,8 +29,11 @@ export interface SuiteContext {
   profile: TargetProfile
   /** The target's checkout (VIRNUCPRO_DIR) for provenance; null for the bundled reference pipeline. */
   targetDir: string | null
-  /** The input resolver the suites took their inputs from, so records can name them; absent: records say null. */
-  inputs?: Pick<InputResolver, 'provenanceOf' | 'user'>
+  /**
+   * The input resolver the suites took their inputs from, so records can name them (absent: records say null), and
+   * where the capacity design takes a size it adds (without `resize`: repeats at the measured sizes only).
+   */
+  inputs?: Pick<InputResolver, 'provenanceOf' | 'user'> & Partial<Pick<InputResolver, 'resize' | 'sizeLimit'>>
 }
 
 /** `results/` at the repository root, or VIRNUCPRO_BENCH_RESULTS_DIR. */

@@ -7,6 +7,7 @@
  * parts is written out as one (once, cached). Every input handed out is remembered, so a record's provenance can name what its runs read.
  */
 import { existsSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cachedDataset } from '../fixtures/dataset-cache.ts'
 import { isGzipFile } from '../fixtures/fasta-reader.ts'
@@ -14,15 +15,18 @@ import { MANIFEST_FILE, type SampleManifest } from '../fixtures/manifest.ts'
 import { readManifest } from '../fixtures/manifest-read.ts'
 import type { PresetName } from '../fixtures/presets.ts'
 import { DEFAULT_WORK_CHUNK_LENGTH, sampleFasta } from '../fixtures/sample.ts'
-import { type InputIdentity, identifyInput } from './input-identity.ts'
+import { InputError, type InputIdentity, identifyInput } from './input-identity.ts'
 
 /** One FASTA a suite runs on. */
 export interface ResolvedInput {
   /** The plain FASTA the pipeline reads. */
   file: string
   records: number
-  /** `full`: the whole source; `subset`: a nested work-stratified subset of it. */
-  kind: 'full' | 'subset'
+  /**
+   * `full`: the whole source; `subset`: a nested work-stratified subset of it; `superset`: a generated preset at more
+   * records than the source, whose first records are the source (InputResolver.resize).
+   */
+  kind: 'full' | 'subset' | 'superset'
   /** The subset's GPU work per record against the source's ((sample - source) / source); 0 for the whole source. */
   workRelativeDifference: number
   source: InputIdentity
@@ -41,8 +45,53 @@ export interface InputResolver {
   input(preset: PresetName, records: number): Promise<ResolvedInput>
   /** Nested subsets at `sizes` (records, ascending) of one source: the user's input, else `preset` generated at the largest size. */
   nested(preset: PresetName, sizes: readonly number[]): Promise<ResolvedInput[]>
+  /**
+   * `records` records of the source `base` was drawn from, nested with every subset of it handed out (a size the
+   * capacity design adds): a nested subset of the source (all of a user's input from its size on), or, above a
+   * generated source's size, the preset generated at `records`, whose first records are the source. Its work per
+   * record is read against `base`'s source, so its sequence-equivalents share their unit.
+   * @throws InputError when a generated preset at more records does not begin with the source (it would not hold the
+   * measured subsets).
+   */
+  resize(base: ResolvedInput, records: number): Promise<ResolvedInput>
+  /** The most records `resize` gives from `base`'s source: a user's input's size; unbounded for a generated preset. */
+  sizeLimit(base: ResolvedInput): number
   /** Provenance of the inputs this resolver handed out whose files are among `files`; null when none is. */
   provenanceOf(files: readonly string[]): InputProvenance | null
+}
+
+/**
+ * A generated preset at more records must begin with the source, byte for byte: the generator writes one record
+ * stream (src/fixtures/generate.ts), so a smaller count is its prefix, and the measured subsets of the source are then
+ * inside the larger input. Checked, not assumed: a generator that stopped being prefix-stable would break nesting.
+ */
+async function assertPrefix(source: InputIdentity, larger: InputIdentity): Promise<void> {
+  if (source.files.length === 1 && larger.files.length === 1 && (await isPrefix(source.files[0]!, larger.files[0]!)))
+    return
+  throw new InputError(
+    `generated ${source.preset} at ${larger.records} records (${larger.path}) does not begin with the source at ${source.records} (${source.path}): it would not hold the measured subsets`,
+  )
+}
+
+/** Whether file `a`'s bytes begin file `b`, read in 1 MiB chunks (bounded memory whatever the size). */
+async function isPrefix(a: string, b: string): Promise<boolean> {
+  const fa = await open(a)
+  try {
+    const fb = await open(b)
+    try {
+      const [ba, bb] = [Buffer.alloc(1 << 20), Buffer.alloc(1 << 20)]
+      for (let at = 0; ; at += ba.length) {
+        const { bytesRead } = await fa.read(ba, 0, ba.length, at)
+        if (bytesRead === 0) return true
+        const got = await fb.read(bb, 0, bytesRead, at)
+        if (got.bytesRead !== bytesRead || !ba.subarray(0, bytesRead).equals(bb.subarray(0, bytesRead))) return false
+      }
+    } finally {
+      await fb.close()
+    }
+  } finally {
+    await fa.close()
+  }
 }
 
 /** Seed of the nested order: fixed, so every suite and every invocation draws the same subsets of one input. */
@@ -130,6 +179,20 @@ export async function createInputResolver(options: ResolverOptions): Promise<Inp
       for (const size of sorted) out.push(await of(source, size))
       return out
     },
+    async resize(base, records) {
+      const source = base.source
+      if (source.source === 'user' || records <= source.records) return of(source, records)
+      const larger = await generated(source.preset as PresetName, records)
+      await assertPrefix(source, larger)
+      return remember({
+        file: larger.files[0]!,
+        records: larger.records,
+        kind: 'superset',
+        workRelativeDifference: larger.workPerRecord / source.workPerRecord - 1,
+        source,
+      })
+    },
+    sizeLimit: (base) => (base.source.source === 'user' ? base.source.records : Number.POSITIVE_INFINITY),
     provenanceOf(files) {
       const used = files.flatMap((f) => {
         const r = handedOut.get(f)

@@ -137,3 +137,49 @@ describe('input resolver, generated presets (no user input)', () => {
     expect((await ids(a!.file)).every((id) => all.has(id))).toBe(true)
   })
 })
+
+describe('input resolver, a size the capacity design adds (resize)', () => {
+  test("a user's sample: nested with the sizes handed out, up to all of it, and no more", async () => {
+    const resolver = await createInputResolver({ userInput: sample, cacheDir })
+    const [small, large] = await resolver.nested('MEDIUM', [50, 100])
+    expect(resolver.sizeLimit(large!)).toBe(400)
+    const more = await resolver.resize(large!, 300)
+    expect(more).toMatchObject({ records: 300, kind: 'subset' })
+    const moreIds = new Set(await ids(more.file))
+    for (const f of [small!.file, large!.file]) expect((await ids(f)).every((id) => moreIds.has(id))).toBe(true)
+    // A size between two handed out lies between them too.
+    const middle = new Set(await ids((await resolver.resize(large!, 70)).file))
+    expect(middle.size).toBe(70)
+    expect((await ids(small!.file)).every((id) => middle.has(id))).toBe(true)
+    expect([...middle].every((id) => moreIds.has(id))).toBe(true)
+    expect(await resolver.resize(large!, 400)).toMatchObject({ file: sample, kind: 'full' })
+  })
+
+  test('a generated preset grows as the preset at more records, which begins with the source: the subsets stay inside', async () => {
+    const resolver = await createInputResolver({ userInput: '', cacheDir })
+    const [a, b] = await resolver.nested('SMALL', [30, 90])
+    expect(resolver.sizeLimit(b!)).toBe(Number.POSITIVE_INFINITY)
+    const grown = await resolver.resize(b!, 360)
+    expect(grown).toMatchObject({ records: 360, kind: 'superset', source: b!.source })
+    expect((await readFile(grown.file)).subarray(0, (await readFile(b!.file)).length)).toEqual(await readFile(b!.file))
+    const all = new Set(await ids(grown.file))
+    expect((await ids(a!.file)).every((id) => all.has(id))).toBe(true)
+    // Its work per record against the source's, so its sequence-equivalents are in the source's unit.
+    expect(Math.abs(grown.workRelativeDifference)).toBeLessThan(0.1)
+    expect(resolver.provenanceOf([grown.file, a!.file])?.used.map((u) => [u.records, u.kind])).toEqual([
+      [30, 'subset'],
+      [360, 'superset'],
+    ])
+  })
+
+  test('a generated source that the larger preset does not begin with is refused, naming both', async () => {
+    const resolver = await createInputResolver({ userInput: '', cacheDir })
+    const [, b] = await resolver.nested('SMALL', [30, 90])
+    const other = join(root, 'not-the-source.fa')
+    await writeFile(other, '>x\nACGT\n')
+    const base = { ...b!, source: { ...b!.source, files: [other], path: other } }
+    await expect(resolver.resize(base, 360)).rejects.toThrow(
+      /generated SMALL at 360 records .* does not begin with the source at 90 .*not-the-source\.fa.*: it would not hold the measured subsets/,
+    )
+  })
+})

@@ -44,6 +44,8 @@ const SLURM_CLUSTER = ['test/cluster/slurm-cluster.test.ts', 'test/cluster/slurm
 const STUDIES = [
   'test/history/gate-study.test.ts',
   'test/measure/change-points-study.test.ts',
+  // The capacity design against repeats at fixed sizes: 20 seeds x 3 designs through the real analysis (about 100 s).
+  'test/suites/capacity-design-study.test.ts',
   'test/report/analyses/fleet-coverage.test.ts',
   'test/nvml/leak.test.ts',
 ]

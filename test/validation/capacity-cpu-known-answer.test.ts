@@ -1,7 +1,7 @@
 // The capacity suite's known answers on the CPU (the reference pipeline's worker processes standing in for GPUs, tiny
 // models, scripted fake NVML): a start-up that grows with the input (prework-ms-per-seq before ESM-2's first batch) is
-// a line with the planted slope, never a negative part; and the sequential design adds runs at the largest size within
-// its budget, each one in the record. The GPU version: benchmarks/validation/capacity (docs/VALIDATION.md).
+// a line with the planted slope, never a negative part; and the sequential design adds the runs it chooses within its
+// budget (capacity-topup.ts), each one in the record with why. The GPU version: benchmarks/validation/capacity (docs/VALIDATION.md).
 import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/suites/capacity.ts'
 import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/suites/capacity-suite.ts'
@@ -43,7 +43,7 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
     expect(c.support.problems).toEqual([])
   }, 300_000)
 
-  test('the sequential design: top-up runs at the largest size within the budget, kept in the record, said why it stopped', async () => {
+  test('the sequential design: runs it chose within the budget, kept in the record with why, said why it stopped', async () => {
     const ctx = await cpuContext()
     const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('capacity-seq-inputs-') })
     const inputs = await resolver.nested('SMALL', [8, 40])
@@ -58,16 +58,50 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
     const budget = (spentMs + 2.5 * oneRunMs) / 60_000
     const measured = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, budget)
     const state = measured.sequential!
-    expect(['budget', 'targets-reached']).toContain(state.stop)
+    expect(['budget', 'targets-reached', 'not-a-line']).toContain(state.stop)
     expect(state.gpuMinutes).toBeLessThanOrEqual(budget)
-    const largest = measured[0]!.bySize[1]!
-    expect(largest.observations.length).toBe(2 + state.topUps)
-    const labels = largest.observations.map((o) => o.measured.label)
-    for (let k = 1; k <= state.topUps; k++) expect(labels).toContain(`1 worker, 40 seqs top-up ${k} run 1`)
-    const { record } = await writeCapacityRecord({ ...ctx, inputs: resolver }, measured, inputs, '', [], [], state)
+    // Every run the design added is in the measurements, at the size it chose, with a label of its own.
+    const runs = measured[0]!.bySize.flatMap((s) => s.observations).filter((o) => !o.measured.warmup)
+    expect(runs).toHaveLength(2 * 2 + state.topUps)
+    expect(state.steps.reduce((a, s) => a + s.runs, 0)).toBe(state.topUps)
+    const labels = runs.map((o) => o.measured.label)
+    expect(new Set(labels).size).toBe(labels.length)
+    for (const s of state.steps) expect(s.why).toMatch(/1 worker at [\d,]+ records/)
+    const sizes = measured.inputs!
+    const { record } = await writeCapacityRecord({ ...ctx, inputs: resolver }, measured, sizes, '', [], [], state)
     expect((record.stats as unknown as CapacityStats).sequential).toMatchObject({
       stop: state.stop,
       topUps: state.topUps,
     })
+    expect((record.stats as unknown as CapacityStats).sizes).toEqual(sizes.map((i) => i.records))
+  }, 300_000)
+
+  test('a size the design added is kept like any run: a later invocation makes the same choices and measures none again', async () => {
+    const ctx = await cpuContext()
+    const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('capacity-resize-inputs-') })
+    const inputs = await resolver.nested('SMALL', [8, 40])
+    const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
+    const configs = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1', '--esm-batch-size', '512']), gpuCount: 1 }]
+    const planned = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs)
+    const spentMs = planned
+      .flatMap((c) => c.bySize.flatMap((s) => s.observations))
+      .reduce((a, o) => a + o.measured.run.wallMs, 0)
+    const oneRunMs = Math.max(...planned[0]!.bySize[1]!.observations.map((o) => o.measured.run.wallMs))
+    // Room for the reach (2 runs of about 4x the smallest run) and a few more.
+    const budget = (spentMs + 12 * oneRunMs) / 60_000
+    const first = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, budget)
+    const steps = first.sequential!.steps
+    expect(['reach', 'third size']).toContain(steps[0]!.kind)
+    const added = first.inputs!.find((i) => i.records === steps[0]!.records)!
+    // A generated source grows as the preset at more records, whose first records are the source (checked).
+    expect(added.kind).toBe(steps[0]!.kind === 'reach' ? 'superset' : 'subset')
+    const later = { ...ctx, inputs: resolver, writer: { token: 'a-later-invocation' } }
+    const again = await measureCapacity(later, m, configs, inputs, budget)
+    expect(again.sequential!.steps.map((s) => [s.kind, s.records, s.runs])).toEqual(
+      steps.map((s) => [s.kind, s.records, s.runs]),
+    )
+    expect(again.inputs!.map((i) => i.records)).toEqual(first.inputs!.map((i) => i.records))
+    const all = again[0]!.bySize
+    expect(all.reduce((a, s) => a + s.reusedRuns, 0)).toBe(all.reduce((a, s) => a + s.observations.length, 0))
   }, 300_000)
 })

@@ -139,7 +139,10 @@ function notesOf(configs: CapacityStats['configurations'], stats: Partial<Capaci
   return [
     ...(seq
       ? [
-          `sequential design: ${seq.topUps} top-up run(s) at the largest size, ${seq.gpuMinutes.toFixed(1)} of ${seq.budgetGpuMinutes} GPU-minutes; stopped: ${seq.stop}`,
+          `sequential design: ${seq.topUps} run(s) added, ${seq.gpuMinutes.toFixed(1)} of ${seq.budgetGpuMinutes} GPU-minutes; stopped: ${seq.stop}${seq.notALine?.length ? ` (not a line: ${seq.notALine.join(', ')})` : ''}`,
+          ...(seq.steps ?? []).map(
+            (s, i) => `sequential design, step ${i + 1}: ${s.why ?? `${s.kind}, ${s.records} records`}`,
+          ),
         ]
       : []),
     ...sharedNote(configs),

@@ -19,7 +19,7 @@ const InputProvenanceSchema = z.object({
     z.object({
       file: z.string(),
       records: z.number().int(),
-      kind: z.enum(['full', 'subset']),
+      kind: z.enum(['full', 'subset', 'superset']),
       workRelativeDifference: z.number(),
     }),
   ),

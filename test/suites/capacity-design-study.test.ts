@@ -1,0 +1,141 @@
+/**
+ * The capacity design's rule proven on the CPU (issue 31): a synthetic target of known parts and noise
+ * (support/synthetic-capacity.ts: VirNucPro's single-GPU path as an H100 showed it, 60 s of start-up and 6.1 ms a
+ * sequence, run-to-run noise of a host slowdown), the user's own sample of 20,000 records, measured as the suite plans
+ * (1,000 and 4,000 records, a warm-up and 2 runs each), then topped up to the 6 M target of +-3% (1 GPU) by the real
+ * design (topUp, through the real analysis) or by repeats at the fixed sizes. Seeded: the figures below are this
+ * file's, and CAPACITY_DESIGN_STUDY=1 prints them. The run cap is raised to 40 for every design alike, so that the
+ * GPU-minutes to the target are compared, not who hits the cap first.
+ */
+import { describe, expect, test } from 'vitest'
+import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
+import { createRandomSource } from '../../src/measure/rng.ts'
+import { analyzeCapacity, type ConfigMeasurements } from '../../src/suites/capacity.ts'
+import { ciExcess, topUp } from '../../src/suites/capacity-topup.ts'
+import {
+  CURVED,
+  LINEAR,
+  plannedMeasurements,
+  type SyntheticTarget,
+  syntheticInput,
+  syntheticMeasurement,
+  trueWallMs,
+} from './support/synthetic-capacity.ts'
+
+const SEEDS = 20
+const SAMPLE_RECORDS = 20_000
+const MAX_RUNS = 40
+const PRODUCTION = DEFAULT_THRESHOLDS.perf01.productionSequences
+
+type Design = 'rule' | 'fixed sizes' | 'largest only'
+
+interface Outcome {
+  reached: boolean
+  gpuMinutes: number
+  sizes: number[]
+  supported: boolean
+  notALine: boolean
+  estimateH: number
+  ci: { low: number; high: number } | null
+}
+
+const gpuMinutesOf = (measured: readonly ConfigMeasurements[]) =>
+  measured.flatMap((c) => c.bySize.flatMap((m) => m.observations)).reduce((a, o) => a + o.measured.run.wallMs, 0) /
+  60_000
+
+/** One seed of one design on `target`; `budget` GPU-minutes. */
+async function study(target: SyntheticTarget, design: Design, seed: number, budget: number): Promise<Outcome> {
+  const random = createRandomSource(`capacity-design-study-${seed}`)
+  const inputs = [1_000, 4_000].map((r) => syntheticInput(r, SAMPLE_RECORDS))
+  const measured = plannedMeasurements(target, [1_000, 4_000], 2, random)
+  const excess = () => ciExcess(analyzeCapacity(measured, inputs, DEFAULT_THRESHOLDS).stats, PRODUCTION)[0]!.excess
+  if (design === 'largest only') {
+    // Today's design before this one: another run at the largest size while the CI is too wide.
+    for (let added = 0; excess() > 1 && added < MAX_RUNS && gpuMinutesOf(measured) < budget; added++) {
+      const largest = measured[0]!.bySize[1]!
+      const extra = syntheticMeasurement(target, 4_000, 1, random)
+      measured[0]!.bySize[1] = { ...largest, observations: [...largest.observations, ...extra.observations] }
+    }
+  } else
+    await topUp(measured, {
+      inputs,
+      thresholds: DEFAULT_THRESHOLDS,
+      budgetGpuMinutes: budget,
+      maxTopUps: MAX_RUNS,
+      ...(design === 'rule'
+        ? {
+            sizes: {
+              resize: async (_base, records) => syntheticInput(records, SAMPLE_RECORDS),
+              maxRecords: SAMPLE_RECORDS,
+            },
+          }
+        : {}),
+      measure: async (_c, input, runs) => syntheticMeasurement(target, input.records, runs, random),
+    })
+  const { stats } = analyzeCapacity(measured, inputs, DEFAULT_THRESHOLDS)
+  const c = stats.configurations[0]!
+  const at = c.at.find((a) => a.sequences === PRODUCTION)!.wallMs
+  return {
+    reached: excess() <= 1,
+    gpuMinutes: gpuMinutesOf(measured),
+    sizes: inputs.map((i) => i.records),
+    supported: c.support.supported,
+    notALine: (c.support.lineFit?.pValue ?? 1) < 0.01,
+    estimateH: at.estimate / 3_600_000,
+    ci: at.ci,
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const say = (what: unknown) => {
+  if (process.env.CAPACITY_DESIGN_STUDY) console.log(JSON.stringify(what))
+}
+
+describe(`the capacity design on a synthetic target, ${SEEDS} seeds`, () => {
+  test('a line: the rule reaches +-3% at 6 M in fewer GPU-minutes than repeats at fixed sizes, over >= 3 sizes', async () => {
+    const by: Record<Design, Outcome[]> = { rule: [], 'fixed sizes': [], 'largest only': [] }
+    for (let seed = 0; seed < SEEDS; seed++)
+      for (const design of Object.keys(by) as Design[]) by[design].push(await study(LINEAR, design, seed, 120))
+    // Unreached within 40 runs or 120 GPU-minutes: counted as never (Infinity), not as what it spent.
+    const toTarget = (o: Outcome) => (o.reached ? o.gpuMinutes : Number.POSITIVE_INFINITY)
+    const summary = Object.fromEntries(
+      Object.entries(by).map(([d, os]) => [
+        d,
+        { reached: os.filter((o) => o.reached).length, medianGpuMinutes: median(os.map(toTarget)) },
+      ]),
+    )
+    say({ linear: summary, rule: by.rule.map((o) => [o.gpuMinutes.toFixed(1), o.sizes.join('/')]) })
+    const rule = by.rule
+    // Seeded figures: rule 20/20 reached, median 34.2 GPU-minutes (all over 1,000 / 4,000 / 20,000 records); fixed
+    // sizes (the same rule, runs at 1,000 and 4,000 only) 2/20 within 40 runs, median never; largest only 0/20.
+    expect(rule.filter((o) => o.reached).length).toBeGreaterThanOrEqual(SEEDS * 0.9)
+    for (const design of ['fixed sizes', 'largest only'] as const) {
+      expect(summary.rule!.medianGpuMinutes).toBeLessThan(summary[design]!.medianGpuMinutes)
+      const wins = rule.filter((o, s) => toTarget(o) < toTarget(by[design][s]!)).length
+      expect(wins, design).toBeGreaterThanOrEqual(SEEDS * 0.75)
+    }
+    // Three sizes or more in every seed, and the line's projection where the truth is (10.18 h).
+    for (const o of rule) expect(o.sizes.length).toBeGreaterThanOrEqual(3)
+    const truthH = trueWallMs(LINEAR, PRODUCTION) / 3_600_000
+    const covered = rule.filter((o) => o.ci && o.ci.low / 3_600_000 <= truthH && truthH <= o.ci.high / 3_600_000)
+    expect(covered.length).toBeGreaterThanOrEqual(SEEDS * 0.85)
+    // A line is seldom called bent (the lack-of-fit test at 1%, read after each step).
+    expect(rule.filter((o) => o.notALine).length).toBeLessThanOrEqual(SEEDS * 0.1)
+  }, 600_000)
+
+  test('a per-sequence cost that grows as VirNucPro\'s did: caught as "not a line", never projected low on target', async () => {
+    const outcomes: Outcome[] = []
+    for (let seed = 0; seed < SEEDS; seed++) outcomes.push(await study(CURVED, 'rule', seed, 60))
+    const truthH = trueWallMs(CURVED, PRODUCTION) / 3_600_000
+    say({ curved: outcomes.map((o) => [o.notALine, o.supported, o.estimateH.toFixed(2), o.sizes.join('/')]), truthH })
+    // The truth at 6 M is 18.3 h; a line through 1,000-20,000 records says about 11.8 h. Seeded figures: the lack of
+    // fit found in 20 of 20 seeds, none left supported.
+    expect(outcomes.filter((o) => o.notALine).length).toBeGreaterThanOrEqual(SEEDS * 0.85)
+    for (const o of outcomes) {
+      expect(o.sizes.length).toBeGreaterThanOrEqual(3)
+      // Either the model says it cannot support the projection, or its CI reaches the truth: never a decided answer
+      // that is low.
+      if (o.supported) expect((o.ci?.high ?? 0) / 3_600_000).toBeGreaterThanOrEqual(truthH)
+    }
+  }, 600_000)
+})

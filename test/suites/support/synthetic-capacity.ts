@@ -1,0 +1,133 @@
+/**
+ * A synthetic capacity target of known parts and noise, for the sequential design's tests: each run is the time
+ * outside every stage (start-up, constant, its own small jitter) plus one stage of fixed start-up and per-sequence
+ * work, which a host slowdown scales whole (noise proportional to the stage's time). Runs are built as the suite's
+ * observations (completed runs with their stage spans), so the real analysis (analyzeCapacity, the size model, the
+ * support checks) reads them as it reads a pipeline's.
+ */
+
+import type { RandomSource } from '../../../src/measure/rng.ts'
+import type { ConfigMeasurements } from '../../../src/suites/capacity.ts'
+import type { ResolvedInput } from '../../../src/suites/input.ts'
+import type { MeasuredConfiguration } from '../../../src/suites/measure-configuration.ts'
+import type { RunObservation } from '../../../src/suites/observe-run.ts'
+import { standardNormal } from '../../measure/support/simulate.ts'
+
+export const STAGE = 'Six-Frame Translation'
+
+export interface SyntheticTarget {
+  /** Time outside every stage (ms) and its run-to-run sd (ms). */
+  outsideMs: number
+  outsideSdMs: number
+  /** The stage's start-up (ms) and its work: ms for x sequences (a line, or a curve). */
+  stageFixedMs: number
+  workMs: (sequences: number) => number
+  /** The stage's run-to-run spread, relative to its time (a host slowdown scales the whole stage). */
+  stageCv: number
+}
+
+/** The true wall time of a run of `sequences` (no noise). */
+export const trueWallMs = (t: SyntheticTarget, sequences: number) => t.outsideMs + t.stageFixedMs + t.workMs(sequences)
+
+/** One completed run of `t` at `sequences`, drawn with `random`. */
+export function syntheticRun(
+  t: SyntheticTarget,
+  sequences: number,
+  random: RandomSource,
+  warmup = false,
+): RunObservation {
+  const outside = Math.max(1, t.outsideMs + t.outsideSdMs * standardNormal(random))
+  const stageMs = (t.stageFixedMs + t.workMs(sequences)) * Math.max(0.1, 1 + t.stageCv * standardNormal(random))
+  return {
+    measured: {
+      label: `${sequences}`,
+      config: {},
+      warmup,
+      gpu: null,
+      run: {
+        exitClass: 'completed',
+        wallMs: outside + stageMs,
+        stages: [
+          {
+            index: 1,
+            name: STAGE,
+            startMs: outside,
+            endMs: outside + stageMs,
+            receivedDurationMs: stageMs,
+            logDurationS: stageMs / 1000,
+            summaryDurationS: null,
+            skippedReason: null,
+            extras: {},
+          },
+        ],
+      },
+    },
+  } as unknown as RunObservation
+}
+
+/** A measurement of `runs` runs at `sequences` (and `warmups` warm-ups first). */
+export function syntheticMeasurement(
+  t: SyntheticTarget,
+  sequences: number,
+  runs: number,
+  random: RandomSource,
+  warmups = 0,
+): MeasuredConfiguration {
+  return {
+    config: { label: `1 GPU, ${sequences}` },
+    observations: [
+      ...Array.from({ length: warmups }, () => syntheticRun(t, sequences, random, true)),
+      ...Array.from({ length: runs }, () => syntheticRun(t, sequences, random)),
+    ],
+    stop: 'run-budget',
+    failure: null,
+    reusedRuns: 0,
+  } as unknown as MeasuredConfiguration
+}
+
+/** A nested input of `records` records (one record = one sequence of the source's work) of a source of `sourceRecords`. */
+export function syntheticInput(records: number, sourceRecords: number): ResolvedInput {
+  return {
+    records,
+    workRelativeDifference: 0,
+    file: `in-${records}.fa`,
+    kind: records >= sourceRecords ? 'full' : 'subset',
+    source: { source: 'user', records: sourceRecords, path: 'sample.fa', sha256: 'synthetic' },
+  } as unknown as ResolvedInput
+}
+
+/** One configuration (1 GPU) measured as planned: `runs` runs at each size, one warm-up at the smallest first. */
+export function plannedMeasurements(
+  t: SyntheticTarget,
+  sizes: readonly number[],
+  runs: number,
+  random: RandomSource,
+): ConfigMeasurements[] {
+  return [
+    {
+      config: { label: '1 GPU' } as ConfigMeasurements['config'],
+      gpuCount: 1,
+      bySize: sizes.map((s, i) => syntheticMeasurement(t, s, runs, random, i === 0 ? 1 : 0)),
+    },
+  ]
+}
+
+/** The per-sequence cost of VirNucPro's single-GPU path as seen on an H100 (issue 31): 6.1 ms a sequence. */
+export const LINEAR: SyntheticTarget = {
+  outsideMs: 20_000,
+  outsideSdMs: 500,
+  stageFixedMs: 40_000,
+  workMs: (x) => 6.1 * x,
+  stageCv: 0.02,
+}
+
+/**
+ * A per-sequence cost that grows with size as VirNucPro's did (issue 31): 6.1 ms a sequence from 1,000 to 4,000
+ * records, 7.2 from 4,000 to 20,000. Work = x (b0 + beta ln(x / 1,000)), b0 and beta solved from those two chords.
+ */
+export const CURVED: SyntheticTarget = (() => {
+  const k = (a: number, b: number) => (b * Math.log(b / 1000) - a * Math.log(a / 1000)) / (b - a)
+  const beta = (7.2 - 6.1) / (k(4_000, 20_000) - k(1_000, 4_000))
+  const b0 = 6.1 - beta * k(1_000, 4_000)
+  return { ...LINEAR, workMs: (x: number) => x * (b0 + beta * Math.log(x / 1000)) }
+})()
