@@ -9,9 +9,8 @@
  * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/capacity.gpu.bench.ts
  */
 import { expect, test } from 'vitest'
-import type { CapacityStats } from '../src/suites/capacity.ts'
-import { runCapacitySuite } from '../src/suites/capacity-suite.ts'
-import { CAPACITY_CI_TARGET as CAPACITY_MAX_CI_HALF_WIDTH } from '../src/suites/capacity-topup.ts'
+import type { CapacityStats } from '../src/suites/capacity/index.ts'
+import { CAPACITY_CI_TARGET as CAPACITY_MAX_CI_HALF_WIDTH, runCapacitySuite } from '../src/suites/capacity/index.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { createRunContext, firstGpus } from './support/run-context.ts'

@@ -9,8 +9,13 @@
  * GPU machine: npx vitest run --project gpu benchmarks/scaling.gpu.test.ts
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import { type ConfigMeasurements, sequenceEquivalents } from '../src/suites/capacity.ts'
-import { largestArms, measureCapacity, runCapacitySuite } from '../src/suites/capacity-suite.ts'
+import {
+  type ConfigMeasurements,
+  largestArms,
+  measureCapacity,
+  runCapacitySuite,
+  sequenceEquivalents,
+} from '../src/suites/capacity/index.ts'
 import type { ResolvedInput } from '../src/suites/input.ts'
 import { placementEntries, placementVerdict } from '../src/suites/placement.ts'
 import { writeScalingRecord } from '../src/suites/suites.ts'

@@ -4,8 +4,7 @@
  * GPU against the projected one. How a user checks a fit from small sizes on one bigger run, without GPU time.
  */
 import type { SizeEstimate } from '../measure/index.ts'
-import type { CapacityStats } from '../suites/capacity.ts'
-import type { HeldOut } from '../suites/capacity-refit.ts'
+import type { CapacityStats, HeldOut } from '../suites/capacity/index.ts'
 
 export interface HeldOutCheck extends HeldOut {
   projectedMs: SizeEstimate | null

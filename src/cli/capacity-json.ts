@@ -5,7 +5,7 @@
  */
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
-import type { CapacityStats } from '../suites/capacity.ts'
+import type { CapacityStats } from '../suites/capacity/index.ts'
 import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 export const CAPACITY_JSON_SCHEMA_VERSION = 1

@@ -1,6 +1,6 @@
 /**
  * `virnucpro-bench capacity RUN_DIR... [--sizes R1,R2] [--at N1,N2] [--json FILE]`: refits the capacity size model
- * from stored run directories and projects it to any size, without GPU time (src/suites/capacity-refit.ts). Exit 0
+ * from stored run directories and projects it to any size, without GPU time (src/suites/capacity/refit.ts). Exit 0
  * when refitted; 2 bad arguments; 3 nothing to fit.
  */
 import { readdir, stat } from 'node:fs/promises'
@@ -15,9 +15,7 @@ import { writeFileAtomic } from '../results/atomic-write.ts'
 import { readRunDirectory } from '../results/partial-records.ts'
 import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
-import { analyzeCapacityRuns } from '../suites/capacity.ts'
-import { refitInput } from '../suites/capacity-refit.ts'
-import { lacksBusySpans } from '../suites/capacity-refit-sources.ts'
+import { analyzeCapacityRuns, lacksBusySpans, refitInput } from '../suites/capacity/index.ts'
 import { progressFromLog } from '../suites/progress-from-log.ts'
 import { textLines } from '../target/log-file-lines.ts'
 import { heldOutChecks, heldOutSpeedups } from './capacity-checks.ts'
@@ -80,7 +78,7 @@ async function readRunLogs(found: readonly { record: ResultRecord; dir: string }
 
 /**
  * The monitor summaries, summarized again from each run's monitor log, of the runs whose stored summary predates GPU
- * busy spans (capacity-refit-sources.ts), keyed by the log's file. A log that is not there is no summary; one that
+ * busy spans (capacity/refit-sources.ts), keyed by the log's file. A log that is not there is no summary; one that
  * cannot be read or is no monitor log is named on stderr and left out.
  */
 async function readMonitorLogs(

@@ -1,6 +1,6 @@
 /**
  * Metrics read from a record's `stats`, whose shape each suite documents (src/suites/stage.ts StageThroughputStats,
- * src/suites/capacity.ts CapacityStats) and the result schema leaves open. Each reader checks only the slice it reads
+ * src/suites/capacity/analyze.ts CapacityStats) and the result schema leaves open. Each reader checks only the slice it reads
  * (zod, loose) and gives nothing for a record whose stats are not that shape: an older or newer suite's record never
  * breaks `history add`, it just brings fewer metrics. Pure.
  */

@@ -59,11 +59,11 @@ export type TargetDevice = 'gpu' | 'cpu'
 
 /**
  * The scaling suite's default sizes: 1,000 and 4,000 records. Each GPU stage's steady part is read inside every run
- * from its batch lines (capacity-rates.ts), so start-up noise no longer enters the per-sequence cost; what is left is
+ * from its batch lines (capacity/rates.ts), so start-up noise no longer enters the per-sequence cost; what is left is
  * mostly whole-stage slowdowns of the host (a host-bound stage ran 1.6x slower in one of three runs on an H100), which
  * a wider spread of sizes does not divide and more runs do: 1,000 / 10,000 records cost 13.1 GPU-minutes on a 2 x H100
  * host for a 6 M CI of +-13% (1 GPU), where 1,000 / 4,000 cost ~9 and leave the budget's rest to the sequential
- * design's top-up runs at 4,000 (capacity-topup.ts). docs/VALIDATION.md has the figures measured.
+ * design's top-up runs at 4,000 (capacity/topup.ts). docs/VALIDATION.md has the figures measured.
  */
 export const DEFAULT_SIZES = [1_000, 4_000]
 

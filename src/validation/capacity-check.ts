@@ -7,7 +7,7 @@
  * Pure: stats of capacity records in, figures out.
  */
 import type { SizeEstimate } from '../measure/index.ts'
-import type { CapacityStats } from '../suites/capacity.ts'
+import type { CapacityStats } from '../suites/capacity/index.ts'
 
 export interface DirectCheck {
   label: string
@@ -125,7 +125,7 @@ export interface PreworkCheck {
   cleanMs: number
   plantedMs: number
   expectedShiftMs: number
-  /** Whether the planted configuration's runs support a projection (capacity-support.ts). */
+  /** Whether the planted configuration's runs support a projection (capacity/support.ts). */
   supported: boolean
   /** Parts with a negative fixed or per-sequence figure (estimate or CI): never any. */
   negativeParts: string[]

@@ -23,7 +23,7 @@ const REFERENCE_PIPELINE = [
   // The CLI's doctor as a real process, which probes python and torch (4-5 s a test).
   'test/cli/doctor.test.ts',
   // The suites on the CPU: repeated real runs a configuration, monitored (16-109 s a file).
-  'test/suites/capacity.test.ts',
+  'test/suites/capacity/analyze.test.ts',
   'test/suites/e2e-equivalence.test.ts',
   'test/suites/e2e-projection.test.ts',
   'test/suites/measure-interleaved.test.ts',
@@ -45,7 +45,7 @@ const STUDIES = [
   'test/history/gate-study.test.ts',
   'test/measure/change-points-study.test.ts',
   // The capacity design against repeats at fixed sizes: 20 seeds x 3 designs through the real analysis (about 100 s).
-  'test/suites/capacity-design-study.test.ts',
+  'test/suites/capacity/design-study.test.ts',
   'test/report/analyses/fleet-coverage.test.ts',
   'test/nvml/leak.test.ts',
 ]

@@ -1,10 +1,10 @@
 // The capacity suite's known answers on the CPU (the reference pipeline's worker processes standing in for GPUs, tiny
 // models, scripted fake NVML): a start-up that grows with the input (prework-ms-per-seq before ESM-2's first batch) is
 // a line with the planted slope, never a negative part; and the sequential design adds the runs it chooses within its
-// budget (capacity-topup.ts), each one in the record with why. The GPU version: benchmarks/validation/capacity (docs/VALIDATION.md).
+// budget (capacity/topup.ts), each one in the record with why. The GPU version: benchmarks/validation/capacity (docs/VALIDATION.md).
 import { describe, expect, test } from 'vitest'
-import type { CapacityStats } from '../../src/suites/capacity.ts'
-import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/suites/capacity-suite.ts'
+import type { CapacityStats } from '../../src/suites/capacity/analyze.ts'
+import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/suites/capacity/suite.ts'
 import { createInputResolver } from '../../src/suites/input.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
 import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'

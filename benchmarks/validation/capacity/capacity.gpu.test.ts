@@ -3,7 +3,7 @@
  * - direct, one test per GPU count (a 10-minute device call holds one: `-t 'on 1 GPU'`, then `-t 'on 2 GPU'` on the
  *   same warm machine): fit at CAPACITY_FIT_SIZES (the suite's default sizes), then CAPACITY_DIRECT_SIZE (5x the
  *   largest fitted size) measured directly after it; projected and measured wall time within 5%, and the runs support
- *   the projection (capacity-support.ts). The record keeps the direct runs, so `virnucpro-bench capacity` over both
+ *   the projection (capacity/support.ts). The record keeps the direct runs, so `virnucpro-bench capacity` over both
  *   calls' run directories checks the measured 2-vs-1 speedup against the projected CI;
  * - a start-up that grows with the input (prework-ms-per-seq before ESM-2's first batch) on 1 GPU, interleaved with
  *   clean runs: its part carries the planted slope, the 6 M projection moves by the planted work, no part negative;
@@ -18,9 +18,8 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { median, toSorted } from '../../../src/measure/index.ts'
 import type { MeasuredRun } from '../../../src/results/schema/index.ts'
-import type { CapacityStats } from '../../../src/suites/capacity.ts'
-import { sequenceEquivalents } from '../../../src/suites/capacity.ts'
-import { measureCapacity, writeCapacityRecord } from '../../../src/suites/capacity-suite.ts'
+import type { CapacityStats } from '../../../src/suites/capacity/index.ts'
+import { measureCapacity, sequenceEquivalents, writeCapacityRecord } from '../../../src/suites/capacity/index.ts'
 import { createInputResolver, type ResolvedInput } from '../../../src/suites/input.ts'
 import { journalFor } from '../../../src/suites/journal-options.ts'
 import {

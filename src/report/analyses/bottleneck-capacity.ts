@@ -4,7 +4,7 @@
  * capacity record fitted the same configuration, the stage's size model (fixed part + per-sequence part).
  */
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { CapacityStats } from '../../suites/capacity.ts'
+import type { CapacityStats } from '../../suites/capacity/index.ts'
 import type { StageEvidence } from './bottleneck-rules.ts'
 import { type Figure, figureOf } from './capacity-rows.ts'
 

@@ -2,12 +2,11 @@
  * One capacity record's configurations and comparisons as rows of the capacity report: per configuration a cell per
  * size (the largest measured, then each projected one) with its wall time, speedup and verdicts, and per GPU stage its
  * start-up (fixed cost) and steady state. Every figure is the record's own, every verdict read by its id
- * (src/suites/capacity-verdicts.ts): the report projects nothing, so it never disagrees with the record.
+ * (src/suites/capacity/verdicts.ts): the report projects nothing, so it never disagrees with the record.
  */
 import type { SizeEstimate } from '../../measure/index.ts'
 import type { Verdict, VerdictValue } from '../../results/schema/index.ts'
-import type { ComparisonCapacity } from '../../suites/capacity-compare.ts'
-import type { ConfigCapacity, StageCapacity } from '../../suites/capacity-model.ts'
+import type { ComparisonCapacity, ConfigCapacity, StageCapacity } from '../../suites/capacity/index.ts'
 
 /** A figure with its CI (null: none, e.g. one run at a size). */
 export interface Figure {

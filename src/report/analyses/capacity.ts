@@ -1,13 +1,13 @@
 /**
- * Capacity: the capacity records (src/suites/capacity.ts) arranged for "will my sample finish in time on k GPUs, and
+ * Capacity: the capacity records (src/suites/capacity/analyze.ts) arranged for "will my sample finish in time on k GPUs, and
  * is the k-th GPU worth it": per record, one column per size (the largest measured, then each projected one: the
  * user's own sample where it was, the typical and the production size), one row per configuration, break-even and
  * asymptotic speedup per k against 1 GPU, what was measured and what the CIs cover, and the wall-time curves for the
  * chart. Pure; figures and verdicts are the record's (capacity-rows.ts).
  */
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { CapacityStats } from '../../suites/capacity.ts'
-import { RATE_SOURCE_NAMES } from '../../suites/capacity-rates.ts'
+import type { CapacityStats } from '../../suites/capacity/index.ts'
+import { RATE_SOURCE_NAMES } from '../../suites/capacity/index.ts'
 import {
   type CapacityComparisonRow,
   type CapacityConfigRow,
@@ -39,7 +39,7 @@ export interface CapacityInput {
   /** The first 12 hex digits: enough to tell inputs apart in a table. */
   sha256Prefix: string
   records: number
-  /** Mean GPU work per record (bases of stop-free frames, record-work.ts): what sizes are counted in (capacity-runs.ts). */
+  /** Mean GPU work per record (bases of stop-free frames, record-work.ts): what sizes are counted in (capacity/runs.ts). */
   workPerRecord: number
   preset: string | null
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { analyzeCapacityRecords } from '../../../src/report/analyses/capacity.ts'
 import type { ResultRecord } from '../../../src/results/schema/index.ts'
-import type { CapacityStats } from '../../../src/suites/capacity.ts'
+import type { CapacityStats } from '../../../src/suites/capacity/analyze.ts'
 import { CPU_1_2_WORKERS, capacityRecord, H200_1GPU } from '../support/capacity.ts'
 import { loadDemo } from '../support/demo.ts'
 

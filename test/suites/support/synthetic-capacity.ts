@@ -7,7 +7,7 @@
  */
 
 import type { RandomSource } from '../../../src/measure/rng.ts'
-import type { ConfigMeasurements } from '../../../src/suites/capacity.ts'
+import type { ConfigMeasurements } from '../../../src/suites/capacity/analyze.ts'
 import type { ResolvedInput } from '../../../src/suites/input.ts'
 import type { MeasuredConfiguration } from '../../../src/suites/measure-configuration.ts'
 import type { RunObservation } from '../../../src/suites/observe-run.ts'

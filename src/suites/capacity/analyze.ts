@@ -6,20 +6,20 @@
  * at the target sizes (thresholds.perf01: typical and production), each with a CI that covers run-to-run variation.
  * `stats` has the shape CapacityStats.
  */
-import type { Thresholds } from '../config/thresholds.ts'
-import type { SizeModel } from '../measure/index.ts'
-import type { Verdict } from '../results/schema/index.ts'
-import { type ComparisonCapacity, compareCapacity } from './capacity-compare.ts'
-import { type ConfigCapacity, configCapacity } from './capacity-model.ts'
-import { type CapacityRun, capacityRun } from './capacity-runs.ts'
-import { sharedParts } from './capacity-shared.ts'
-import { withCommonSources } from './capacity-steady.ts'
-import { capacityVerdicts } from './capacity-verdicts.ts'
-import type { Configuration } from './configuration.ts'
-import type { ResolvedInput } from './input.ts'
-import type { InputIdentity } from './input-identity.ts'
-import { completedRuns, type MeasuredConfiguration } from './measure-configuration.ts'
-import { type Analysis, verdict } from './verdict.ts'
+import type { Thresholds } from '../../config/thresholds.ts'
+import type { SizeModel } from '../../measure/index.ts'
+import type { Verdict } from '../../results/schema/index.ts'
+import type { Configuration } from '../configuration.ts'
+import type { ResolvedInput } from '../input.ts'
+import type { InputIdentity } from '../input-identity.ts'
+import { completedRuns, type MeasuredConfiguration } from '../measure-configuration.ts'
+import { type Analysis, verdict } from '../verdict.ts'
+import { type ComparisonCapacity, compareCapacity } from './compare.ts'
+import { type ConfigCapacity, configCapacity } from './model.ts'
+import { type CapacityRun, capacityRun } from './runs.ts'
+import { sharedParts } from './shared.ts'
+import { withCommonSources } from './steady.ts'
+import { capacityVerdicts } from './verdicts.ts'
 
 /** What the projections' CIs cover, for reports. */
 export const CAPACITY_COVERS =
@@ -37,7 +37,7 @@ export interface CapacityStats {
   comparisons: ComparisonCapacity[]
   /** Configurations that could not be fitted, with why. */
   notFitted: { label: string; reason: string }[]
-  /** The sequential design's outcome (capacity-topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
+  /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
   sequential?: {
     stop: string
     topUps: number

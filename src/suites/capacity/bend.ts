@@ -3,7 +3,7 @@
  * narrow a CI around one, the measured range reaches the size whose run takes REACH_RUN_TIME_RATIO x the smallest
  * run's time (or, where the input holds no more, gets a third size in its middle); and once the CIs are on target, a
  * lack-of-fit test in doubt gets runs where they tell a bend from noise best. Neither choice is the CI rule's
- * (capacity-design.ts): they are what keeps its line honest.
+ * (capacity/design.ts): they are what keeps its line honest.
  */
 import {
   CAPACITY_CI_TARGET,
@@ -17,9 +17,9 @@ import {
   reachRecords,
   roundRecords,
   runVariance,
-} from './capacity-design.ts'
-import type { ConfigCapacity } from './capacity-model.ts'
-import { LINE_FIT_P } from './capacity-support.ts'
+} from './design.ts'
+import type { ConfigCapacity } from './model.ts'
+import { LINE_FIT_P } from './support.ts'
 
 /** A range whose largest run takes at least this share of the reach counts as reaching it. */
 const REACH_TOLERANCE = 0.75
@@ -27,7 +27,7 @@ const REACH_TOLERANCE = 0.75
 export const BEND_SIZE_RUNS = 2
 /**
  * A lack-of-fit p-value below this (and at or above LINE_FIT_P) leaves the line in doubt: worth runs where it bends.
- * Chosen with MIN_BEND_CHECK_RUNS on the design study (test/suites/capacity-design-study.test.ts, 20 seeds a target):
+ * Chosen with MIN_BEND_CHECK_RUNS on the design study (test/suites/capacity/design-study.test.ts, 20 seeds a target):
  * with 0.2 and 3 runs, a per-sequence cost growing as VirNucPro's did passed as a line in 2 seeds (p = 0.23 and 0.25:
  * noise had made the small sizes' chord steep) and was projected at 12.0 h against a truth of 18.3; with 0.3 and 4,
  * 20 of 20 were caught, while a line got no false alarm and cost a median 34 GPU-minutes to its target instead of 27.

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest'
-import type { MonitorSummary } from '../../src/monitor/summary/summarize.ts'
-import type { MeasuredRun, StageProgress } from '../../src/results/schema/index.ts'
+import type { MonitorSummary } from '../../../src/monitor/summary/summarize.ts'
+import type { MeasuredRun, StageProgress } from '../../../src/results/schema/index.ts'
 import {
   lacksBusySpans,
   newSourceCount,
   sourceNotes,
   withKeptSources,
-} from '../../src/suites/capacity-refit-sources.ts'
-import { sampleResultRecord, sampleRunRecord } from '../support/result-records.ts'
+} from '../../../src/suites/capacity/refit-sources.ts'
+import { sampleResultRecord, sampleRunRecord } from '../../support/result-records.ts'
 
 const ESM2 = 'ESM-2 Feature Extraction'
 const batches: StageProgress = { stage: ESM2, worker: 0, total: 30, lines: 3, atMs: [1, 2, 3], done: [10, 20, 30] }

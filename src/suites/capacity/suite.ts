@@ -3,18 +3,19 @@
  * one warm-up of each arm first, then the measured runs in turn, so drift and a cold first process fall on every arm
  * alike), through the shared-run cache (the scaling suite's per-k records read the same runs), then analysed and
  * written at once. The measured-size scaling records come from the largest size's arms (capacityArms' `largest`).
- * With a budget, the sequential design (capacity-topup.ts) then adds the runs it chooses, sizes the input resolver
+ * With a budget, the sequential design (capacity/topup.ts) then adds the runs it chooses, sizes the input resolver
  * makes on demand (InputResolver.resize) included, each through the same run journal under a label of its own.
  */
-import { analyzeCapacity, type ConfigMeasurements } from './capacity.ts'
-import { type TopUpState, topUp } from './capacity-topup.ts'
-import type { Configuration } from './configuration.ts'
-import type { SuiteContext } from './context.ts'
-import type { ResolvedInput } from './input.ts'
-import { journalFor } from './journal-options.ts'
-import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from './measure-configuration.ts'
-import { failureReason, writeSuiteRecord } from './record.ts'
-import type { SuiteMeasure, SuiteOutcome } from './suites.ts'
+
+import type { Configuration } from '../configuration.ts'
+import type { SuiteContext } from '../context.ts'
+import type { ResolvedInput } from '../input.ts'
+import { journalFor } from '../journal-options.ts'
+import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from '../measure-configuration.ts'
+import { failureReason, writeSuiteRecord } from '../record.ts'
+import type { SuiteMeasure, SuiteOutcome } from '../suites.ts'
+import { analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
+import { type TopUpState, topUp } from './topup.ts'
 
 /** A configuration and its GPU count (1 GPU first: the baseline every other one is compared with). */
 export interface SizedConfiguration {
@@ -41,7 +42,7 @@ export async function measureCapacity(
   m: Omit<SuiteMeasure, 'input'>,
   configs: readonly SizedConfiguration[],
   inputs: readonly ResolvedInput[],
-  /** GPU-minutes the sequential design may spend on top-up runs (capacity-topup.ts); 0: the planned runs only. */
+  /** GPU-minutes the sequential design may spend on top-up runs (capacity/topup.ts); 0: the planned runs only. */
   budgetGpuMinutes = 0,
   /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
   purposeSuffix = '',

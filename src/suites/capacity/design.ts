@@ -2,15 +2,21 @@
  * The capacity design's CI rule (src/measure/size-design.ts scores, this reads a fitted configuration into it): for
  * each configuration whose production-size CI is wider than its target, another run at a measured size (mostly the
  * ends of the range), or two to four at a larger size (2x or 4x the largest, or the reach, up to what the input
- * holds), scored by the expected CI reduction per GPU-minute. Where the design looks for a bend: capacity-bend.ts.
+ * holds), scored by the expected CI reduction per GPU-minute. Where the design looks for a bend: capacity/bend.ts.
  *
  * The run-to-run noise is taken as proportional to run time: a host slowdown scales a whole run (a host-bound stage
  * ran 1.6x slower for one of three 10,000-record runs on an H100), and that model is also the conservative one for
  * sizes (constant noise would favour still larger ones: size-design.ts). Its level cancels: only its shape counts.
  */
-import { type CandidateScore, type DesignSize, expectedHalfWidth, scoreCandidates, valueAt } from '../measure/index.ts'
-import type { ConfigCapacity } from './capacity-model.ts'
-import { LINE_FIT_P } from './capacity-support.ts'
+import {
+  type CandidateScore,
+  type DesignSize,
+  expectedHalfWidth,
+  scoreCandidates,
+  valueAt,
+} from '../../measure/index.ts'
+import type { ConfigCapacity } from './model.ts'
+import { LINE_FIT_P } from './support.ts'
 
 /** The 6 M wall-time CI half-width a planner can decide on: +-3% on 1 GPU, +-5% on more (issue 24). */
 export const CAPACITY_CI_TARGET = (gpuCount: number) => (gpuCount === 1 ? 0.03 : 0.05)

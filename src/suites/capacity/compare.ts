@@ -3,9 +3,9 @@
  * target sizes, the break-even size (the smallest input at which k GPUs beat 1, in sequences), the asymptotic speedup
  * (input size to infinity), and PERF-03 (the ESM-2 stage's speedup) at each size.
  */
-import type { Thresholds } from '../config/thresholds.ts'
-import { asymptoticSpeedup, breakEvenSize, type SizeEstimate, type SizeModel, speedupAt } from '../measure/index.ts'
-import { stageOf, wallOf } from './capacity-parts.ts'
+import type { Thresholds } from '../../config/thresholds.ts'
+import { asymptoticSpeedup, breakEvenSize, type SizeEstimate, type SizeModel, speedupAt } from '../../measure/index.ts'
+import { stageOf, wallOf } from './parts.ts'
 
 export interface ComparisonCapacity {
   gpuCount: number

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { estimateFrom, valueAt } from '../../src/measure/index.ts'
-import { fitSizeModel } from '../../src/measure/size-model.ts'
-import type { CapacityRun } from '../../src/suites/capacity-runs.ts'
-import { cpuStageParts, sharedParts, withSharedParts } from '../../src/suites/capacity-shared.ts'
+import { estimateFrom, valueAt } from '../../../src/measure/index.ts'
+import { fitSizeModel } from '../../../src/measure/size-model.ts'
+import type { CapacityRun } from '../../../src/suites/capacity/runs.ts'
+import { cpuStageParts, sharedParts, withSharedParts } from '../../../src/suites/capacity/shared.ts'
 
 const GPU_STAGES = ['DNABERT-S Feature Extraction', 'ESM-2 Feature Extraction']
 const noise = [0, 60, -60]

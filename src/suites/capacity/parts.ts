@@ -2,7 +2,7 @@
  * The parts a configuration's wall time is the sum of, and which of them are start-up. Every logged stage is a part,
  * and so is the time outside every stage (interpreter start, imports, exit). A stage is split where the runs allow, in
  * this order:
- * - by its own progress lines (capacity-rates.ts): its `steady` part (the span of its batch lines inside every run,
+ * - by its own progress lines (capacity/rates.ts): its `steady` part (the span of its batch lines inside every run,
  *   which start-up noise does not enter) and its `pre` part, what the span does not hold (model build, work before the
  *   first batch, drain);
  * - by the GPU's first work, where the monitor saw it: `startup` before it, `work` after;
@@ -24,8 +24,8 @@ import {
   type SizeEstimate,
   type SizeModel,
   valueAt,
-} from '../measure/index.ts'
-import { OUTSIDE_STAGES, preSeries, startupSeries, steadySeries, WALL, workSeries } from './capacity-runs.ts'
+} from '../../measure/index.ts'
+import { OUTSIDE_STAGES, preSeries, startupSeries, steadySeries, WALL, workSeries } from './runs.ts'
 
 /** A start-up part whose slope would move the production projection by more than this is fitted as a line. */
 export const CONSTANT_PART_TOLERANCE = 0.01

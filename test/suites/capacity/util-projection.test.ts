@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { outOfRange, utilDisagreement, utilFromSteady } from '../../src/suites/stage-util-projection.ts'
-import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
-import { h200RunDirs } from './support/gpu-capacity.ts'
+import { outOfRange, utilDisagreement, utilFromSteady } from '../../../src/suites/capacity/util-projection.ts'
+import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
+import { h200RunDirs } from '../support/gpu-capacity.ts'
 
 const stat = (median: number, low: number, high: number) => ({
   median,
@@ -61,7 +61,7 @@ describe('utilization projected from the steady state', () => {
     const out = join(root, 'refit.json')
     const ran = await execa(
       process.execPath,
-      [join(import.meta.dirname, '../../src/cli.ts'), 'capacity', g!, '--json', out],
+      [join(import.meta.dirname, '../../../src/cli.ts'), 'capacity', g!, '--json', out],
       {
         reject: false,
       },

@@ -1,12 +1,12 @@
 /**
  * The capacity suite's sequential design: after the planned runs, each next run is chosen and measured, then the model
  * refitted, in this order while the GPU-minute budget allows:
- * 1. a range a bend in the cost can show over (capacity-bend.ts): the size whose run takes 4x the smallest run's time
+ * 1. a range a bend in the cost can show over (capacity/bend.ts): the size whose run takes 4x the smallest run's time
  *    (also the cost-optimal largest size: src/measure/size-design.ts), or a third size in the middle; not where it
  *    would undo a CI already on target, and only while the budget holds its runs twice over;
  * 2. a "not a line" from the lack-of-fit test on few runs, confirmed where the bend shows;
  * 3. while some configuration's production-size CI is wider than a planner can decide on (CAPACITY_CI_TARGET), the run
- *    expected to narrow it most per GPU-minute (capacity-design.ts: another run at a measured size, or 2-4 at a larger
+ *    expected to narrow it most per GPU-minute (capacity/design.ts: another run at a measured size, or 2-4 at a larger
  *    one);
  * 4. once every CI is on target, runs that settle a lack-of-fit test still in doubt.
  * A configuration whose runs say its wall time is not a line gets no more runs (they would narrow a CI around the
@@ -15,9 +15,11 @@
  * The budget counts the runs' own wall times (warm-ups included) times the GPUs the host holds for the measurement,
  * not the clock: a measurement replayed from the run cache then makes the same decisions and measures nothing new.
  */
-import type { Thresholds } from '../config/thresholds.ts'
-import { analyzeCapacity, type CapacityStats, type ConfigMeasurements } from './capacity.ts'
-import { bendCheck, bendCheckSizes, bendConfirmed } from './capacity-bend.ts'
+import type { Thresholds } from '../../config/thresholds.ts'
+import type { ResolvedInput } from '../input.ts'
+import type { MeasuredConfiguration } from '../measure-configuration.ts'
+import { analyzeCapacity, type CapacityStats, type ConfigMeasurements } from './analyze.ts'
+import { bendCheck, bendCheckSizes, bendConfirmed } from './bend.ts'
 import {
   CAPACITY_CI_TARGET,
   type DesignChoice,
@@ -26,9 +28,7 @@ import {
   designCandidates,
   notALine,
   toStep,
-} from './capacity-design.ts'
-import type { ResolvedInput } from './input.ts'
-import type { MeasuredConfiguration } from './measure-configuration.ts'
+} from './design.ts'
 
 export { CAPACITY_CI_TARGET, type DesignStep }
 /** Runs the top-ups add at most, whatever the budget: a runaway loop on a host too noisy to converge is no design. */
@@ -111,7 +111,7 @@ function choose(
     choices
       .filter((c): c is DesignChoice => c !== null && c.gpuMinutes <= room)
       .sort((a, b) => a.gpuMinutes - b.gpuMinutes)[0]
-  // First the range a bend can show over (also the cost-optimal largest size: capacity-design.ts REACH_RUN_TIME_RATIO):
+  // First the range a bend can show over (also the cost-optimal largest size: capacity/design.ts REACH_RUN_TIME_RATIO):
   // runs spent narrowing a CI around a line that does not hold are lost.
   const at = { ...o, production }
   // Per configuration, the first of its bend sizes the budget holds twice over; a CI on target is not traded for the

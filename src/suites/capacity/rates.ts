@@ -13,8 +13,8 @@
  * Where a stage prints no batch lines (VirNucPro at the sizes a capacity test runs), its span comes from other lines
  * (RATE_SOURCES says which and in what order), or from the GPU's busy samples.
  */
-import type { ProgressSource, StageProgress } from '../results/schema/index.ts'
-import { isPaired } from './run-progress.ts'
+import type { ProgressSource, StageProgress } from '../../results/schema/index.ts'
+import { isPaired } from '../run-progress.ts'
 
 /**
  * Where a stage's steady part was read, best first:
@@ -31,7 +31,7 @@ import { isPaired } from './run-progress.ts'
  *   count and no worker of its own, which counts any kernel (a model's conversion to FP16) as the stage's work.
  * Every source's span is fitted across sizes as a line (its intercept takes what it holds of start-up), so a source
  * is better where less start-up noise enters it; one configuration's runs are all read from one source
- * (capacity-steady.ts), so a slope never mixes two of them.
+ * (capacity/steady.ts), so a slope never mixes two of them.
  */
 export const RATE_SOURCES = ['batch-lines', 'worker-span', 'file-lines', 'tqdm', 'nvml-busy'] as const
 export type RateSource = (typeof RATE_SOURCES)[number]

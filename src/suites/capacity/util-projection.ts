@@ -12,8 +12,8 @@
  * clipping one of them to 100% (which hid, on the reference pipeline's ESM-2, a busy line reading 100% [100, 100] at
  * 6 M beside a steady state of 96.8% [95.8, 97.3]).
  */
-import type { SizeEstimate } from '../measure/index.ts'
-import type { EstimateStat } from './stage-metrics.ts'
+import type { SizeEstimate } from '../../measure/index.ts'
+import type { EstimateStat } from '../stage-metrics.ts'
 
 const fmt = (e: SizeEstimate) =>
   `${e.estimate.toFixed(1)}%${e.ci ? ` [${e.ci.low.toFixed(1)}, ${e.ci.high.toFixed(1)}]` : ''}`

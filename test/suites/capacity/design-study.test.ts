@@ -8,10 +8,10 @@
  * GPU-minutes to the target are compared, not who hits the cap first.
  */
 import { describe, expect, test } from 'vitest'
-import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
-import { createRandomSource } from '../../src/measure/rng.ts'
-import { analyzeCapacity, type ConfigMeasurements } from '../../src/suites/capacity.ts'
-import { ciExcess, topUp } from '../../src/suites/capacity-topup.ts'
+import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
+import { createRandomSource } from '../../../src/measure/rng.ts'
+import { analyzeCapacity, type ConfigMeasurements } from '../../../src/suites/capacity/analyze.ts'
+import { ciExcess, topUp } from '../../../src/suites/capacity/topup.ts'
 import {
   CURVED,
   LINEAR,
@@ -20,7 +20,7 @@ import {
   syntheticInput,
   syntheticMeasurement,
   trueWallMs,
-} from './support/synthetic-capacity.ts'
+} from '../support/synthetic-capacity.ts'
 
 const SEEDS = 20
 const SAMPLE_RECORDS = 20_000

@@ -1,13 +1,13 @@
 /**
- * What a refit reads each stored run's in-run rates from (capacity-refit.ts): its record's progress series and monitor
+ * What a refit reads each stored run's in-run rates from (capacity/refit.ts): its record's progress series and monitor
  * summary, completed from what the run directory kept beside them. A record written before a source existed lacks
  * it: the series of sources its progress does not hold come from the run's pipeline log (`target.log`: the pipeline's
  * own timestamps, coarser than the runner's clock), and GPU busy spans its monitor summary does not hold from the
  * monitor's log (`gpu.jsonl`, summarized again). The notes say, per configuration, what came from where.
  */
-import type { MonitorSummary } from '../monitor/summary/summarize.ts'
-import type { MeasuredRun, ResultRecord, StageProgress } from '../results/schema/index.ts'
-import { RATE_SOURCE_NAMES, sourceOf } from './capacity-rates.ts'
+import type { MonitorSummary } from '../../monitor/summary/summarize.ts'
+import type { MeasuredRun, ResultRecord, StageProgress } from '../../results/schema/index.ts'
+import { RATE_SOURCE_NAMES, sourceOf } from './rates.ts'
 
 export interface RunSources {
   /** A run's progress from its pipeline log; null when there is no log to read. */

@@ -4,12 +4,12 @@
  * k GPUs against 1 the speedup against its band, PERF-03, the break-even size and the asymptotic speedup. Every
  * projected verdict is judged on its whole CI, which covers run-to-run variation (size-model.ts).
  */
-import type { Thresholds } from '../config/thresholds.ts'
-import type { SizeEstimate } from '../measure/index.ts'
-import type { Verdict, VerdictValue } from '../results/schema/index.ts'
-import type { ComparisonCapacity } from './capacity-compare.ts'
-import type { ConfigCapacity } from './capacity-model.ts'
-import { judgeAtLeast, judgeAtMost, verdict } from './verdict.ts'
+import type { Thresholds } from '../../config/thresholds.ts'
+import type { SizeEstimate } from '../../measure/index.ts'
+import type { Verdict, VerdictValue } from '../../results/schema/index.ts'
+import { judgeAtLeast, judgeAtMost, verdict } from '../verdict.ts'
+import type { ComparisonCapacity } from './compare.ts'
+import type { ConfigCapacity } from './model.ts'
 
 const HOUR_MS = 3_600_000
 const count = (n: number) => Math.round(n).toLocaleString('en-US')
@@ -22,7 +22,7 @@ function judged(e: SizeEstimate, rule: (value: number, ci: { low: number; high: 
   return e.ci ? rule(e.estimate, e.ci) : 'inconclusive'
 }
 
-/** Why the runs of these configurations cannot support a projection (capacity-support.ts); null when they can. */
+/** Why the runs of these configurations cannot support a projection (capacity/support.ts); null when they can. */
 function unsupported(configs: readonly ConfigCapacity[]): string | null {
   const bad = configs.filter((c) => !c.support.supported)
   if (bad.length === 0) return null

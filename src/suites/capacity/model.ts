@@ -2,10 +2,10 @@
  * One configuration's size model and what it says: each part of the wall time as fixed + per-sequence, the wall time
  * at the measured size and projected to the target sizes, and each GPU stage's start-up (before the GPU's first work),
  * steady-state utilization (after it) and utilization projected to the targets. Sizes are in sequences of the input's
- * average GPU work (capacity-runs.ts says why).
+ * average GPU work (capacity/runs.ts says why).
  *
  * The wall time is the sum of its parts, the start-up parts held constant over sizes while the data agree
- * (capacity-parts.ts says why and how that is checked); every record also keeps a plain line through the wall times
+ * (capacity/parts.ts says why and how that is checked); every record also keeps a plain line through the wall times
  * (`unconstrainedAt`) for comparison.
  */
 import {
@@ -24,15 +24,15 @@ import {
   standardDeviation,
   toSorted,
   valueAt,
-} from '../measure/index.ts'
-import { type DominantPart, dominantParts } from './capacity-dominant.ts'
-import { type ConstantPartCheck, checkConstants, partLine, partsOf, stageOf, wallOf } from './capacity-parts.ts'
-import type { RateSource } from './capacity-rates.ts'
-import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './capacity-runs.ts'
-import { type SharedPartCheck, type SharedParts, withSharedParts } from './capacity-shared.ts'
-import { type ModelSupport, modelSupport } from './capacity-support.ts'
-import { type EstimateStat, estimate, toStat } from './stage-metrics.ts'
-import { outOfRange, utilDisagreement, utilFromSteady } from './stage-util-projection.ts'
+} from '../../measure/index.ts'
+import { type EstimateStat, estimate, toStat } from '../stage-metrics.ts'
+import { type DominantPart, dominantParts } from './dominant.ts'
+import { type ConstantPartCheck, checkConstants, partLine, partsOf, stageOf, wallOf } from './parts.ts'
+import type { RateSource } from './rates.ts'
+import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
+import { type SharedPartCheck, type SharedParts, withSharedParts } from './shared.ts'
+import { type ModelSupport, modelSupport } from './support.ts'
+import { outOfRange, utilDisagreement, utilFromSteady } from './util-projection.ts'
 
 export interface PartFigures {
   name: string
@@ -56,7 +56,7 @@ export interface StageCapacity {
   /**
    * Utilization at each size of `at`, built from the steady state: steady utilization x the share of the stage after
    * the GPU's first work (1 - start-up / stage time at that size), so it tends to the steady state as the input grows
-   * and never leaves 0-100% by construction (stage-util-projection.ts). `busyModelPct`: what the GPU-busy series' own
+   * and never leaves 0-100% by construction (capacity/util-projection.ts). `busyModelPct`: what the GPU-busy series' own
    * line says at that size (its busy time over stage time, unclipped); `disagreement` says so when the two CIs do not
    * meet (the monitor's busy time and the stage times tell two stories), null when they agree or one is missing.
    */
@@ -105,11 +105,11 @@ export interface ConfigCapacity {
   curve: { sequences: number; wallMs: number; low: number | null; high: number | null }[]
   /** Whether the runs support a projection at all (invariants, each measured size reproduced); why not, what next. */
   support: ModelSupport
-  /** CPU-stage parts and whether they were fitted over every configuration's runs (capacity-shared.ts). */
+  /** CPU-stage parts and whether they were fitted over every configuration's runs (capacity/shared.ts). */
   sharedParts: SharedPartCheck[]
   /**
    * Per stage with a steady part read inside some run: the runs it was read inside, of all runs, and where it was read
-   * (one source for all the configuration's runs: capacity-steady.ts).
+   * (one source for all the configuration's runs: capacity/steady.ts).
    */
   steady: { stage: string; runs: number; of: number; source: RateSource }[]
 }
@@ -197,7 +197,7 @@ const wallEstimates = (model: SizeModel, parts: readonly string[], sizes: readon
 const steadyCoverage = (runs: readonly CapacityRun[]) =>
   [...new Set(runs.flatMap((r) => Object.keys(r.steady)))].map((stage) => {
     const read = runs.filter((r) => r.steady[stage])
-    // One source for all the configuration's runs (capacity-steady.ts); a run built without one: batch lines.
+    // One source for all the configuration's runs (capacity/steady.ts); a run built without one: batch lines.
     return { stage, runs: read.length, of: runs.length, source: read[0]!.steady[stage]!.source ?? 'batch-lines' }
   })
 
@@ -239,7 +239,7 @@ export function configCapacity(
   gpuStages: readonly string[],
   projected: readonly number[],
   seed: string,
-  /** CPU-stage parts fitted over every configuration's runs (capacity-shared.ts); none: each part its own. */
+  /** CPU-stage parts fitted over every configuration's runs (capacity/shared.ts); none: each part its own. */
   shared: SharedParts = { model: null, series: [], checks: [] },
 ): { figures: ConfigCapacity; model: SizeModel; parts: string[] } | null {
   const sizes = [...new Set(input.runs.map((r) => r.size))].sort((a, b) => a - b)

@@ -10,8 +10,14 @@
  * A part is shared only while the configurations' own fits agree (their per-sequence CIs overlap); one that does
  * depend on the GPU count stays each configuration's own, and the check says so.
  */
-import { createRandomSource, estimateFrom, fitSizeModel, type SizeEstimate, type SizeModel } from '../measure/index.ts'
-import { type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './capacity-runs.ts'
+import {
+  createRandomSource,
+  estimateFrom,
+  fitSizeModel,
+  type SizeEstimate,
+  type SizeModel,
+} from '../../measure/index.ts'
+import { type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
 
 export interface SharedPartCheck {
   name: string
@@ -33,8 +39,8 @@ const SPLIT = /^(steady|pre|startup|work|busy): /
 
 /**
  * Parts that run on the CPU whatever the GPU count: stages that are neither GPU stages nor split by GPU work, and of a
- * CPU stage split by its own progress (a tqdm bar: capacity-rates.ts) its steady part. Its `pre` part stays each
- * configuration's own: a start-up part is held constant or not by each configuration's own check (capacity-parts.ts),
+ * CPU stage split by its own progress (a tqdm bar: capacity/rates.ts) its steady part. Its `pre` part stays each
+ * configuration's own: a start-up part is held constant or not by each configuration's own check (capacity/parts.ts),
  * which a pooled line would override.
  */
 export function cpuStageParts(series: readonly string[], gpuStages: readonly string[]): string[] {

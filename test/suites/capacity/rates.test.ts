@@ -1,15 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { fitLine } from '../../src/measure/index.ts'
-import type { StageProgress } from '../../src/results/schema/index.ts'
+import { fitLine } from '../../../src/measure/index.ts'
+import type { StageProgress } from '../../../src/results/schema/index.ts'
 import {
   busySteady,
   EXACT_SPAN_MIN_POINTS,
   SPAN_MIN_LINES,
   spanMs,
   stageSteady,
-} from '../../src/suites/capacity-rates.ts'
-import { h100Record } from './support/gpu-capacity.ts'
+} from '../../../src/suites/capacity/rates.ts'
+import { h100Record } from '../support/gpu-capacity.ts'
 
 /**
  * A stage's lines over `items` length-sorted items with a per-item cost rising along the stage (the reference

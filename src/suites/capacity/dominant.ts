@@ -4,8 +4,8 @@
  * others has a negative share), so a planner sees what to measure better: a start-up part at small sizes, a stage's
  * per-sequence cost at 6 M.
  */
-import { type LineOf, type SizeModel, valueAt } from '../measure/index.ts'
-import { partLine } from './capacity-parts.ts'
+import { type LineOf, type SizeModel, valueAt } from '../../measure/index.ts'
+import { partLine } from './parts.ts'
 
 export interface DominantPart {
   part: string

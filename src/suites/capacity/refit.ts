@@ -4,12 +4,12 @@
  * and by measured size (the subset each run read, from its record's provenance), refitted with today's size model and
  * projected to any size: a model change or a new question costs no GPU time. Each run's in-run rates come from its
  * record, completed from its pipeline and monitor logs where the record predates a source (the caller reads them:
- * capacity-refit-sources.ts); the notes say which, per configuration.
+ * capacity/refit-sources.ts); the notes say which, per configuration.
  */
-import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
-import type { CapacityConfigRuns, CapacityFrame } from './capacity.ts'
-import { newSourceCount, type RunSources, sourceNotes, withKeptSources } from './capacity-refit-sources.ts'
-import { capacityRun } from './capacity-runs.ts'
+import type { MeasuredRun, ResultRecord } from '../../results/schema/index.ts'
+import type { CapacityConfigRuns, CapacityFrame } from './analyze.ts'
+import { newSourceCount, type RunSources, sourceNotes, withKeptSources } from './refit-sources.ts'
+import { capacityRun } from './runs.ts'
 
 export interface RefitOptions extends RunSources {
   /** Measured sizes (records) to fit from; default every size measured. */

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
-import { createRandomSource } from '../../src/measure/rng.ts'
-import { analyzeCapacityRuns } from '../../src/suites/capacity.ts'
-import type { CapacityRun } from '../../src/suites/capacity-runs.ts'
+import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
+import { createRandomSource } from '../../../src/measure/rng.ts'
+import { analyzeCapacityRuns } from '../../../src/suites/capacity/analyze.ts'
+import type { CapacityRun } from '../../../src/suites/capacity/runs.ts'
 
 const ESM2 = 'ESM-2 Feature Extraction'
 const DNABERT = 'DNABERT-S Feature Extraction'

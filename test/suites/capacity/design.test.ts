@@ -1,13 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
-import { createRandomSource } from '../../src/measure/rng.ts'
-import { analyzeCapacity } from '../../src/suites/capacity.ts'
-import { bendCheck, bendCheckSizes } from '../../src/suites/capacity-bend.ts'
-import { designCandidates, GROWTH_FACTORS, largerSizes, reachRecords } from '../../src/suites/capacity-design.ts'
-import type { ConfigCapacity } from '../../src/suites/capacity-model.ts'
-import { ciExcess } from '../../src/suites/capacity-topup.ts'
-import { LINEAR, plannedMeasurements, syntheticInput, syntheticMeasurement } from './support/synthetic-capacity.ts'
+import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
+import { createRandomSource } from '../../../src/measure/rng.ts'
+import { analyzeCapacity } from '../../../src/suites/capacity/analyze.ts'
+import { bendCheck, bendCheckSizes } from '../../../src/suites/capacity/bend.ts'
+import { designCandidates, GROWTH_FACTORS, largerSizes, reachRecords } from '../../../src/suites/capacity/design.ts'
+import type { ConfigCapacity } from '../../../src/suites/capacity/model.ts'
+import { ciExcess } from '../../../src/suites/capacity/topup.ts'
+import { LINEAR, plannedMeasurements, syntheticInput, syntheticMeasurement } from '../support/synthetic-capacity.ts'
 
 const PRODUCTION = DEFAULT_THRESHOLDS.perf01.productionSequences
 

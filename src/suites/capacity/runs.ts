@@ -9,9 +9,9 @@
  * size in sequences is turned into work with the input's own work per record.
  */
 
-import { type MeasuredRun, PROGRESS_SOURCES } from '../results/schema/index.ts'
-import { busySteady, type StageSteady, stageSteady } from './capacity-rates.ts'
-import { stageDurationMs } from './stage-metrics.ts'
+import { type MeasuredRun, PROGRESS_SOURCES } from '../../results/schema/index.ts'
+import { stageDurationMs } from '../stage-metrics.ts'
+import { busySteady, type StageSteady, stageSteady } from './rates.ts'
 
 export const WALL = 'wall'
 export const OUTSIDE_STAGES = 'outside stages'
@@ -21,7 +21,7 @@ export const busySeries = (stage: string) => `busy: ${stage}`
 export const startupSeries = (stage: string) => `startup: ${stage}`
 /** A GPU stage's time from the GPU's first work to the stage's end, ms. */
 export const workSeries = (stage: string) => `work: ${stage}`
-/** A stage's steady part inside the run: its batch lines' span, scaled to all its items (capacity-rates.ts), ms. */
+/** A stage's steady part inside the run: its batch lines' span, scaled to all its items (capacity/rates.ts), ms. */
 export const steadySeries = (stage: string) => `steady: ${stage}`
 /** What of a stage its steady part does not hold (model build, work before the first batch, drain), ms. */
 export const preSeries = (stage: string) => `pre: ${stage}`
@@ -39,7 +39,7 @@ export interface CapacityRun {
   values: Record<string, number>
   /** Per GPU stage (PERF-02's), where the monitor saw one. */
   startup: Record<string, StageStartup>
-  /** Per stage with progress lines: its steady part inside this run (from its configuration's source: capacity-steady.ts). */
+  /** Per stage with progress lines: its steady part inside this run (from its configuration's source: capacity/steady.ts). */
   steady: Record<string, StageSteady>
   /** Per stage, every steady part this run gives (one per source, best first); absent: `steady` is all it has. */
   readings?: Record<string, StageSteady[]>

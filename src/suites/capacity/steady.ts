@@ -1,14 +1,14 @@
 /**
  * One source per stage for all the runs of a configuration. A run may give a stage's steady part from several sources
- * (capacity-rates.ts RATE_SOURCES), and two runs of one configuration may not give the same best one: VirNucPro's v2
+ * (capacity/rates.ts RATE_SOURCES), and two runs of one configuration may not give the same best one: VirNucPro's v2
  * ESM-2 workers log batch lines above a few thousand proteins a worker and none below, so a 4,000-record run reads
  * its batch lines and a 1,000-record run its worker spans. Each source holds a different share of the stage's
  * start-up, so a line through steady parts of two sources would read that difference as a per-sequence cost: the
  * configuration's stage is read from the best source every run has, and where no source is in every run, from the one
  * most runs have (the runs without it then give the stage no steady part, and the stage is fitted whole).
  */
-import { RATE_SOURCES, type RateSource, type StageSteady } from './capacity-rates.ts'
-import { type CapacityRun, preSeries, steadySeries } from './capacity-runs.ts'
+import { RATE_SOURCES, type RateSource, type StageSteady } from './rates.ts'
+import { type CapacityRun, preSeries, steadySeries } from './runs.ts'
 
 /** A run's readings per stage (runs built without them: their one steady part). */
 const readingsOf = (r: CapacityRun): Record<string, StageSteady[]> =>

@@ -23,11 +23,11 @@ import {
   type SizeEstimate,
   type SizeModel,
   valueAt,
-} from '../measure/index.ts'
-import { wallOf } from './capacity-parts.ts'
-import { WALL } from './capacity-runs.ts'
+} from '../../measure/index.ts'
+import { wallOf } from './parts.ts'
+import { WALL } from './runs.ts'
 
-/** A part's fixed and per-sequence figures (capacity-model.ts's PartFigures, as read here). */
+/** A part's fixed and per-sequence figures (capacity/model.ts's PartFigures, as read here). */
 interface PartFigures {
   name: string
   fixedMs: SizeEstimate

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
-import { createRandomSource } from '../../src/measure/rng.ts'
-import { analyzeCapacity, type ConfigMeasurements } from '../../src/suites/capacity.ts'
-import { REACH_RUN_TIME_RATIO } from '../../src/suites/capacity-design.ts'
-import { CAPACITY_MAX_TOPUPS, type TopUpOptions, topUp } from '../../src/suites/capacity-topup.ts'
-import type { MeasuredConfiguration } from '../../src/suites/measure-configuration.ts'
-import type { RunObservation } from '../../src/suites/observe-run.ts'
+import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
+import { createRandomSource } from '../../../src/measure/rng.ts'
+import { analyzeCapacity, type ConfigMeasurements } from '../../../src/suites/capacity/analyze.ts'
+import { REACH_RUN_TIME_RATIO } from '../../../src/suites/capacity/design.ts'
+import { CAPACITY_MAX_TOPUPS, type TopUpOptions, topUp } from '../../../src/suites/capacity/topup.ts'
+import type { MeasuredConfiguration } from '../../../src/suites/measure-configuration.ts'
+import type { RunObservation } from '../../../src/suites/observe-run.ts'
 import {
   LINEAR,
   plannedMeasurements,
@@ -13,7 +13,7 @@ import {
   syntheticInput,
   syntheticMeasurement,
   trueWallMs,
-} from './support/synthetic-capacity.ts'
+} from '../support/synthetic-capacity.ts'
 
 const inputs = () => [1_000, 4_000].map((records) => syntheticInput(records, 20_000))
 
