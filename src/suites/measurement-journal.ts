@@ -132,7 +132,7 @@ export async function openJournal(
   if (found > 0 && j) say(`continuing ${j.runId}: ${name}: ${Math.min(found, planned)} of ${planned} runs kept`)
 
   const reused = new Set<RunObservation>()
-  const retried: string[] = []
+  let measuredAgain = 0
   let fromEarlier = 0
   let measuredNow = 0
   const byLabel = new Map(arms.map((a) => [a.config.label, a]))
@@ -153,7 +153,7 @@ export async function openJournal(
         return { observation: shown, reused: true }
       }
       if (outcome.why) {
-        retried.push(`${label} (${outcome.why})`)
+        measuredAgain++
         say(`${j?.runId ?? 'run'}: ${label}: measured again: ${outcome.why}`)
       }
       const observation = await measure()
@@ -162,9 +162,9 @@ export async function openJournal(
       return { observation, reused: false }
     },
     finish() {
-      if (fromEarlier === 0 && retried.length === 0) return
+      if (fromEarlier === 0 && measuredAgain === 0) return
       say(
-        `continuing ${j?.runId ?? 'run'}: ${name}: ${fromEarlier} run(s) kept from earlier invocations, ${measuredNow} measured now${retried.length > 0 ? ` (${retried.length} measured again)` : ''}`,
+        `continuing ${j?.runId ?? 'run'}: ${name}: ${fromEarlier} run(s) kept from earlier invocations, ${measuredNow} measured now${measuredAgain > 0 ? ` (${measuredAgain} measured again)` : ''}`,
       )
     },
   }
