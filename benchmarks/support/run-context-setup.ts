@@ -7,7 +7,7 @@ import { reportsDir } from '../../src/report/run-dir.ts'
 import { unfinishedMeasurements } from '../../src/results/partial-records.ts'
 import { collectProvenance } from '../../src/results/provenance.ts'
 import { makeRunId } from '../../src/results/run-id.ts'
-import { type RunState, writeRunState } from '../../src/results/run-state.ts'
+import { type RunState, writeRunState, writeRunStateSync } from '../../src/results/run-state.ts'
 import { runDirectory } from '../../src/results/store.ts'
 import { acquireWriter, newWriterToken, releaseWriter, startHeartbeat } from '../../src/results/writer-lock.ts'
 import { resultsRoot, workDirOf } from '../../src/suites/context.ts'
@@ -75,8 +75,6 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   const resultsDir = runDirectory(root, choice.runId)
   const workDir = workDirOf(resultsDir, campaignTask(env))
   const token = newWriterToken()
-  await acquireWriter(workDir, { token })
-  const stopBeat = startHeartbeat(workDir, token)
   const now = new Date().toISOString()
   const state: RunState = {
     format: 1,
@@ -86,7 +84,10 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     updatedAt: now,
     command: process.argv.slice(1),
   }
-  await writeRunState(workDir, state)
+  await acquireWriter(workDir, { token })
+  // From the lock to the handler nothing yields to the event loop: a signal in between would leave a held lock and a
+  // `running` state behind vitest's own handler, which exits 143 without a word of what was kept.
+  writeRunStateSync(workDir, state)
   const uninstall = installGracefulStop({
     runId: choice.runId,
     resultsDir,
@@ -96,6 +97,7 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     reportCommand: { file: process.execPath, args: [join(REPO_ROOT, 'src', 'cli.ts')] },
     reportsDir: reportsDir(undefined, env),
   })
+  const stopBeat = startHeartbeat(workDir, token)
   project.provide('runId', choice.runId)
   project.provide('writer', { token, pid: process.pid })
   return async () => {
