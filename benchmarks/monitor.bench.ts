@@ -116,23 +116,49 @@ async function secondThread(intervalMs: number): Promise<() => Promise<number>> 
   }
 }
 
-/** `windows` windows after a dropped warm-up one, each with the second thread running beside the monitor. */
+/** One window of both threads, `first` started first; returns this checkout's monitor and the second thread's us a tick. */
+async function sideBySide(
+  monitor: MonitorOf,
+  second: () => Promise<number>,
+  intervalMs: number,
+  first: 'monitor' | 'second',
+): Promise<{ share: CpuShare; secondUs: number }> {
+  if (first === 'monitor') {
+    const [share, secondUs] = await Promise.all([cpuShare(monitor, intervalMs), second()])
+    return { share, secondUs }
+  }
+  const [secondUs, share] = await Promise.all([second(), cpuShare(monitor, intervalMs)])
+  return { share, secondUs }
+}
+
+/**
+ * `windows` kept windows after a dropped warm-up one, the second thread running beside the monitor. The thread started
+ * first pays more per tick (under --against a monitor started first read 1.32x the other's at 100 ms, same code), so
+ * the start order alternates from window to window; under --against, where both arms are monitors, each kept window is
+ * two, one of each order, averaged.
+ */
 async function measureTicks(intervalMs: number, windows: number): Promise<PairedTicks> {
   const measured: PairedTicks = { shares: [], subjectUs: [], calibrationUs: [] }
   const monitor = await monitorOf(THIS_CHECKOUT)
   const second = await secondThread(intervalMs)
+  const bothOrders = otherCheckout() !== null
   for (let window = 0; window <= windows; window++) {
-    // The two threads start in turn, one first in even windows, the other in odd ones: their ticks then alternate
-    // which wakes first (under --against, a monitor started first read 1.32x the other's at 100 ms, same code).
-    const [share, secondUs] =
-      window % 2 === 0
-        ? await Promise.all([cpuShare(monitor, intervalMs), second()])
-        : await Promise.all([second(), cpuShare(monitor, intervalMs)]).then(([s, m]) => [m, s] as const)
+    const orders: Array<'monitor' | 'second'> = bothOrders
+      ? ['monitor', 'second']
+      : [window % 2 === 0 ? 'monitor' : 'second']
+    let subjectUs = 0
+    let secondUs = 0
+    for (const first of orders) {
+      const one = await sideBySide(monitor, second, intervalMs, first)
+      if (window === 0) continue
+      measured.shares.push(one.share)
+      // A planted slowdown burns its share of the whole steady window's CPU time: one tick's share (~0.3 ms) is below
+      // the CPU clock's grain.
+      subjectUs += (one.share.steadyCpuUs + plantOnCpuUs(one.share.steadyCpuUs)) / one.share.steadyTicks / orders.length
+      secondUs += one.secondUs / orders.length
+    }
     if (window === 0) continue
-    measured.shares.push(share)
-    // A planted slowdown burns its share of the whole steady window's CPU time: one tick's share (~0.3 ms) is below
-    // the CPU clock's grain.
-    measured.subjectUs.push((share.steadyCpuUs + plantOnCpuUs(share.steadyCpuUs)) / share.steadyTicks)
+    measured.subjectUs.push(subjectUs)
     measured.calibrationUs.push(secondUs)
   }
   return measured

@@ -4,8 +4,8 @@
  * (support/calibrations/json-parse.ts: the demo record 1,000 times and 100,000 sample lines, the first work of any
  * real `report` run), this process's CPU time. It fails when it is slower than this machine's measurements say it was
  * (support/judgement.ts: its saved baseline, or `--against REV`'s aggregation). Its ratio to JSON.parse moves between
- * machines (issue 32: 9.69 on one 2-core machine, 3.90-5.46 on another) and between runs of one machine (4.2-5.8 here
- * while its own CPU time read 3,324-3,544 ms): the baseline's runs choose which figure judges.
+ * machines (issue 32: 9.69 on one 2-core machine, 3.90-5.46 on another) and between runs of one machine (four quiet runs
+ * here, 3 pairs each: 4.64-5.11, its own CPU time 2,908-3,176 ms): the baseline's runs choose which figure judges.
  * Input: 10,000 records made from the demo scaling record (6 runs each, with their monitor summaries; 60,000 runs):
  * SCALING_RECORDS of them stay `scaling` (each costs bootstraps for its speedup curves, as a suite run has a few), the
  * rest are relabelled `stage`; plus 1,000,000 samples spread over the series the first 50 records point to (2 GPUs,

@@ -69,6 +69,8 @@ export async function prepareCheckout(options: PrepareOptions): Promise<OtherChe
   const ready = await readReady(root)
   if (ready?.commit === commit && ready.node === process.version) {
     log(`bench --against ${options.revision}: reusing ${root}`)
+    // The benches name the revision as this run asked for it (`main`, then `HEAD~2` for the same commit).
+    if (ready.revision !== options.revision) await writeReady(root, { ...ready, revision: options.revision })
     return { root, commit, revision: options.revision }
   }
   if (await stat(root).catch(() => null)) {
@@ -95,7 +97,10 @@ export async function prepareCheckout(options: PrepareOptions): Promise<OtherChe
     throw new Error(
       `--against ${options.revision}: '${[file, ...args].join(' ')}' in ${root} exited ${installed.exitCode ?? installed.signal}`,
     )
-  const written: ReadyFile = { commit, revision: options.revision, node: process.version }
-  await writeFileAtomic(join(root, READY_FILE), `${JSON.stringify(written)}\n`)
+  await writeReady(root, { commit, revision: options.revision, node: process.version })
   return { root, commit, revision: options.revision }
+}
+
+function writeReady(root: string, ready: ReadyFile): Promise<void> {
+  return writeFileAtomic(join(root, READY_FILE), `${JSON.stringify(ready)}\n`)
 }

@@ -68,8 +68,11 @@ describe('prepareCheckout', () => {
     const { repo } = twoCommits()
     const cacheRoot = tempDirUntilFileEnd('against-cache-')
     const made = await prepareCheckout({ repo, revision: 'HEAD~1', cacheRoot, install: countingInstall })
-    await prepareCheckout({ repo, revision: 'HEAD~1', cacheRoot, install: countingInstall })
+    const again = await prepareCheckout({ repo, revision: made.commit, cacheRoot, install: countingInstall })
     expect(readFileSync(join(made.root, 'installs.txt'), 'utf8')).toBe('ran\n')
+    // Reused under the name this run gave it, which the benches print.
+    expect(again).toEqual({ ...made, revision: made.commit })
+    expect(otherCheckout({ [AGAINST_ENV]: made.root })?.revision).toBe(made.commit)
     rmSync(join(made.root, READY_FILE))
     await prepareCheckout({ repo, revision: 'HEAD~1', cacheRoot, install: countingInstall })
     // Made again from scratch: the old install's mark went with the old directory.
