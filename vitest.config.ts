@@ -52,6 +52,11 @@ export default defineConfig({
           // wait on child processes they spawn. Measured on 2 cores: 4 min 11 s with one worker (CPU 4 min 23 s, one
           // core busy), 2 min 54 s with two.
           maxWorkers: '100%',
+          // `vitest bench` runs the bench files one at a time: each bench's figures are then its own, whether the whole
+          // suite runs or one file, and a baseline saved by one compares with the other. Beside another bench file on
+          // 2 cores the bootstrap's ratio read 0.25 where it reads 0.18 alone; a whole run took 174 s two files at a
+          // time (started quiet), 126-128 s one at a time (quiet).
+          fileParallelism: !benchmarkOnly,
           benchmark: {
             enabled: true,
             include: ['benchmarks/**/*.bench.ts'],

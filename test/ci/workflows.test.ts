@@ -46,6 +46,14 @@ describe('ci.yml', () => {
     expect([...requiredTools(env)]).toEqual(['chromium', 'torch'])
     expect(runs).toMatch(/apt-get install .*\bpython3-torch\b/)
   })
+
+  test("a pull request's CPU benches run against its base, with the history to find it", () => {
+    const bench = workflow.jobs.bench as Job & { if?: string }
+    expect(bench.if).toBe("github.event_name == 'pull_request'")
+    const checkout = bench.steps.find((s) => s.uses?.startsWith('actions/checkout'))
+    expect(checkout?.with?.['fetch-depth']).toBe(0)
+    expect(bench.steps.map((s) => s.run ?? '')).toContain('npm run bench -- --against "origin/$GITHUB_BASE_REF"')
+  })
 })
 
 describe('gpu-bench.yml', () => {

@@ -54,6 +54,8 @@ const STUDIES = [
 const NESTED_VITEST_RUNS = [
   'test/ci/gpu-project.test.ts',
   'test/benchmarks/module-runner.test.ts',
+  // benchmarks/measure.bench.ts against a copy of src/ (`--against`'s bench side), planted and not.
+  'test/benchmarks/against-bench.test.ts',
   // benchmarks/ab.gpu.bench.ts on the CPU: 8 runs of the reference pipeline under a nested vitest bench.
   'test/benchmarks/ab-gpu-bench.test.ts',
   'test/benchmarks/support/gpu-global-setup.test.ts',
