@@ -231,7 +231,7 @@ describe.skipIf(pipeline.state !== 'ready')('a CPU campaign killed and continued
       ),
       // Both signals at least once, one early (in the warm-up or first run) and one late; then random moments.
       {
-        numRuns: 4,
+        numRuns: 5,
         examples: [
           [{ afterRuns: 1, extraMs: 1_000, signal: 'SIGTERM' }],
           [{ afterRuns: 2, extraMs: 1_500, signal: 'SIGKILL' }],

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { liveRunCount } from '../../src/target/live-runs.ts'
 import { type RunTargetOptions, runTarget } from '../../src/target/runner.ts'
+import { waitFor } from '../support/wait-for.ts'
 import { fakeProfile, makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
 
 let work: Workdir
@@ -24,15 +25,6 @@ function run(fake: string[], more: Partial<RunTargetOptions> = {}) {
     extraArgs: fake.flatMap((f) => ['--fake', f]),
     ...more,
   })
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (check()) return true
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  return check()
 }
 
 describe('runTarget cleanup', () => {

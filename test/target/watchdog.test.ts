@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, test } from 'vitest'
 import { readProcStat } from '../../src/target/proc.ts'
 import { runMarker } from '../../src/target/process-tree.ts'
+import { waitFor } from '../support/wait-for.ts'
 
 const OWNER = fileURLToPath(new URL('./fakes/watchdog-owner.ts', import.meta.url))
 const started: number[] = []
@@ -17,15 +18,6 @@ afterEach(() => {
 const alive = (pid: number) => {
   const stat = readProcStat(pid)
   return stat !== null && stat.state !== 'Z'
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (check()) return true
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  return check()
 }
 
 describe('the watchdog, when the harness is killed', () => {

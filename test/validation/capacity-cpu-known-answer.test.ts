@@ -14,6 +14,24 @@ const ready = await referencePipelineOnCpu()
 const ESM2 = 'ESM-2 Feature Extraction'
 const PREWORK_MS = 40
 
+/**
+ * One worker at 8 and 40 records, 2 runs each, measured as planned; and a budget of what they took plus `room` runs of
+ * the largest size, for the sequential design that follows in the same context.
+ */
+async function plannedWithRoom(cacheName: string, room: number) {
+  const ctx = await cpuContext()
+  const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd(cacheName) })
+  const inputs = await resolver.nested('SMALL', [8, 40])
+  const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
+  const configs = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1', '--esm-batch-size', '512']), gpuCount: 1 }]
+  const planned = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs)
+  const spentMs = planned
+    .flatMap((c) => c.bySize.flatMap((s) => s.observations))
+    .reduce((a, o) => a + o.measured.run.wallMs, 0)
+  const oneRunMs = Math.max(...planned[0]!.bySize[1]!.observations.map((o) => o.measured.run.wallMs))
+  return { ctx, resolver, m, configs, inputs, budget: (spentMs + room * oneRunMs) / 60_000 }
+}
+
 describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', () => {
   test(`prework-ms-per-seq=${PREWORK_MS}: its start-up part is a line with the planted slope; no part negative; supported`, async () => {
     const ctx = await cpuContext()
@@ -44,18 +62,8 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
   }, 300_000)
 
   test('the sequential design: runs it chose within the budget, kept in the record with why, said why it stopped', async () => {
-    const ctx = await cpuContext()
-    const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('capacity-seq-inputs-') })
-    const inputs = await resolver.nested('SMALL', [8, 40])
-    const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
-    const configs = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1', '--esm-batch-size', '512']), gpuCount: 1 }]
-    const planned = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs)
-    const spentMs = planned
-      .flatMap((c) => c.bySize.flatMap((s) => s.observations))
-      .reduce((a, o) => a + o.measured.run.wallMs, 0)
-    const oneRunMs = Math.max(...planned[0]!.bySize[1]!.observations.map((o) => o.measured.run.wallMs))
-    // Room for about two more runs of the largest size: the planned ones come back from the run cache.
-    const budget = (spentMs + 2.5 * oneRunMs) / 60_000
+    // Room for about two more runs of the largest size: the planned ones are kept runs, reused.
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-seq-inputs-', 2.5)
     const measured = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, budget)
     const state = measured.sequential!
     expect(['budget', 'targets-reached', 'not-a-line']).toContain(state.stop)
@@ -77,18 +85,8 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
   }, 300_000)
 
   test('a size the design added is kept like any run: a later invocation makes the same choices and measures none again', async () => {
-    const ctx = await cpuContext()
-    const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('capacity-resize-inputs-') })
-    const inputs = await resolver.nested('SMALL', [8, 40])
-    const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
-    const configs = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1', '--esm-batch-size', '512']), gpuCount: 1 }]
-    const planned = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs)
-    const spentMs = planned
-      .flatMap((c) => c.bySize.flatMap((s) => s.observations))
-      .reduce((a, o) => a + o.measured.run.wallMs, 0)
-    const oneRunMs = Math.max(...planned[0]!.bySize[1]!.observations.map((o) => o.measured.run.wallMs))
     // Room for the reach (2 runs of about 4x the smallest run) and a few more.
-    const budget = (spentMs + 12 * oneRunMs) / 60_000
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-resize-inputs-', 12)
     const first = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, budget)
     const steps = first.sequential!.steps
     expect(['reach', 'third size']).toContain(steps[0]!.kind)

@@ -15,6 +15,7 @@ import type { InputIdentity } from '../input-identity.ts'
 import { completedRuns, type MeasuredConfiguration } from '../measure-configuration.ts'
 import { type Analysis, verdict } from '../verdict.ts'
 import { type ComparisonCapacity, compareCapacity } from './compare.ts'
+import type { DesignStep } from './design.ts'
 import { type ConfigCapacity, configCapacity } from './model.ts'
 import { type CapacityRun, capacityRun } from './runs.ts'
 import { sharedParts } from './shared.ts'
@@ -43,18 +44,8 @@ export interface CapacityStats {
     topUps: number
     gpuMinutes: number
     budgetGpuMinutes: number
-    steps?: {
-      label: string
-      kind: string
-      records: number
-      runs: number
-      halfWidthBefore: number
-      expectedHalfWidth: number
-      target: number
-      gpuMinutes: number
-      gainPerGpuMinute: number
-      why?: string
-    }[]
+    /** As the design took them (DesignStep), read back from a record: its kind any string, its runner-up left out. */
+    steps?: (Omit<DesignStep, 'kind' | 'runnerUp' | 'why'> & { kind: string; why?: string })[]
     notALine?: string[]
   } | null
 }
