@@ -4,7 +4,8 @@
  * - batch lines (ESM-2's `Batch` lines, any `<label> progress: done/total` line), per worker, as they come;
  * - worker spans (`Starting inference on N sequences` ... `Async inference complete: N sequences`), per worker, and
  *   file lines (`Extracting X features from FILE`, `X ready:`, `Saved X features to FILE (N sequences)`), per stage:
- *   each a piece of work with a start and an end, kept as a pair of points;
+ *   each a piece of work with a start and an end, kept as a pair of points, with the time the files spent building a
+ *   model before their work and the files' size (`Splitting FILE into files of N sequences`);
  * - tqdm bars, per stage and bar: one point per count the bar shows (its redraws of one count are one point).
  */
 import { PROGRESS_MAX_POINTS, type ProgressSource, type StageProgress } from '../results/schema/index.ts'
@@ -41,6 +42,8 @@ interface OpenPiece {
   label: string
   atMs: number
   sequences: number | null
+  /** ms from the piece's first line to its `ready` (a model built inside it); 0 without one. */
+  setupMs: number
 }
 
 /** A collector; `maxPoints` per series (default PROGRESS_MAX_POINTS). */
@@ -49,6 +52,8 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
   const open = new Map<string, OpenPiece>()
   // tqdm: the series key of each bar now drawn (a bar whose count goes back is a new bar of the same label).
   const bars = new Map<string, { key: string; restarts: number }>()
+  // The last `into files of N sequences` seen: the size of the files the next GPU stages work through.
+  let itemsPerFile: number | null = null
 
   const seriesOf = (key: string, stage: string, source: ProgressSource | undefined, worker: number | null) => {
     let p = byKey.get(key)
@@ -68,6 +73,9 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
     p.done.push(before, before + sequences)
     p.total = before + sequences
     p.lines += 2
+    if (p.source !== 'file-lines') return
+    if (piece.setupMs > 0) p.setupMs = (p.setupMs ?? 0) + piece.setupMs
+    if (itemsPerFile !== null) p.itemsPerFile = itemsPerFile
   }
 
   const pieceEvent = (event: TargetEvent, stage: string) => {
@@ -75,16 +83,19 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
     if (event.type === 'inference-start' || event.type === 'inference-complete') {
       const key = `worker-span\u0000${stage}\u0000${w ?? ''}`
       if (event.type === 'inference-start')
-        open.set(key, { label: 'inference', atMs: event.atMs, sequences: event.sequences })
+        open.set(key, { label: 'inference', atMs: event.atMs, sequences: event.sequences, setupMs: 0 })
       else endPiece(key, seriesOf(key, stage, 'worker-span', w), event.atMs, event.sequences ?? NaN)
       return
     }
     const key = `file-lines\u0000${stage}\u0000${w ?? ''}`
     const piece = open.get(key)
     // A second `Extracting` before a `Saved` replaces the first: only a file that is saved is a piece of work.
-    if (event.type === 'file-start') open.set(key, { label: event.label, atMs: event.atMs, sequences: null })
-    else if (event.type === 'model-ready' && piece?.label === event.label) piece.atMs = event.atMs
-    else if (event.type === 'file-done' && piece?.label === event.label)
+    if (event.type === 'file-start')
+      open.set(key, { label: event.label, atMs: event.atMs, sequences: null, setupMs: 0 })
+    else if (event.type === 'model-ready' && piece?.label === event.label) {
+      piece.setupMs += event.atMs - piece.atMs
+      piece.atMs = event.atMs
+    } else if (event.type === 'file-done' && piece?.label === event.label)
       endPiece(key, seriesOf(key, stage, 'file-lines', w), event.atMs, event.sequences)
   }
 
@@ -105,6 +116,11 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
 
   return {
     push(event, stage) {
+      // The split comes in a stage of its own (File Splitting), before the stages whose files it sizes.
+      if (event.type === 'file-split') {
+        itemsPerFile = event.sequencesPerFile
+        return
+      }
       if (stage === null) return
       if (event.type === 'tqdm') return tqdmEvent(event, stage)
       if (event.type !== 'batch' && event.type !== 'progress') return pieceEvent(event, stage)

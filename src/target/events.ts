@@ -122,6 +122,18 @@ export interface FileDoneEvent {
 }
 
 /**
+ * `Splitting FILE into files of N sequences`: the pipeline splits its input into files of at most N sequences
+ * (VirNucPro's file_utils.py, before each GPU stage), and its v1 path builds each GPU stage's model once per file: how
+ * many files a size makes tells how often that build is paid (src/suites/capacity/per-file.ts).
+ */
+export interface FileSplitEvent {
+  type: 'file-split'
+  sequencesPerFile: number
+  worker: number | null
+  atMs: number
+}
+
+/**
  * One redraw of a tqdm bar (tqdm-line.ts). `atMs` is when the redraw was written: the runner's receive time of the
  * line's first byte (a redraw is ended only by the next write, which can come much later), or, read from a stored
  * log, the bar's first stamp plus tqdm's own elapsed seconds.
@@ -204,6 +216,7 @@ export type TargetEvent =
   | FileStartEvent
   | ModelReadyEvent
   | FileDoneEvent
+  | FileSplitEvent
   | TqdmEvent
   | WorkerLineEvent
   | OomEvent

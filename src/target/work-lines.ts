@@ -5,8 +5,9 @@ import { type ReadProblems, readNumber } from './log-line.ts'
  * The lines that bound a piece of a stage's work where the pipeline prints no per-batch line (VirNucPro at the sizes a
  * capacity test runs: test/fixtures/virnucpro/README.md): a v2 ESM-2 worker's loop (`Starting inference on N
  * sequences` ... `Async inference complete: N sequences, ...`) and a v1 file's extraction (`Extracting X features from
- * FILE` ... `X ready: ...` ... `Saved X features to FILE (N sequences)`). Each is read from the message after the log
- * prefix; `worker` is the prefix's rank (null for the main process).
+ * FILE` ... `X ready: ...` ... `Saved X features to FILE (N sequences)`), and how large its files are (`Splitting FILE
+ * into files of N sequences`). Each is read from the message after the log prefix; `worker` is the prefix's rank (null
+ * for the main process).
  */
 
 const INFERENCE_START = /^Starting inference on ([\d,]+) sequences\b/
@@ -16,6 +17,7 @@ const TOKEN_RATE = /([\d,]+(?:\.\d+)?) tokens\/s/
 const FILE_START = /^Extracting (\S+) features from (.+)$/
 const MODEL_READY = /^(\S+) ready: /
 const FILE_DONE = /^Saved (\S+) features to (.+) \(([\d,]+) sequences\)$/
+const FILE_SPLIT = /^Splitting .+ into files of ([\d,]+) sequences$/
 
 /** A rate the line prints, or null: 0 (nothing measured, see InferenceCompleteEvent) and no rate at all alike. */
 function rateOf(pattern: RegExp, message: string, what: string, p: ReadProblems): number | null {
@@ -55,6 +57,13 @@ export function parseWorkLine(
   if (file) return { type: 'file-start', label: file[1]!, file: file[2]!, worker, atMs }
   const ready = MODEL_READY.exec(message)
   if (ready) return { type: 'model-ready', label: ready[1]!, worker, atMs }
+  const split = FILE_SPLIT.exec(message)
+  if (split) {
+    const sequencesPerFile = readNumber(split[1]!, 'sequences per file', p)
+    return sequencesPerFile === null || !(sequencesPerFile > 0)
+      ? null
+      : { type: 'file-split', sequencesPerFile, worker, atMs }
+  }
   const saved = FILE_DONE.exec(message)
   if (!saved) return null
   const sequences = readNumber(saved[3]!, 'saved sequences', p)

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { logStampMs, progressFromLog } from '../../src/suites/progress-from-log.ts'
+import { VIRNUCPRO_FIXTURES } from '../target/support/replay-profile.ts'
 import { h100Log, h100Record } from './support/gpu-capacity.ts'
 
 describe('stage progress read back from a pipeline log', () => {
@@ -20,5 +23,18 @@ describe('stage progress read back from a pipeline log', () => {
       const span = (p: typeof read) => p.atMs.at(-1)! - p.atMs[0]!
       expect(Math.abs(span(read) - span(kept))).toBeLessThanOrEqual(1_000)
     }
+  })
+
+  test("VirNucPro v1's files: ESM-2 builds its model inside its file (32 s, `Extracting` to `ready`), sized by the split", () => {
+    const log = readFileSync(join(VIRNUCPRO_FIXTURES, 'v1-1gpu.stdout'), 'utf8')
+    const files = progressFromLog(log.split(/\r|\n/)).filter((p) => p.source === 'file-lines')
+    const esm = files.find((p) => p.stage === 'ESM-2 Feature Extraction')!
+    // 19:24:42 `Extracting ESM-2 features from ...output_1.faa`, 19:25:14 `ESM-2 ready:`, 19:25:22 `Saved (1599)`.
+    expect(esm).toMatchObject({ total: 1_599, setupMs: 32_000, itemsPerFile: 10_000, done: [0, 1_599] })
+    expect(esm.atMs[1]! - esm.atMs[0]!).toBe(8_000)
+    // DNABERT-S loads its model before its `Extracting` line: nothing inside its file to count as a build.
+    const dnabert = files.find((p) => p.stage === 'DNABERT-S Feature Extraction')!
+    expect(dnabert.setupMs).toBeUndefined()
+    expect(dnabert.itemsPerFile).toBe(10_000)
   })
 })

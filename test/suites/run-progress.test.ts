@@ -87,7 +87,9 @@ describe('run progress', () => {
         : type === 'file-start'
           ? { type, label: 'ESM-2', file: 'f', worker: null, atMs }
           : { type, label: 'ESM-2', file: 'f', sequences, worker: null, atMs }
-    // The stage's own `Extracting ESM-2 features from protein sequences`, then two files, each building its model.
+    // The split before the stage sizes its files; then the stage's own `Extracting ESM-2 features from protein
+    // sequences`, then two files, each building its model (28 and 29 ms from `Extracting` to `ready`).
+    c.push({ type: 'file-split', sequencesPerFile: 10_000, worker: null, atMs: 0 }, 'Protein File Splitting')
     for (const [type, atMs, n] of [
       ['file-start', 1],
       ['file-start', 2],
@@ -108,6 +110,8 @@ describe('run progress', () => {
         lines: 4,
         atMs: [30, 40, 70, 75],
         done: [0, 10_000, 10_000, 12_000],
+        setupMs: 57,
+        itemsPerFile: 10_000,
       },
     ])
   })

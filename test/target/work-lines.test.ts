@@ -65,6 +65,28 @@ describe('the lines that bound a piece of work', () => {
     )
   })
 
+  test("the split's file size: `Splitting FILE into files of N sequences`, in both of v1's splits; 0 or too large is none", () => {
+    const splits = parseFile('v1-1gpu.stdout').filter((e) => e.type === 'file-split')
+    expect(splits.map((e) => e.type === 'file-split' && e.sequencesPerFile)).toEqual([10_000, 10_000])
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 40 }), (n) => {
+        const line = `Splitting /tmp/o1/part-001_protein.faa into files of ${pyGrouped(n)} sequences`
+        expect(parseWorkLine(line, null, 7, [])).toEqual({
+          type: 'file-split',
+          sequencesPerFile: n,
+          worker: null,
+          atMs: 7,
+        })
+      }),
+    )
+    expect(parseWorkLine('Splitting x.fa into files of 0 sequences', null, 0, [])).toBeNull()
+    const problems: string[] = []
+    expect(parseWorkLine(`Splitting x.fa into files of ${'9'.repeat(400)} sequences`, null, 0, problems)).toBeNull()
+    expect(problems).toHaveLength(1)
+    // The stage's own line about the split size is not the split.
+    expect(parseWorkLine('Splitting protein sequences into batches of 10000', null, 0, [])).toBeNull()
+  })
+
   test('a count no double holds is no event, and is named; other lines are none', () => {
     const problems: string[] = []
     expect(parseWorkLine(`Starting inference on ${'9'.repeat(30)} sequences`, 0, 0, problems)).toBeNull()

@@ -38,6 +38,14 @@ export const StageProgressSchema = z
      */
     atMs: z.array(z.number()),
     done: z.array(z.number()),
+    /**
+     * `file-lines` only: ms its pieces spent building a model before their work (from each file's `Extracting` to its
+     * `X ready:`, all files; absent where no file built one), and the files' size as the pipeline's split line gave it
+     * (`into files of N sequences`, the last one before the stage; absent where none was seen). With them the capacity
+     * model knows what a file costs before its first item and how many files a larger input makes.
+     */
+    setupMs: z.number().nonnegative().optional(),
+    itemsPerFile: z.number().positive().optional(),
   })
   .refine((p) => p.atMs.length === p.done.length, { message: 'atMs and done must be parallel arrays' })
 export type StageProgress = z.infer<typeof StageProgressSchema>

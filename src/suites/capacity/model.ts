@@ -27,7 +27,16 @@ import {
 } from '../../measure/index.ts'
 import { type EstimateStat, estimate, toStat } from '../stage-metrics.ts'
 import { type DominantPart, dominantParts } from './dominant.ts'
-import { type ConstantPartCheck, checkConstants, partLine, partsOf, stageOf, wallOf } from './parts.ts'
+import {
+  CONSTANT_PART_TOLERANCE,
+  type ConstantPartCheck,
+  checkConstants,
+  partLine,
+  partsOf,
+  stageOf,
+  wallOf,
+} from './parts.ts'
+import { perFileChecks } from './per-file.ts'
 import type { RateSource } from './rates.ts'
 import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
 import { type SharedPartCheck, type SharedParts, withSharedParts } from './shared.ts'
@@ -268,6 +277,7 @@ export function configCapacity(
     dominant: dominantParts(model, parts, a.sequences),
   }))
   const rows = sizeRows(model, input, parts)
+  const perFile = perFileChecks(input.runs, production, at.at(-1)!.wallMs.estimate, CONSTANT_PART_TOLERANCE)
   const wall = { name: WALL, shape: 'line' as const, ...lineFigures(model, wallOf(parts)) }
   const partRows = parts.map((p) => partFigures(model, p))
   return {
@@ -307,6 +317,7 @@ export function configCapacity(
         at,
         partFigures: partRows,
         recordsPerSequence: rows.at(-1)!.records / largestSize,
+        perFile,
       }),
       steady: steadyCoverage(input.runs),
       sharedParts: shared.checks,

@@ -11,6 +11,7 @@
 
 import { type MeasuredRun, PROGRESS_SOURCES } from '../../results/schema/index.ts'
 import { stageDurationMs } from '../stage-metrics.ts'
+import { type FileWork, fileWorkOf } from './per-file.ts'
 import { busySteady, type StageSteady, stageSteady } from './rates.ts'
 
 export const WALL = 'wall'
@@ -43,6 +44,8 @@ export interface CapacityRun {
   steady: Record<string, StageSteady>
   /** Per stage, every steady part this run gives (one per source, best first); absent: `steady` is all it has. */
   readings?: Record<string, StageSteady[]>
+  /** Per stage that built its model once per file, its files (capacity/per-file.ts); absent where none did. */
+  files?: Record<string, FileWork>
 }
 
 type StageGpus = NonNullable<MeasuredRun['gpu']>['stages'][number]['gpus']
@@ -130,7 +133,8 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
     values[workSeries(span.name)] = durationMs - startupMs
   }
   values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
-  return { label: o.label, size, values, startup, steady, readings }
+  const files = fileWorkOf(o)
+  return { label: o.label, size, values, startup, steady, readings, ...(Object.keys(files).length > 0 && { files }) }
 }
 
 /** The series every run has: a stage skipped in one run cannot be fitted over all of them. */

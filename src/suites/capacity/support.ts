@@ -12,7 +12,9 @@
  * - no projection below the measured wall time of a smaller size;
  * - at three sizes or more, the wall time a line over them (line-fit.ts's lack-of-fit test, p >= LINE_FIT_P): two sizes
  *   always fit one, so a per-sequence cost that grows with size shows only from a third on, and a line through it then
- *   projects production sizes low.
+ *   projects production sizes low;
+ * - no model build paid once per file that every measured size paid the same number of times while production pays it
+ *   far more often (capacity/per-file.ts).
  * Where one fails, every projected verdict of the configuration is `inconclusive`, with the problems and the input
  * size to measure next; the measured-size verdicts stand.
  */
@@ -25,6 +27,7 @@ import {
   valueAt,
 } from '../../measure/index.ts'
 import { wallOf } from './parts.ts'
+import type { PerFileCheck } from './per-file.ts'
 import { WALL } from './runs.ts'
 
 /** A part's fixed and per-sequence figures (capacity/model.ts's PartFigures, as read here). */
@@ -75,6 +78,8 @@ export interface SupportInput {
   at: readonly { sequences: number; wallMs: SizeEstimate }[]
   partFigures: readonly PartFigures[]
   recordsPerSequence: number
+  /** Stages that build a model per file (capacity/per-file.ts); absent or empty: none. */
+  perFile?: readonly PerFileCheck[]
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
@@ -165,11 +170,15 @@ export function modelSupport(input: SupportInput): ModelSupport {
   problems.push(...belowMeasured(input), ...negativeParts(input.partFigures))
   const lineFit = lineFitOf(input.model)
   if (lineFit.problem) problems.push(lineFit.problem)
+  const perFile = (input.perFile ?? []).filter((c) => c.problem !== null)
+  problems.push(...perFile.map((c) => c.problem!))
   const supported = problems.length === 0
+  // A size that makes enough files for the per-file steps to show, if that is more than the noise asks for.
+  const filesNext = perFile.map((c) => roundUp2((c.sequencesToMeasure ?? 0) * input.recordsPerSequence))
   return {
     supported,
     problems,
-    nextRecords: supported ? null : nextSize(input, perSequence?.halfWidth ?? null),
+    nextRecords: supported ? null : Math.max(nextSize(input, perSequence?.halfWidth ?? null), ...filesNext),
     reproduced: rows,
     lineFit: lineFit.test,
   }
