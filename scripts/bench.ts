@@ -26,7 +26,7 @@ async function main(): Promise<number> {
   }
   const env = { ...process.env }
   let vitestArgs = args.vitestArgs
-  if (args.saveBaseline) env[BASELINE_MODE_ENV] = 'save'
+  if (args.saveBaseline) env[BASELINE_MODE_ENV] = '1'
   if (args.against !== null) {
     try {
       const other = await prepareCheckout({

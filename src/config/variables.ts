@@ -82,6 +82,21 @@ export const VARIABLES = {
     30,
   ),
   VIRNUCPRO_BENCH_CACHE: anyText("CI's cache directory (.ci/run)"),
+  // The CPU benches' own (benchmarks/support/baseline, benchmarks/support/against): scripts/bench.ts sets the first
+  // two from `npm run bench -- --save-baseline` and `--against REV`.
+  VIRNUCPRO_BENCH_SAVE_BASELINE: onlyOne("start a new baseline of this machine's CPU benches from this run"),
+  VIRNUCPRO_BENCH_AGAINST: pathSetting(
+    "the other revision's checkout the CPU benches run beside this one (npm run bench -- --against REV)",
+    'directory',
+    false,
+    'use npm run bench -- --against REV, which prepares it',
+  ),
+  VIRNUCPRO_BENCH_BASELINE_DIR: pathSetting(
+    "where the CPU benches keep this machine's baselines (default .bench-baselines/ in the checkout)",
+    'directory',
+    true,
+    'point it at a directory, or unset it',
+  ),
   // Read by the tests alone (test/support/optional-tools.ts, which refuses a name that is not an optional tool).
   VIRNUCPRO_BENCH_REQUIRE_TOOLS: anyText('optional tools whose tests fail instead of skipping where missing (.ci/run)'),
   VIRNUCPRO_BENCH_SLURM_DIR: anyText("the CI Slurm's state directory (.ci/slurm-up.sh)"),

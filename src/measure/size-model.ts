@@ -67,10 +67,16 @@ export interface SizeModelOptions {
   constant?: readonly string[]
   /**
    * Lines and constants that cannot be negative (times): each is fitted by least squares under fixed >= 0 and
-   * perUnit >= 0, in the point fit and in every draw, so no part of a time is ever negative, nor shrinks as the input
-   * grows. Default false.
+   * perUnit >= 0 (a series of `floorAtSmallest`: a value >= 0 at the smallest measured size instead of fixed >= 0), in
+   * the point fit and in every draw, so no part of a time is ever negative at a size the model speaks for, nor shrinks
+   * as the input grows. Default false.
    */
   nonNegative?: boolean
+  /**
+   * With nonNegative: series whose line may cross 0 below the smallest measured size (fitNonNegativeLine says which
+   * and why); the model then speaks for them from that size on only.
+   */
+  floorAtSmallest?: readonly string[]
 }
 
 export const SIZE_MODEL_DRAWS = 4_000
@@ -135,22 +141,27 @@ function weightedSse(line: Line, x: ArrayLike<number>, y: ArrayLike<number>, w: 
 }
 
 /**
- * Weighted least squares under fixed >= 0 and perUnit >= 0 (x > 0). With two parameters the constrained optimum is the
- * unconstrained one when it is feasible, else the best of the boundary fits: through the origin (fixed = 0), flat
- * (perUnit = 0), or both 0.
+ * Weighted least squares under perUnit >= 0 and a line not negative from `from` on (fixed + perUnit x from >= 0; the
+ * smallest size the model speaks for: the smallest measured one, or 0). With two parameters the constrained optimum is
+ * the unconstrained one when it is feasible, else the best of the boundary fits: through (from, 0), flat (perUnit =
+ * 0), or both 0. Why not fixed >= 0: a part read as a span of its own progress lines (a stage's steady part) runs
+ * below proportion at a small size where few lines bound it (its first batch, the longest, outside the span), so its
+ * line through the sizes crosses 0 just below the smallest one; forced through the origin it overshoots that size,
+ * and the sum of the parts no longer reproduces the runs there.
  */
-export function fitNonNegativeLine(x: ArrayLike<number>, y: ArrayLike<number>, w: ArrayLike<number>): Line {
+export function fitNonNegativeLine(x: ArrayLike<number>, y: ArrayLike<number>, w: ArrayLike<number>, from = 0): Line {
   const free = fitWeightedLine(x, y, w)
-  if (free.fixed >= 0 && free.perUnit >= 0) return free
+  if (free.perUnit >= 0 && free.fixed + free.perUnit * from >= 0) return free
   let sxy = 0
   let sxx = 0
   for (let i = 0; i < x.length; i++) {
-    sxy += w[i]! * x[i]! * y[i]!
-    sxx += w[i]! * x[i]! ** 2
+    sxy += w[i]! * (x[i]! - from) * y[i]!
+    sxx += w[i]! * (x[i]! - from) ** 2
   }
   const flat = fitConstant(y, w)
+  const slope = sxx > 0 ? Math.max(0, sxy / sxx) : 0
   const candidates: Line[] = [
-    { fixed: 0, perUnit: Math.max(0, sxy / sxx) },
+    { fixed: from > 0 ? -slope * from : 0, perUnit: slope },
     { fixed: Math.max(0, flat.fixed), perUnit: 0 },
   ]
   return candidates.reduce((best, c) => (weightedSse(c, x, y, w) < weightedSse(best, x, y, w) ? c : best))
@@ -203,7 +214,8 @@ export function fitSizeModel(runs: readonly SizedRun[], options: SizeModelOption
   const floor = (line: Line): Line => (options.nonNegative ? { ...line, fixed: Math.max(0, line.fixed) } : line)
   const fitSeries = (s: string, y: ArrayLike<number>): Line => {
     if (shapes[s] === 'constant') return floor(fitConstant(y, weights))
-    return options.nonNegative ? fitNonNegativeLine(sizes, y, weights) : fitWeightedLine(sizes, y, weights)
+    if (!options.nonNegative) return fitWeightedLine(sizes, y, weights)
+    return fitNonNegativeLine(sizes, y, weights, options.floorAtSmallest?.includes(s) ? sizes[0] : 0)
   }
   const fits = Object.fromEntries(
     series.map((s, k) => [

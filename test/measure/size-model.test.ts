@@ -177,6 +177,60 @@ describe('non-negative lines (a part of a time is never negative, nor shrinks as
     )
   })
 
+  test('from a smallest size on: feasible there and after, and no feasible line on a grid fits better', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.double({ min: 1, max: 1e5, noNaN: true }), fc.double({ min: -1e4, max: 1e5, noNaN: true })),
+          { minLength: 2, maxLength: 8 },
+        ),
+        (points) => {
+          const x = points.map((p) => p[0])
+          if (new Set(x).size < 2) return
+          const y = points.map((p) => p[1])
+          const w = points.map(() => 1)
+          const from = Math.min(...x)
+          const best = fitNonNegativeLine(x, y, w, from)
+          expect(best.perUnit).toBeGreaterThanOrEqual(0)
+          expect(best.fixed + best.perUnit * from).toBeGreaterThanOrEqual(-1e-9 * Math.max(1, Math.abs(best.fixed)))
+          const bestSse = sse(best, x, y, w)
+          const maxY = Math.max(0, ...y)
+          // Feasible lines: a value v >= 0 at `from` and a slope s >= 0.
+          for (const v of [0, 0.25, 0.5, 1].map((k) => k * maxY))
+            for (const slope of [0, 0.001, 0.01, 0.1, 1, 10])
+              expect(bestSse).toBeLessThanOrEqual(
+                sse({ fixed: v - slope * from, perUnit: slope }, x, y, w) * (1 + 1e-9) + 1e-6,
+              )
+        },
+      ),
+    )
+  })
+
+  test('a steady part below proportion at the small size: from the smallest size on it keeps its own line; through the origin it overshoots there', () => {
+    // The reference pipeline's ESM-2 steady span on the CPU: 18 ms at 6.9 sequences, 326 ms at 40.
+    const [x, y, w] = [
+      [6.9, 40],
+      [18, 326],
+      [3, 3],
+    ]
+    const kept = fitNonNegativeLine(x, y, w, 6.9)
+    expect(kept.fixed + kept.perUnit * 6.9).toBeCloseTo(18, 9)
+    expect(kept.fixed + kept.perUnit * 40).toBeCloseTo(326, 9)
+    const origin = fitNonNegativeLine(x, y, w)
+    expect(origin.fixed).toBe(0)
+    expect(origin.perUnit * 6.9 - 18).toBeGreaterThan(30)
+    // In a size model, only the series named so.
+    const runs: SizedRun[] = [6.9, 6.9, 40, 40].map((size, i) => ({
+      size,
+      values: { steady: size < 10 ? 18 + i : 326 + i, other: size < 10 ? 18 + i : 326 + i },
+    }))
+    const model = fitSizeModel(runs, { draws: 200, nonNegative: true, floorAtSmallest: ['steady'] })
+    expect(model.fits.steady!.fixed).toBeLessThan(0)
+    expect(model.fits.other!.fixed).toBe(0)
+    for (let b = 0; b < 200; b++)
+      expect(model.draws!.steady!.fixed[b]! + model.draws!.steady!.perUnit[b]! * 6.9).toBeGreaterThanOrEqual(-1e-9)
+  })
+
   test('with nonNegative, every draw of every line is non-negative, where plain least squares goes below zero', () => {
     const runs: SizedRun[] = [100, 100, 100, 400, 400, 400].map((size, i) => ({
       size,

@@ -4,7 +4,7 @@
  *   this checkout has not seen never reads FAILED.
  * - A baseline: the run is judged against it (verdict.ts); while it holds fewer than BASELINE_RUNS runs, a passing run
  *   joins it, so that its spread is measured.
- * - VIRNUCPRO_BENCH_BASELINE=save: the run starts a new baseline, replacing the old one.
+ * - VIRNUCPRO_BENCH_SAVE_BASELINE=1: the run starts a new baseline, replacing the old one.
  * - A planted slowdown is judged like any run, and never saved or joined.
  */
 import os from 'node:os'
@@ -130,7 +130,7 @@ export async function judgeOnThisMachine(
   const other = baseline.runs.find((r) => r.judgeOn !== run.judgeOn)
   if (other)
     throw new Error(
-      `bench baseline ${path}: saved when the bench judged ${other.judgeOn} time, it now judges ${run.judgeOn} time; start a new baseline with VIRNUCPRO_BENCH_BASELINE=save`,
+      `bench baseline ${path}: saved when the bench judged ${other.judgeOn} time, it now judges ${run.judgeOn} time; start a new baseline with VIRNUCPRO_BENCH_SAVE_BASELINE=1`,
     )
   const verdict = judgeAgainstBaseline(baseline.runs, run)
   const loads = baseline.runs.map((r) => r.loadAverage)

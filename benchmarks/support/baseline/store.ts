@@ -58,7 +58,7 @@ export class BaselineFileError extends Error {
   readonly path: string
   constructor(path: string, problem: string, options?: ErrorOptions) {
     super(
-      `bench baseline ${path}: ${problem}. Remove it, or start a new baseline with VIRNUCPRO_BENCH_BASELINE=save (npm run bench -- --save-baseline)`,
+      `bench baseline ${path}: ${problem}. Remove it, or start a new baseline with VIRNUCPRO_BENCH_SAVE_BASELINE=1 (npm run bench -- --save-baseline)`,
       options,
     )
     this.path = path

@@ -261,6 +261,8 @@ export function configCapacity(
         series,
         constant,
         nonNegative: true,
+        // A steady part (a span of progress lines) runs below proportion at a small size: see fitNonNegativeLine.
+        floorAtSmallest: series.filter((s) => s.startsWith('steady: ')),
         referenceSeries: WALL,
         random: createRandomSource(seed),
       }),

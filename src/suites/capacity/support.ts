@@ -139,12 +139,17 @@ function lineFitOf(model: SizeModel): { test: LineFitTest | null; problem: strin
   }
 }
 
-function negativeParts(parts: readonly PartFigures[]): string[] {
-  return parts.flatMap((p) =>
-    [p.fixedMs, p.msPerSequence].some((e) => e.estimate < 0 || (e.ci !== null && e.ci.low < 0))
+/**
+ * Parts negative at the smallest measured size (the model speaks of no smaller one: a part's fixed term may be below 0
+ * where its line crosses 0 under that size, size-model.ts's fitNonNegativeLine), or shrinking as the input grows.
+ */
+function negativeParts(parts: readonly PartFigures[], model: SizeModel, smallest: number): string[] {
+  return parts.flatMap((p) => {
+    const atSmallest = estimateFrom([model], (line) => valueAt(line(p.name), smallest))
+    return [atSmallest, p.msPerSequence].some((e) => e.estimate < 0 || (e.ci !== null && e.ci.low < 0))
       ? [`part '${p.name}' is negative`]
-      : [],
-  )
+      : []
+  })
 }
 
 function nextSize(input: SupportInput, halfWidth: number | null): number {
@@ -167,7 +172,10 @@ export function modelSupport(input: SupportInput): ModelSupport {
     problems.push(
       `the parts disagree with the runs at ${Math.round(r.sequences).toLocaleString('en-US')} sequences: the model gives ${seconds(r.modelMs.estimate)}${r.modelMs.ci ? ` [${seconds(r.modelMs.ci.low)}, ${seconds(r.modelMs.ci.high)}]` : ''}, the runs' median is ${seconds(r.medianMs)}${r.medianCi ? ` [${seconds(r.medianCi.low)}, ${seconds(r.medianCi.high)}]` : ''}`,
     )
-  problems.push(...belowMeasured(input), ...negativeParts(input.partFigures))
+  problems.push(
+    ...belowMeasured(input),
+    ...negativeParts(input.partFigures, input.model, Math.min(...input.sizes.map((s) => s.sequences))),
+  )
   const lineFit = lineFitOf(input.model)
   if (lineFit.problem) problems.push(lineFit.problem)
   const perFile = (input.perFile ?? []).filter((c) => c.problem !== null)

@@ -76,17 +76,17 @@ describe('judgeOnThisMachine', () => {
     expect(judged).toMatchObject({ baseline: 'kept', runs: 1 })
   })
 
-  test(`${BASELINE_MODE_ENV}=save starts a new baseline from this run`, async () => {
+  test(`${BASELINE_MODE_ENV}=1 starts a new baseline from this run`, async () => {
     const { judge } = setup()
     await judge(run(100))
     await judge(run(101))
-    const fresh = await judge(run(500), { [BASELINE_MODE_ENV]: 'save' })
+    const fresh = await judge(run(500), { [BASELINE_MODE_ENV]: '1' })
     expect(fresh).toMatchObject({ baseline: 'replaced', verdict: null, runs: 1 })
     expect((JSON.parse(readFileSync(fresh.path, 'utf8')) as Baseline).runs[0]!.subjectCosts).toEqual(
       run(500).subjectCosts,
     )
     await expect(judge(run(100), { [BASELINE_MODE_ENV]: 'keep' })).rejects.toThrow(
-      `${BASELINE_MODE_ENV} must be unset or 'save' (start a new baseline), got 'keep'`,
+      `${BASELINE_MODE_ENV} must be unset, 0 or 1 (start a new baseline), got 'keep'`,
     )
   })
 

@@ -163,7 +163,7 @@ describe('a file that cannot be used is named, with what is wrong and what to do
     expect((error as BaselineFileError).path).toBe(path)
     expect((error as Error).message).toMatch(problem)
     expect((error as Error).message).toContain(`bench baseline ${path}: `)
-    expect((error as Error).message).toContain('start a new baseline with VIRNUCPRO_BENCH_BASELINE=save')
+    expect((error as Error).message).toContain('start a new baseline with VIRNUCPRO_BENCH_SAVE_BASELINE=1')
   })
 
   test('a FIFO is refused without being opened (it would wait forever)', async () => {
