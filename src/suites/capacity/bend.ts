@@ -64,7 +64,8 @@ function choice(
 }
 
 /**
- * The sizes that let a bend show, when the range does not hold one yet, in the order to try them: the reach (capped
+ * The sizes that let a bend show, when the range does not hold one yet, in the order to try them (after a size that
+ * makes enough files, where the model says a build per file is missing from its projection): the reach (capped
  * at what the input holds) while the largest run falls well short of it, and a third size in the middle of a two-size
  * range (cheaper, and kinder to a CI already on target, whose degrees of freedom a far size of two runs holds down);
  * empty when the range already serves.
@@ -82,7 +83,11 @@ export function bendCheckSizes(
   const far = reach === null ? null : Math.min(near ?? reach, o.maxRecords)
   const short = largest.medianWallMs < REACH_TOLERANCE * REACH_RUN_TIME_RATIO * first.medianWallMs
   const middle = roundRecords(Math.sqrt(first.records * largest.records))
+  // First a size that makes enough files, where a model built per file is missing (capacity/per-file.ts): until one
+  // is measured the projection holds one build, and no CI around it means anything.
+  const files = c.support.filesRecords == null ? null : Math.min(c.support.filesRecords, o.maxRecords)
   const sizes = [
+    ...(files !== null && files > largest.records ? [{ kind: 'files' as const, records: files }] : []),
     ...(far !== null && short && far > 1.25 * largest.records ? [{ kind: 'reach' as const, records: far }] : []),
     ...(c.sizes.length < 3 && middle > first.records && middle < largest.records
       ? [{ kind: 'third size' as const, records: middle }]

@@ -31,7 +31,7 @@ export const NEW_SIZE_RUNS = [2, 3, 4] as const
 /** Larger sizes the design weighs, as multiples of the largest measured one (capped at what the input holds). */
 export const GROWTH_FACTORS = [2, 4] as const
 
-export type DesignKind = 'repeat' | 'new size' | 'reach' | 'third size' | 'bend check'
+export type DesignKind = 'repeat' | 'new size' | 'reach' | 'third size' | 'bend check' | 'files'
 
 /** A candidate as the suite runs it: which configuration, how many records. */
 export interface DesignChoice extends DesignSize, CandidateScore {
@@ -201,6 +201,8 @@ function whyOf(best: DesignChoice, runnerUp: DesignChoice | undefined): string {
   const cost = `${best.gpuMinutes.toFixed(1)} GPU-min`
   if (best.kind === 'reach' || best.kind === 'third size')
     return `${what(best)} (${cost}): a range a bend in the cost can show over, before more runs narrow a CI around a line`
+  if (best.kind === 'files')
+    return `${what(best)} (${cost}): a size that makes enough files for a model built once per file to show across sizes (every measured size made the same number, so the projection holds one build where production pays many)`
   if (best.kind === 'bend check')
     return `${what(best)} (${cost}): where a bend tells from noise best, to settle the lack-of-fit test (a "not a line" on few runs, a p in doubt, or too few runs to have seen a bend)`
   const next = runnerUp ? `; next best ${what(runnerUp)}, ${runnerUp.gainPerCost.toFixed(3)} a GPU-minute` : ''

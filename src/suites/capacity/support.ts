@@ -62,6 +62,11 @@ export interface ModelSupport {
   }[]
   /** The lack-of-fit test of a line through the wall times (null below three sizes, where a line always fits). */
   lineFit: LineFitTest | null
+  /**
+   * Where a model built once per file is missing from the projection (capacity/per-file.ts): the records that make
+   * enough files for it to show, which the sequential design measures first (capacity/bend.ts); else null.
+   */
+  filesRecords?: number | null
 }
 
 export interface SupportInput {
@@ -189,5 +194,6 @@ export function modelSupport(input: SupportInput): ModelSupport {
     nextRecords: supported ? null : Math.max(nextSize(input, perSequence?.halfWidth ?? null), ...filesNext),
     reproduced: rows,
     lineFit: lineFit.test,
+    filesRecords: filesNext.length > 0 ? Math.max(...filesNext) : null,
   }
 }

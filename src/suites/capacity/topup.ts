@@ -118,7 +118,9 @@ function choose(
   // check (a size whose runs are expected to widen it past its target is passed over for the next).
   const bendOf = (v: DesignView & { excess: number }) =>
     bendCheckSizes(v, at).find(
-      (c) => BEND_ROOM_FACTOR * c.gpuMinutes <= room && (v.excess > 1 || c.halfWidth <= c.target),
+      // A size for the per-file builds is taken whatever the CI says: a CI around a projection that misses them is
+      // no CI to keep.
+      (c) => BEND_ROOM_FACTOR * c.gpuMinutes <= room && (v.excess > 1 || c.halfWidth <= c.target || c.kind === 'files'),
     ) ?? null
   const bend = cheapest(o.canResize ? lines.map(bendOf) : [])
   if (bend) return { step: bend }

@@ -3,6 +3,8 @@ import { describe, expect, test } from 'vitest'
 import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
 import type { StageProgress } from '../../../src/results/schema/index.ts'
 import { analyzeCapacityRuns } from '../../../src/suites/capacity/analyze.ts'
+import { bendCheckSizes } from '../../../src/suites/capacity/bend.ts'
+import { toStep } from '../../../src/suites/capacity/design.ts'
 import { type FileWork, fileWorkOf, type PerFileRun, perFileChecks } from '../../../src/suites/capacity/per-file.ts'
 import type { CapacityRun } from '../../../src/suites/capacity/runs.ts'
 
@@ -157,5 +159,18 @@ describe('the capacity model, told of the builds', () => {
     const at6m = verdicts.find((v) => v.id === 'capacity/1/perf01/6000000')!
     expect(at6m.verdict).toBe('inconclusive')
     expect(at6m.detail).toMatch(/builds its model once per file/)
+    // The sequential design measures that size first, whatever the CI says, capped at what the input holds.
+    expect(support.filesRecords).toBe(19_000)
+    const view = { figures: stats.configurations[0]!, halfWidth: 0.01 }
+    const [first] = bendCheckSizes(view, { held: 1, production: SIX_M, maxRecords: Number.POSITIVE_INFINITY })
+    expect(first).toMatchObject({ kind: 'files', records: 19_000 })
+    expect(toStep(first!, undefined).why).toMatch(/enough files for a model built once per file to show/)
+    expect(bendCheckSizes(view, { held: 1, production: SIX_M, maxRecords: 12_000 })[0]).toMatchObject({
+      kind: 'files',
+      records: 12_000,
+    })
+    expect(bendCheckSizes(view, { held: 1, production: SIX_M, maxRecords: 4_000 }).map((c) => c.kind)).not.toContain(
+      'files',
+    )
   })
 })
