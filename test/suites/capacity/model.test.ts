@@ -1,13 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
 import { createRandomSource } from '../../../src/measure/rng.ts'
-import { analyzeCapacityRuns } from '../../../src/suites/capacity/analyze.ts'
 import type { CapacityRun } from '../../../src/suites/capacity/runs.ts'
+import { analyzeOneConfiguration } from '../support/analyze-one.ts'
 
 const ESM2 = 'ESM-2 Feature Extraction'
 const DNABERT = 'DNABERT-S Feature Extraction'
-const t = DEFAULT_THRESHOLDS
 
 /** A run from its parts (ms); the wall time is their sum; startup/work split ESM-2 where both are given. */
 function run(size: number, parts: Record<string, number>, busyMs?: number): CapacityRun {
@@ -22,24 +20,7 @@ function run(size: number, parts: Record<string, number>, busyMs?: number): Capa
   return { label: `${size}`, size, values, startup: {}, steady: {} }
 }
 
-const analyze = (runs: CapacityRun[]) =>
-  analyzeCapacityRuns(
-    [{ label: '1 GPU', gpuCount: 1, runs, recordsBySize: new Map(runs.map((r) => [r.size, r.size])), failure: null }],
-    {
-      input: {
-        source: 'generated',
-        path: '',
-        sha256: '',
-        records: 0,
-        workPerRecord: 0,
-        chunkLength: 500,
-        preset: null,
-      },
-      sizes: [...new Set(runs.map((r) => r.size))],
-      measuredSequences: Math.max(...runs.map((r) => r.size)),
-    },
-    t,
-  )
+const analyze = analyzeOneConfiguration
 
 describe('capacity model: never impossible', () => {
   // Issue 24, case 1: the real VirNucPro's ESM-2 stage works through the whole input before its first GPU batch. Split

@@ -1,12 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
 import type { StageProgress } from '../../../src/results/schema/index.ts'
-import { analyzeCapacityRuns } from '../../../src/suites/capacity/analyze.ts'
 import { bendCheckSizes } from '../../../src/suites/capacity/bend.ts'
 import { toStep } from '../../../src/suites/capacity/design.ts'
 import { type FileWork, fileWorkOf, type PerFileRun, perFileChecks } from '../../../src/suites/capacity/per-file.ts'
 import type { CapacityRun } from '../../../src/suites/capacity/runs.ts'
+import { analyzeOneConfiguration } from '../support/analyze-one.ts'
 
 const ESM2 = 'ESM-2 Feature Extraction'
 const SIX_M = 6_000_000
@@ -132,23 +131,7 @@ describe('the capacity model, told of the builds', () => {
 
   test('a projection that holds one build where 6 M pays 960 is inconclusive, and names a size of 3 files', () => {
     const runs = [1_000, 4_000].flatMap((n) => [0, 300, -300].map((e) => run(n, e)))
-    const { stats, verdicts } = analyzeCapacityRuns(
-      [{ label: '1 GPU', gpuCount: 1, runs, recordsBySize: new Map(runs.map((r) => [r.size, r.size])), failure: null }],
-      {
-        input: {
-          source: 'generated',
-          path: '',
-          sha256: '',
-          records: 0,
-          workPerRecord: 0,
-          chunkLength: 500,
-          preset: null,
-        },
-        sizes: [1_000, 4_000],
-        measuredSequences: 4_000,
-      },
-      DEFAULT_THRESHOLDS,
-    )
+    const { stats, verdicts } = analyzeOneConfiguration(runs)
     const support = stats.configurations[0]!.support
     expect(support.supported).toBe(false)
     expect(support.problems).toEqual([
