@@ -6,6 +6,7 @@
  * to stderr with it (stdout is COMMAND's); a COMMAND killed by a signal is said to be, before the summary. Returns
  * COMMAND's exit code (128 + the signal's number when killed; 0 without one); 3 when the GPUs cannot be sampled.
  */
+import { once } from 'node:events'
 import { statSync } from 'node:fs'
 import { constants } from 'node:os'
 import { formatSummary } from '../monitor/format-summary.ts'
@@ -161,8 +162,12 @@ async function wrapCommand(monitor: GpuMonitor, parsed: MonitorArgs): Promise<Wr
         monitor.attachTarget(tree, parsed.gpus)
         return registerLiveRun(tree)
       },
-      // Its bytes as written, each stream to ours: `monitor -- cmd > out.txt` captures what cmd printed.
-      onChunk: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
+      // Its bytes as written, each stream to ours: `monitor -- cmd > out.txt` captures what cmd printed. Where ours is
+      // behind (a slow pipe or disk), cmd's pipe waits for it rather than this process queueing its output.
+      onChunk: (chunk, stream) => {
+        const out = stream === 'stdout' ? process.stdout : process.stderr
+        return out.write(chunk) ? undefined : once(out, 'drain').then(() => undefined)
+      },
       onLine: (line, atMs) => {
         if (line.complete && line.cutBytes === 0)
           for (const event of parser.push(line.text, atMs)) tagger.onEvent(event)

@@ -20,7 +20,8 @@ export interface LineTiming {
 export function forEachLine(
   stream: Readable,
   onLine: (line: StreamLine, timing: LineTiming) => void,
-  onChunk?: (chunk: Buffer) => void,
+  /** Gets each chunk's bytes first; a promise it returns pauses the stream until it settles (a log file behind). */
+  onChunk?: (chunk: Buffer) => Promise<void> | undefined | void,
   maxLineBytes: number = MAX_LINE_BYTES,
   clock: () => number = () => 0,
 ): Promise<void> {
@@ -39,7 +40,11 @@ export function forEachLine(
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     chunkMs = clock()
     deliveredInChunk = false
-    onChunk?.(bytes)
+    const behind = onChunk?.(bytes)
+    if (behind instanceof Promise) {
+      stream.pause()
+      void behind.then(() => stream.resume())
+    }
     splitter.push(bytes)
     // What the splitter holds now began in this chunk, unless it held it before and ended no line since.
     if (!splitter.holding()) heldSinceMs = null

@@ -15,8 +15,12 @@ import type { StreamLine } from './line-splitter.ts'
  */
 export interface LogSink {
   readonly path: string
-  /** One stream's bytes, as they arrived. */
-  writeBytes(chunk: Buffer, stream: OutputStream): void
+  /**
+   * One stream's bytes, as they arrived. Returns a promise when the file is behind (more than FILE_BACKLOG_BYTES not
+   * yet written), settled once it has caught up: the caller stops reading the target's pipe until then, as a slow
+   * terminal would, so a target that writes faster than the disk takes no more memory here; undefined otherwise.
+   */
+  writeBytes(chunk: Buffer, stream: OutputStream): Promise<void> | undefined
   /**
    * Keeps a line for the tail (bounded and escaped when the tail is read). A line that follows a redraw of its stream
    * (a line ended by a lone `\r`) takes its place, as on a terminal: 10 hours of a bar leave its last state, not 50
@@ -31,6 +35,12 @@ export interface LogSink {
 
 /** What one stream may hold back waiting for a line end; a longer line goes to the file as it comes. */
 const MAX_HELD_BYTES = 64 * 1024
+/**
+ * Bytes handed to the file and not yet written past which the writer waits (the write stream's high-water mark). A
+ * write stream takes whatever it is given and queues it: a 35 MB tqdm stream read at 40 MB/s held 3-48 MB in the
+ * queue from one run to the next, by how the disk kept up.
+ */
+const FILE_BACKLOG_BYTES = 1024 * 1024
 
 /**
  * The position after the last line end (`\n` or `\r`) of `chunk`, or 0 when it has none. A `\r` that ends the chunk
@@ -43,29 +53,34 @@ function afterLastLineEnd(chunk: Buffer): number {
 }
 
 /** Passes bytes on a line at a time, holding a stream's unfinished line (up to MAX_HELD_BYTES). */
-function lineAligned(write: (bytes: Buffer) => void) {
+function lineAligned(write: (bytes: Buffer) => boolean) {
   let held: Buffer[] = []
   let heldBytes = 0
   const endsWithCr = () => heldBytes > 0 && held.at(-1)!.at(-1) === 0x0d
+  // Whether every write so far was taken without going past the backlog.
+  let taken = true
   const flush = () => {
-    if (heldBytes > 0) write(held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes))
+    if (heldBytes > 0) taken = write(held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes)) && taken
     held = []
     heldBytes = 0
   }
   return {
-    push(chunk: Buffer) {
+    /** Returns false when a write went past the file's backlog (log-sink's FILE_BACKLOG_BYTES). */
+    push(chunk: Buffer): boolean {
+      taken = true
       // A held line that ends with `\r` is whole unless this chunk starts with the `\n` of its `\r\n`.
       if (chunk.length > 0 && chunk[0] !== 0x0a && endsWithCr()) flush()
       const cut = afterLastLineEnd(chunk)
       if (cut > 0) {
         flush()
-        write(chunk.subarray(0, cut))
+        taken = write(chunk.subarray(0, cut)) && taken
       }
-      if (cut === chunk.length) return
+      if (cut === chunk.length) return taken
       // A copy: the caller's buffer may be reused once this returns.
       held.push(Buffer.from(chunk.subarray(cut)))
       heldBytes += chunk.length - cut
       if (heldBytes > MAX_HELD_BYTES) flush()
+      return taken
     },
     flush,
     /** Whether what it holds is a whole line (its `\r` waited for a `\n` that never came). */
@@ -79,7 +94,7 @@ function lineAligned(write: (bytes: Buffer) => void) {
  */
 export async function openLogSink(path: string, tailLines = 50): Promise<LogSink> {
   await mkdir(dirname(path), { recursive: true })
-  const file: WriteStream = createWriteStream(path)
+  const file: WriteStream = createWriteStream(path, { highWaterMark: FILE_BACKLOG_BYTES })
   await new Promise<void>((resolve, reject) => {
     file.once('open', () => resolve())
     file.once('error', reject)
@@ -88,8 +103,22 @@ export async function openLogSink(path: string, tailLines = 50): Promise<LogSink
   file.on('error', (error) => {
     failure = error
   })
-  const write = (bytes: Buffer) => {
-    if (failure === null) file.write(bytes)
+  // A failed file takes nothing more, and nobody waits on it.
+  const write = (bytes: Buffer) => failure !== null || file.write(bytes)
+  // One wait for every caller while the file is behind: settled by its drain, or by its failure (no drain comes then).
+  let caughtUp: Promise<void> | null = null
+  const whenCaughtUp = () => {
+    caughtUp ??= new Promise<void>((resolve) => {
+      const done = () => {
+        file.off('drain', done)
+        file.off('error', done)
+        caughtUp = null
+        resolve()
+      }
+      file.once('drain', done)
+      file.once('error', done)
+    })
+    return caughtUp
   }
   const streams = { stdout: lineAligned(write), stderr: lineAligned(write) }
   const ring: CutText[] = []
@@ -98,7 +127,7 @@ export async function openLogSink(path: string, tailLines = 50): Promise<LogSink
   let redrawOf: OutputStream | null = null
   return {
     path,
-    writeBytes: (chunk, stream) => streams[stream].push(chunk),
+    writeBytes: (chunk, stream) => (streams[stream].push(chunk) || failure !== null ? undefined : whenCaughtUp()),
     keepLine(line, stream) {
       // Bounded now, escaped only when the tail is read: most lines written are never shown.
       const entry = boundLine(line)

@@ -12,7 +12,8 @@ import type { LogReadError, LogReadErrors } from './run-record.ts'
  * writes: the kept events (a few per stage), 50 tail lines, the first MAX_READ_ERRORS reading errors.
  */
 export interface RunOutput {
-  onChunk(chunk: Buffer, stream: OutputStream): void
+  /** A promise: the log file is behind, and the pipe waits until it settles (log-sink.ts). */
+  onChunk(chunk: Buffer, stream: OutputStream): Promise<void> | undefined
   /** `startedAtMs`: when the line's first byte came (default `atMs`), which times a tqdm redraw. */
   onLine(line: StreamLine, atMs: number, stream: OutputStream, startedAtMs?: number): void
   /** The events the record needs (stage starts and ends, the summary, OOM lines), in arrival order. */

@@ -23,7 +23,7 @@ export interface TrackedOptions {
    */
   onLine: (line: StreamLine, atMs: number, stream: OutputStream, startedAtMs: number) => void
   /** Each chunk of output as its bytes, before it is split into lines (a pass-through keeps them as written). */
-  onChunk?: (chunk: Buffer, stream: OutputStream) => void
+  onChunk?: (chunk: Buffer, stream: OutputStream) => Promise<void> | undefined | void
 }
 
 export interface TrackedExit {
@@ -83,6 +83,7 @@ export async function spawnTracked(command: Command, options: TrackedOptions): P
   const drained = Promise.all([
     ...(['stdout', 'stderr'] as const).map((name) => {
       const stream = subprocess[name]
+      // A promise from onChunk (the log file behind) pauses this pipe until it settles (line-stream.ts).
       const onChunk = options.onChunk && ((chunk: Buffer) => options.onChunk?.(chunk, name))
       const onLine = (line: StreamLine, t: LineTiming) => options.onLine(line, t.atMs, name, t.startedAtMs)
       return stream && forEachLine(stream, onLine, onChunk, undefined, at)

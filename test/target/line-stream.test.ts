@@ -75,6 +75,27 @@ describe('forEachLine: when a line came', () => {
 })
 
 describe('forEachLine', () => {
+  test('a promise from onChunk pauses the stream until it settles; no line is lost', async () => {
+    const stream = new PassThrough()
+    let release = () => {}
+    const lines: string[] = []
+    const done = forEachLine(
+      stream,
+      (line) => lines.push(line.text),
+      (chunk) => (chunk.includes('wait') ? new Promise<void>((r) => (release = r)) : undefined),
+    )
+    stream.write('one\nwait\n')
+    await new Promise((r) => setImmediate(r))
+    expect(stream.isPaused()).toBe(true)
+    stream.end('two\n')
+    await new Promise((r) => setImmediate(r))
+    expect(lines).toEqual(['one', 'wait'])
+    release()
+    await done
+    expect(stream.isPaused()).toBe(false)
+    expect(lines).toEqual(['one', 'wait', 'two'])
+  })
+
   test('\\n, \\r\\n and \\r end a line; a last line without an end is passed as incomplete', async () => {
     expect((await feed(['a\nb\r\nc\rd'])).map((l) => [l.text, l.complete])).toEqual([
       ['a', true],

@@ -15,6 +15,23 @@ let n = 0
 const sinkPath = () => join(dir, `d${n++}`, 'run.log')
 
 describe('openLogSink', () => {
+  test('a writer past the file backlog (1 MiB) is told to wait, and the wait ends once the file caught up', async () => {
+    const path = sinkPath()
+    const sink = await openLogSink(path)
+    const line = Buffer.from(`${'x'.repeat(1023)}\n`)
+    // Below the backlog: taken, nothing to wait for.
+    expect(sink.writeBytes(line, 'stdout')).toBeUndefined()
+    // 3 MiB at once: queued past the backlog, so the caller is told to stop reading until the file caught up.
+    const behind = sink.writeBytes(Buffer.concat(Array.from({ length: 3 * 1024 }, () => line)), 'stdout')
+    expect(behind).toBeInstanceOf(Promise)
+    // One wait for every caller while behind.
+    expect(sink.writeBytes(line, 'stderr')).toBe(behind)
+    await behind
+    expect(sink.writeBytes(line, 'stdout')).toBeUndefined()
+    await sink.close()
+    expect((await readFile(path)).length).toBe((3 * 1024 + 3) * 1024)
+  })
+
   test('keeps the last N lines', async () => {
     await fc.assert(
       fc.asyncProperty(
