@@ -6,6 +6,8 @@
  *   file lines (`Extracting X features from FILE`, `X ready:`, `Saved X features to FILE (N sequences)`), per stage:
  *   each a piece of work with a start and an end, kept as a pair of points, with the time the files spent building a
  *   model before their work and the files' size (`Splitting FILE into files of N sequences`);
+ * - file counts (`GPU W: K/F files`), per worker: one point per file a worker finished, its items counted from the
+ *   worker's assignment (`Worker W: F files, N sequences`) and the split's file size;
  * - tqdm bars, per stage and bar: one point per count the bar shows (its redraws of one count are one point).
  */
 import { PROGRESS_MAX_POINTS, type ProgressSource, type StageProgress } from '../results/schema/index.ts'
@@ -37,6 +39,18 @@ function thin(p: StageProgress, max: number): StageProgress {
   return { ...p, atMs: keep.map((i) => p.atMs[i]!), done: keep.map((i) => p.done[i]!) }
 }
 
+/**
+ * Items a worker has done after `k` of its `files` files (`items` in all), where the split made files of `perFile`:
+ * its files come largest first (VirNucPro sorts them so before it hands them out), so all are full but the last,
+ * which holds the split's remainder. Where the counts do not fit that (no split line, or another split), the files
+ * are taken as equal.
+ */
+export function itemsAfterFiles(k: number, files: number, items: number, perFile: number | null): number {
+  if (k >= files) return items
+  const fits = perFile !== null && (files - 1) * perFile < items && items <= files * perFile
+  return fits ? k * perFile : (k * items) / files
+}
+
 /** A piece begun and not yet ended: when (the `ready` after a model build moves it) and what it was. */
 interface OpenPiece {
   label: string
@@ -54,6 +68,8 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
   const bars = new Map<string, { key: string; restarts: number }>()
   // The last `into files of N sequences` seen: the size of the files the next GPU stages work through.
   let itemsPerFile: number | null = null
+  // Per worker, the files and items the main process handed it last (`Worker W: F files, N sequences`).
+  const assigned = new Map<number, { files: number; sequences: number }>()
 
   const seriesOf = (key: string, stage: string, source: ProgressSource | undefined, worker: number | null) => {
     let p = byKey.get(key)
@@ -114,6 +130,18 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
     p.done.push(event.done)
   }
 
+  const filesDone = (event: Extract<TargetEvent, { type: 'files-done' }>, stage: string) => {
+    const a = assigned.get(event.worker)
+    if (!a || a.files !== event.total) return
+    const p = seriesOf(`file-count\u0000${stage}\u0000${event.worker}`, stage, 'file-count', event.worker)
+    p.lines++
+    p.total = a.sequences
+    const done = itemsAfterFiles(event.done, a.files, a.sequences, itemsPerFile)
+    if (done <= (p.done.at(-1) ?? 0)) return
+    p.atMs.push(event.atMs)
+    p.done.push(done)
+  }
+
   return {
     push(event, stage) {
       // The split comes in a stage of its own (File Splitting), before the stages whose files it sizes.
@@ -121,7 +149,12 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
         itemsPerFile = event.sequencesPerFile
         return
       }
+      if (event.type === 'files-assigned') {
+        assigned.set(event.worker, { files: event.files, sequences: event.sequences })
+        return
+      }
       if (stage === null) return
+      if (event.type === 'files-done') return filesDone(event, stage)
       if (event.type === 'tqdm') return tqdmEvent(event, stage)
       if (event.type !== 'batch' && event.type !== 'progress') return pieceEvent(event, stage)
       if (!(Number.isFinite(event.done) && Number.isFinite(event.total))) return

@@ -134,6 +134,31 @@ export interface FileSplitEvent {
 }
 
 /**
+ * `Worker W: F files, N sequences`: the main process hands worker W (GPU W) F of the split files, N sequences in all
+ * (VirNucPro's base_worker.py, v2 path's DNABERT-S: files sorted largest first, so a worker's smaller file, the
+ * split's remainder, comes last).
+ */
+export interface FilesAssignedEvent {
+  type: 'files-assigned'
+  worker: number
+  files: number
+  sequences: number
+  atMs: number
+}
+
+/**
+ * `GPU G: K/T files (P%)`: the main process's dashboard saw worker G finish its K-th file of T (VirNucPro's v2
+ * DNABERT-S, whose workers print nothing the main log holds): a file's end on the runner's clock.
+ */
+export interface FilesDoneEvent {
+  type: 'files-done'
+  worker: number
+  done: number
+  total: number
+  atMs: number
+}
+
+/**
  * One redraw of a tqdm bar (tqdm-line.ts). `atMs` is when the redraw was written: the runner's receive time of the
  * line's first byte (a redraw is ended only by the next write, which can come much later), or, read from a stored
  * log, the bar's first stamp plus tqdm's own elapsed seconds.
@@ -217,6 +242,8 @@ export type TargetEvent =
   | ModelReadyEvent
   | FileDoneEvent
   | FileSplitEvent
+  | FilesAssignedEvent
+  | FilesDoneEvent
   | TqdmEvent
   | WorkerLineEvent
   | OomEvent

@@ -6,7 +6,8 @@ import { type ReadProblems, readNumber } from './log-line.ts'
  * capacity test runs: test/fixtures/virnucpro/README.md): a v2 ESM-2 worker's loop (`Starting inference on N
  * sequences` ... `Async inference complete: N sequences, ...`) and a v1 file's extraction (`Extracting X features from
  * FILE` ... `X ready: ...` ... `Saved X features to FILE (N sequences)`), and how large its files are (`Splitting FILE
- * into files of N sequences`). Each is read from the message after the log prefix; `worker` is the prefix's rank (null
+ * into files of N sequences`), and the v2 path's DNABERT-S files per worker (`Worker W: F files, N sequences`, then
+ * `GPU W: K/F files (P%)` as each ends). Each is read from the message after the log prefix; `worker` is the prefix's rank (null
  * for the main process).
  */
 
@@ -18,6 +19,8 @@ const FILE_START = /^Extracting (\S+) features from (.+)$/
 const MODEL_READY = /^(\S+) ready: /
 const FILE_DONE = /^Saved (\S+) features to (.+) \(([\d,]+) sequences\)$/
 const FILE_SPLIT = /^Splitting .+ into files of ([\d,]+) sequences$/
+const FILES_ASSIGNED = /^\s*Worker (\d+): (\d+) files?, ([\d,]+) sequences$/
+const FILES_DONE = /^GPU (\d+): (\d+)\/(\d+) files \(/
 
 /** A rate the line prints, or null: 0 (nothing measured, see InferenceCompleteEvent) and no rate at all alike. */
 function rateOf(pattern: RegExp, message: string, what: string, p: ReadProblems): number | null {
@@ -63,6 +66,18 @@ export function parseWorkLine(
     return sequencesPerFile === null || !(sequencesPerFile > 0)
       ? null
       : { type: 'file-split', sequencesPerFile, worker, atMs }
+  }
+  const assigned = FILES_ASSIGNED.exec(message)
+  if (assigned) {
+    const sequences = readNumber(assigned[3]!, 'assigned sequences', p)
+    return sequences === null
+      ? null
+      : { type: 'files-assigned', worker: Number(assigned[1]), files: Number(assigned[2]), sequences, atMs }
+  }
+  const filesDone = FILES_DONE.exec(message)
+  if (filesDone) {
+    const [done, total] = [Number(filesDone[2]), Number(filesDone[3])]
+    return done > total || total === 0 ? null : { type: 'files-done', worker: Number(filesDone[1]), done, total, atMs }
   }
   const saved = FILE_DONE.exec(message)
   if (!saved) return null

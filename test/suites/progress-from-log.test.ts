@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { stageSteady } from '../../src/suites/capacity/rates.ts'
 import { logStampMs, progressFromLog } from '../../src/suites/progress-from-log.ts'
 import { VIRNUCPRO_FIXTURES } from '../target/support/replay-profile.ts'
 import { h100Log, h100Record } from './support/gpu-capacity.ts'
@@ -36,5 +37,20 @@ describe('stage progress read back from a pipeline log', () => {
     const dnabert = files.find((p) => p.stage === 'DNABERT-S Feature Extraction')!
     expect(dnabert.setupMs).toBeUndefined()
     expect(dnabert.itemsPerFile).toBe(10_000)
+  })
+
+  test("VirNucPro v2's DNABERT-S on 2 GPUs: each worker's files from the dashboard's counts; the slowest bounds the stage", () => {
+    const log = readFileSync(join(VIRNUCPRO_FIXTURES, 'v2-2gpu-3750.log'), 'utf8')
+    const series = progressFromLog(log.split(/\r|\n/))
+    const stage = 'DNABERT-S Feature Extraction'
+    const counts = series.filter((p) => p.stage === stage && p.source === 'file-count')
+    expect(counts.map(({ worker, total, done }) => ({ worker, total, done }))).toEqual([
+      { worker: 1, total: 3_070, done: [1_535, 3_070] },
+      { worker: 0, total: 3_073, done: [1_535, 3_070, 3_073] },
+    ])
+    // The stage took 67.8 s; its workers' processes, model builds and first files 44-45 s of it; each second file 22-23 s.
+    const steady = stageSteady(series, stage, 'file-count')!
+    expect(steady).toMatchObject({ slowestWorker: 1, source: 'file-count' })
+    expect(steady.steadyMs).toBe(46_000)
   })
 })

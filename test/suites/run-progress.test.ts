@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { createProgressCollector, thinnedIndices } from '../../src/suites/run-progress.ts'
+import { createProgressCollector, itemsAfterFiles, thinnedIndices } from '../../src/suites/run-progress.ts'
 import type { TargetEvent } from '../../src/target/events.ts'
 
 const batch = (done: number, total: number, atMs: number, worker: number | null = null): TargetEvent => ({
@@ -114,6 +114,49 @@ describe('run progress', () => {
         itemsPerFile: 10_000,
       },
     ])
+  })
+
+  test("file counts: a worker's items after each file, full files first and the split's remainder last", () => {
+    const c = createProgressCollector()
+    const stage = 'DNABERT-S Feature Extraction'
+    c.push({ type: 'file-split', sequencesPerFile: 1_535, worker: null, atMs: 0 }, 'Protein File Splitting')
+    c.push({ type: 'files-assigned', worker: 0, files: 3, sequences: 3_073, atMs: 10 }, stage)
+    c.push({ type: 'files-assigned', worker: 1, files: 2, sequences: 3_070, atMs: 10 }, stage)
+    c.push({ type: 'files-done', worker: 1, done: 1, total: 2, atMs: 52_000 }, stage)
+    c.push({ type: 'files-done', worker: 0, done: 1, total: 3, atMs: 53_000 }, stage)
+    c.push({ type: 'files-done', worker: 1, done: 2, total: 2, atMs: 75_000 }, stage)
+    c.push({ type: 'files-done', worker: 0, done: 2, total: 3, atMs: 75_000 }, stage)
+    c.push({ type: 'files-done', worker: 0, done: 3, total: 3, atMs: 75_100 }, stage)
+    // A count of another assignment (a stage that handed out other files) is not this worker's.
+    c.push({ type: 'files-done', worker: 1, done: 1, total: 5, atMs: 80_000 }, stage)
+    expect(c.series().map(({ worker, source, total, atMs, done }) => ({ worker, source, total, atMs, done }))).toEqual([
+      { worker: 1, source: 'file-count', total: 3_070, atMs: [52_000, 75_000], done: [1_535, 3_070] },
+      { worker: 0, source: 'file-count', total: 3_073, atMs: [53_000, 75_000, 75_100], done: [1_535, 3_070, 3_073] },
+    ])
+  })
+
+  test('items after k files: from 0 to all of them, never back, a file at most the split size where it fits', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 20_000 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        fc.boolean(),
+        (files, perFile, extra, known) => {
+          // A worker's items: full files and a last one of 1..perFile, or (unknown split) anything.
+          const items = known ? (files - 1) * perFile + 1 + (extra % perFile) : 1 + extra
+          const at = (k: number) => itemsAfterFiles(k, files, items, known ? perFile : null)
+          expect(at(0)).toBe(0)
+          expect(at(files)).toBe(items)
+          for (let k = 1; k <= files; k++) {
+            expect(at(k)).toBeGreaterThanOrEqual(at(k - 1))
+            if (known) expect(at(k) - at(k - 1)).toBeLessThanOrEqual(perFile)
+          }
+        },
+      ),
+    )
+    // Counts that do not fit the split (more items than its files hold): files taken as equal.
+    expect(itemsAfterFiles(1, 2, 5_000, 1_000)).toBe(2_500)
   })
 
   test('tqdm: one point per count shown (the first draw at 0 kept); a bar whose count goes back is another bar', () => {

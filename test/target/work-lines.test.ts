@@ -94,4 +94,55 @@ describe('the lines that bound a piece of work', () => {
     expect(parseWorkLine('Saved merged features to /o/m.pt (shape: torch.Size([1599, 3328]))', null, 0, [])).toBeNull()
     expect(parseWorkLine('Inference complete: 799 new sequences', 1, 0, [])).toBeNull()
   })
+
+  test("v2's DNABERT-S files per worker: `Worker W: F files, N sequences`, then `GPU W: K/F files (P%)` as each ends", () => {
+    const files = parseFile('v2-2gpu-3750.log').filter((e) => e.type === 'files-assigned' || e.type === 'files-done')
+    expect(files.map(({ atMs: _, ...e }) => e)).toEqual([
+      { type: 'files-assigned', worker: 0, files: 3, sequences: 3_073 },
+      { type: 'files-assigned', worker: 1, files: 2, sequences: 3_070 },
+      { type: 'files-done', worker: 1, done: 1, total: 2 },
+      { type: 'files-done', worker: 0, done: 1, total: 3 },
+      { type: 'files-done', worker: 1, done: 2, total: 2 },
+      { type: 'files-done', worker: 0, done: 2, total: 3 },
+      { type: 'files-done', worker: 0, done: 3, total: 3 },
+    ])
+    // The dashboard's opening `  GPU 0: 3 files` and the work queue's `Worker 0: 3 files assigned` are no count.
+    const none = (m: string) => expect(parseWorkLine(m, null, 0, [])).toBeNull()
+    none('  GPU 0: 3 files')
+    none('  Worker 0: 3 files assigned')
+    none('GPU 0: 4/3 files (133.3%)')
+    none('GPU 0: 0/0 files (0.0%)')
+  })
+
+  test('a file count or an assignment, however written, reads back as written', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(15),
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.nat(10_000),
+        fc.nat(10_000_000),
+        (w, total, k, n) => {
+          const done = k % (total + 1)
+          expect(
+            parseWorkLine(`GPU ${w}: ${done}/${total} files (${((100 * done) / total).toFixed(1)}%)`, null, 5, []),
+          ).toEqual({
+            type: 'files-done',
+            worker: w,
+            done,
+            total,
+            atMs: 5,
+          })
+          expect(
+            parseWorkLine(`  Worker ${w}: ${total} files, ${n.toLocaleString('en-US')} sequences`, null, 5, []),
+          ).toEqual({
+            type: 'files-assigned',
+            worker: w,
+            files: total,
+            sequences: n,
+            atMs: 5,
+          })
+        },
+      ),
+    )
+  })
 })

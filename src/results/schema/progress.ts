@@ -9,9 +9,11 @@ export const PROGRESS_MAX_POINTS = 4_000
  * - `worker-span`: a v2 worker's `Starting inference on N sequences` and `Async inference complete: N sequences`;
  * - `file-lines`: per file, `Extracting X features from FILE` (or the `X ready:` after the model it built) and `Saved
  *   X features to FILE (N sequences)`;
+ * - `file-count`: per worker, the main process's `GPU W: K/F files` as each of its files ends (VirNucPro's v2
+ *   DNABERT-S), the items counted from the worker's `Worker W: F files, N sequences`;
  * - `tqdm`: a tqdm bar's redraws (one point per count it shows).
  */
-export const PROGRESS_SOURCES = ['worker-span', 'file-lines', 'tqdm'] as const
+export const PROGRESS_SOURCES = ['worker-span', 'file-lines', 'file-count', 'tqdm'] as const
 export type ProgressSource = (typeof PROGRESS_SOURCES)[number]
 
 /**

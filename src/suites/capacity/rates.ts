@@ -25,6 +25,10 @@ import { isPaired } from '../run-progress.ts'
  * - `file-lines`: each file's work, from its start (after the model it builds, where the line says so) to its save:
  *   exact ends too, but per file in the main process, and a file's own set-up (DNABERT-S loads its model after its
  *   `Extracting` line) counts as work;
+ * - `file-count`: a worker's file ends as the main process saw them (VirNucPro's v2 DNABERT-S), from its first
+ *   file's end to its last: the first file (the worker's process start, its model build and warm-up) is left out,
+ *   each end is a file boundary, so the span holds exactly the items of the files between, but one file a worker
+ *   holds no span at all, and the ends are read at the log's flush;
  * - `tqdm`: a bar, from its first draw to its last count: the bar's own start-up (a process pool spawned after the
  *   bar is drawn) counts as work, and its redraws are timed to a write, not to an item;
  * - `nvml-busy`: the GPU's first busy sample to its last: a sampled counter (each end to one interval), with no item
@@ -33,7 +37,7 @@ import { isPaired } from '../run-progress.ts'
  * is better where less start-up noise enters it; one configuration's runs are all read from one source
  * (capacity/steady.ts), so a slope never mixes two of them.
  */
-export const RATE_SOURCES = ['batch-lines', 'worker-span', 'file-lines', 'tqdm', 'nvml-busy'] as const
+export const RATE_SOURCES = ['batch-lines', 'worker-span', 'file-lines', 'file-count', 'tqdm', 'nvml-busy'] as const
 export type RateSource = (typeof RATE_SOURCES)[number]
 
 /** A source in words, for notes and reports. */
@@ -41,6 +45,7 @@ export const RATE_SOURCE_NAMES: Readonly<Record<RateSource, string>> = {
   'batch-lines': 'batch lines',
   'worker-span': 'worker spans',
   'file-lines': 'file lines',
+  'file-count': 'file counts',
   tqdm: 'tqdm bars',
   'nvml-busy': 'NVML busy spans',
 }
@@ -85,7 +90,8 @@ function piecesMs(p: StageProgress): { ms: number; items: number } {
 export function spanMs(p: StageProgress): number | null {
   const n = p.atMs.length
   if (!(p.total > 0)) return null
-  const exact = p.source !== undefined && p.done[0] === 0
+  // Exact ends: a piece that starts before its first item, or a file count, whose every point is a file's end.
+  const exact = p.source !== undefined && (p.done[0] === 0 || p.source === 'file-count')
   if (n < (exact ? EXACT_SPAN_MIN_POINTS : SPAN_MIN_LINES)) return null
   const { ms, items } = isPaired(p)
     ? piecesMs(p)

@@ -101,6 +101,33 @@ describe('steady parts where a stage logs no batch lines', () => {
     expect(spanMs({ ...files, atMs: [30, 40], done: [0, 10_000] })).toBeCloseTo(12, 6)
   })
 
+  test("file counts: from a worker's first file end to its last (its first file, with its model build, left out); one file, none", () => {
+    // VirNucPro v2's DNABERT-S at 3,750 records (test/fixtures/virnucpro/v2-2gpu-3750.log): GPU 1 ends its files of
+    // 1,535 at 01:35:52 and 01:36:15; GPU 0 its 1,535, 1,535 and the split's remainder of 3 at 01:35:53, 01:36:15, 01:36:15.
+    const gpu = (worker: number, atMs: number[], done: number[], total: number): StageProgress => ({
+      stage: 'S',
+      source: 'file-count',
+      worker,
+      total,
+      lines: atMs.length,
+      atMs,
+      done,
+    })
+    const gpu1 = gpu(1, [52_000, 75_000], [1_535, 3_070], 3_070)
+    const gpu0 = gpu(0, [53_000, 75_000, 75_000], [1_535, 3_070, 3_073], 3_073)
+    expect(spanMs(gpu1)).toBe(46_000)
+    expect(spanMs(gpu0)).toBeCloseTo((22_000 * 3_073) / 1_538, 6)
+    expect(stageSteady([gpu0, gpu1], 'S', 'file-count')).toEqual({
+      steadyMs: 46_000,
+      lines: 5,
+      slowestWorker: 1,
+      source: 'file-count',
+    })
+    // A worker that ended one file only: no span between two file ends.
+    expect(spanMs(gpu(1, [52_000], [3_070], 3_070))).toBeNull()
+    expect(stageSteady([gpu0, gpu(1, [52_000], [3_070], 3_070)], 'S', 'file-count')).toBeNull()
+  })
+
   test('tqdm: from the first draw (count 0) two points do; from a later count, three; two bars in a stage, none', () => {
     const bar = (atMs: number[], done: number[]): StageProgress => ({
       stage: 'S',
