@@ -42,7 +42,7 @@ function configLines(c: CapacityStats['configurations'][number]): string[] {
       )
   if (!c.support.supported)
     lines.push(
-      `  NOT SUPPORTED, projections inconclusive: ${c.support.problems.join('; ')}${c.support.nextRecords ? `; measure ${count(c.support.nextRecords)} records next` : ''}`,
+      `  NOT SUPPORTED, projections ${c.support.lowerBound ? 'lower bounds (a time target decided only where even its CI is above it)' : 'inconclusive'}: ${c.support.problems.join('; ')}${c.support.nextRecords ? `; measure ${count(c.support.nextRecords)} records next` : ''}`,
     )
   return lines
 }

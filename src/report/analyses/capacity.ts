@@ -103,7 +103,7 @@ function modelNotes(c: CapacityStats['configurations'][number]): string[] {
     ? c.support.supported
       ? []
       : [
-          `${c.label}: the runs cannot support a projection, its projected verdicts are inconclusive: ${c.support.problems.join('; ')}${c.support.nextRecords ? `; measure ${c.support.nextRecords.toLocaleString('en-US')} records next` : ''}`,
+          `${c.label}: the runs cannot support a projection, ${c.support.lowerBound ? 'its projections are lower bounds (a time target fails where even their CI is above it, and is otherwise inconclusive)' : 'its projected verdicts are inconclusive'}: ${c.support.problems.join('; ')}${c.support.nextRecords ? `; measure ${c.support.nextRecords.toLocaleString('en-US')} records next` : ''}`,
         ]
     : []
   const dominant = c.at.flatMap((a) => {

@@ -67,6 +67,12 @@ export interface ModelSupport {
    * enough files for it to show, which the sequential design measures first (capacity/bend.ts); else null.
    */
   filesRecords?: number | null
+  /**
+   * Whether every problem is a model built per file that the projection holds as paid once (capacity/per-file.ts):
+   * the part it leaves out is a cost that only adds, so each projection (and its CI's low end) is a lower bound on
+   * the production time, which can decide a time target's FAIL, never its PASS.
+   */
+  lowerBound?: boolean
 }
 
 export interface SupportInput {
@@ -183,6 +189,7 @@ export function modelSupport(input: SupportInput): ModelSupport {
   )
   const lineFit = lineFitOf(input.model)
   if (lineFit.problem) problems.push(lineFit.problem)
+  const others = problems.length
   const perFile = (input.perFile ?? []).filter((c) => c.problem !== null)
   problems.push(...perFile.map((c) => c.problem!))
   const supported = problems.length === 0
@@ -195,5 +202,6 @@ export function modelSupport(input: SupportInput): ModelSupport {
     reproduced: rows,
     lineFit: lineFit.test,
     filesRecords: filesNext.length > 0 ? Math.max(...filesNext) : null,
+    lowerBound: others === 0 && perFile.length > 0,
   }
 }

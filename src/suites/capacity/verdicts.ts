@@ -44,23 +44,35 @@ function withSupport(v: Verdict, why: string | null): Verdict {
   }
 }
 
+/**
+ * A projection that is a lower bound (support.lowerBound: only a cost per file is missing, which adds) decides a time
+ * target where its CI's low end is already above it: a FAIL, saying so; anything else stays inconclusive.
+ */
+function lowerBoundFail(v: Verdict, c: ConfigCapacity, wallMs: SizeEstimate, targetMs: number): Verdict | null {
+  if (!c.support.lowerBound || !wallMs.ci || !(wallMs.ci.low > targetMs)) return null
+  return {
+    ...v,
+    verdict: 'fail',
+    detail: `${v.detail} | FAIL on a lower bound: the projection leaves out a cost per file, which only adds (${c.support.problems.join('; ')}), and its CI already lies above ${targetMs / HOUR_MS} h`,
+  }
+}
+
 function perf01Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Verdict[] {
   const why = unsupported([c])
-  return c.at.map(({ sequences, wallMs }) =>
-    withSupport(
-      verdict({
-        id: `capacity/${c.gpuCount}/perf01/${sequences === measured ? 'measured' : sequences}`,
-        title: `PERF-01 on ${c.label} at ${count(sequences)} sequences${sequences === measured ? ' (measured size)' : ''}`,
-        verdict: judged(wallMs, (v, ci) => judgeAtMost(v, ci, t.perf01.targetMs)),
-        value: wallMs.estimate / HOUR_MS,
-        unit: 'h',
-        ci: ciOf(wallMs, 1 / HOUR_MS),
-        threshold: `<= ${t.perf01.targetMs / HOUR_MS} h`,
-        detail: `wall time ${(wallMs.estimate / HOUR_MS).toFixed(3)} h${ciText(wallMs, 3, 1 / HOUR_MS)} from fixed ${(c.wall.fixedMs.estimate / 1000).toFixed(1)} s + ${c.wall.msPerSequence.estimate.toFixed(3)} ms/sequence${c.ciProblem ? `; ${c.ciProblem}` : ''}${dominantText(c, sequences)}`,
-      }),
-      sequences === measured ? null : why,
-    ),
-  )
+  return c.at.map(({ sequences, wallMs }) => {
+    const v = verdict({
+      id: `capacity/${c.gpuCount}/perf01/${sequences === measured ? 'measured' : sequences}`,
+      title: `PERF-01 on ${c.label} at ${count(sequences)} sequences${sequences === measured ? ' (measured size)' : ''}`,
+      verdict: judged(wallMs, (v, ci) => judgeAtMost(v, ci, t.perf01.targetMs)),
+      value: wallMs.estimate / HOUR_MS,
+      unit: 'h',
+      ci: ciOf(wallMs, 1 / HOUR_MS),
+      threshold: `<= ${t.perf01.targetMs / HOUR_MS} h`,
+      detail: `wall time ${(wallMs.estimate / HOUR_MS).toFixed(3)} h${ciText(wallMs, 3, 1 / HOUR_MS)} from fixed ${(c.wall.fixedMs.estimate / 1000).toFixed(1)} s + ${c.wall.msPerSequence.estimate.toFixed(3)} ms/sequence${c.ciProblem ? `; ${c.ciProblem}` : ''}${dominantText(c, sequences)}`,
+    })
+    if (sequences === measured) return v
+    return lowerBoundFail(v, c, wallMs, t.perf01.targetMs) ?? withSupport(v, why)
+  })
 }
 
 /** Which part makes the CI at `sequences` as wide as it is. */

@@ -120,16 +120,16 @@ describe("a run's files, from its file lines", () => {
 
 describe('the capacity model, told of the builds', () => {
   /** VirNucPro v1 at 1,000 and 4,000 sequences: a start-up with ESM-2's one build in it, and a clear per-sequence cost. */
-  function run(size: number, noiseMs: number): CapacityRun {
+  function run(size: number, noiseMs: number, msPerSequence = 4): CapacityRun {
     const values: Record<string, number> = {
       'outside stages': 10_000 + noiseMs,
-      [ESM2]: 32_000 + 8 * size + noiseMs,
+      [ESM2]: 32_000 + msPerSequence * size + noiseMs,
     }
     values.wall = values['outside stages']! + values[ESM2]!
     return { label: `${size}`, size, values, startup: {}, steady: {}, files: { [ESM2]: files(size, 10_000) } }
   }
 
-  test('a projection that holds one build where 6 M pays 960 is inconclusive, and names a size of 3 files', () => {
+  test('a projection that holds one build where 6 M pays 960 is inconclusive below the target, and names a size of 3 files', () => {
     const runs = [1_000, 4_000].flatMap((n) => [0, 300, -300].map((e) => run(n, e)))
     const { stats, verdicts } = analyzeOneConfiguration(runs)
     const support = stats.configurations[0]!.support
@@ -137,9 +137,12 @@ describe('the capacity model, told of the builds', () => {
     expect(support.problems).toEqual([
       expect.stringMatching(/^ESM-2 Feature Extraction builds its model once per file/),
     ])
+    expect(support.lowerBound).toBe(true)
     // 3 files of 10,000 items at 1.6 items a sequence: 18,750 sequences (one record a sequence here), rounded up.
     expect(support.nextRecords).toBeGreaterThanOrEqual(18_750)
+    // 6.7 h without the builds: under 10 h, so a lower bound decides nothing.
     const at6m = verdicts.find((v) => v.id === 'capacity/1/perf01/6000000')!
+    expect(at6m.value).toBeCloseTo(6.68, 1)
     expect(at6m.verdict).toBe('inconclusive')
     expect(at6m.detail).toMatch(/builds its model once per file/)
     // The sequential design measures that size first, whatever the CI says, capped at what the input holds.
@@ -155,5 +158,28 @@ describe('the capacity model, told of the builds', () => {
     expect(bendCheckSizes(view, { held: 1, production: SIX_M, maxRecords: 4_000 }).map((c) => c.kind)).not.toContain(
       'files',
     )
+  })
+
+  test('a lower bound above the target decides it: FAIL, saying the builds it leaves out only add; other problems do not', () => {
+    // 8 ms a sequence: 13.3 h at 6 M before the 959 builds it lacks.
+    const runs = [1_000, 4_000].flatMap((n) => [0, 300, -300].map((e) => run(n, e, 8)))
+    const { stats, verdicts } = analyzeOneConfiguration(runs)
+    expect(stats.configurations[0]!.support).toMatchObject({ supported: false, lowerBound: true })
+    const at6m = verdicts.find((v) => v.id === 'capacity/1/perf01/6000000')!
+    expect(at6m.ci!.low).toBeGreaterThan(10)
+    expect(at6m.verdict).toBe('fail')
+    expect(at6m.detail).toMatch(/FAIL on a lower bound: the projection leaves out a cost per file, which only adds/)
+    // A lower bound never passes: 45,000 sequences stay inconclusive.
+    expect(verdicts.find((v) => v.id === 'capacity/1/perf01/45000')!.verdict).toBe('inconclusive')
+    // With another problem beside it (a middle size 20 s off the line: not a line), no lower bound.
+    const bent = [1_000, 2_500, 4_000].flatMap((n) =>
+      [0, 300, -300].map((e) => run(n, e + (n === 2_500 ? 20_000 : 0), 8)),
+    )
+    const other = analyzeOneConfiguration(bent)
+    const support = other.stats.configurations[0]!.support
+    expect(support.problems).toContainEqual(expect.stringMatching(/not a line/))
+    expect(support.problems).toContainEqual(expect.stringMatching(/builds its model once per file/))
+    expect(support.lowerBound).toBe(false)
+    expect(other.verdicts.find((v) => v.id === 'capacity/1/perf01/6000000')!.verdict).toBe('inconclusive')
   })
 })
