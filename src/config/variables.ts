@@ -38,7 +38,7 @@ export const VARIABLES = {
   VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: decimalInteger('time limit of one target run (ms)', 1000, undefined, 540_000),
   VIRNUCPRO_BENCH_SIZES: sizeList('records of the nested subsets the scaling suite fits'),
   VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: decimalInteger(
-    "GPU-minutes the capacity suite's runs may take, its top-up runs included",
+    "GPU-minutes the capacity suite's runs may take, its top-up runs included (default 15 for the reference pipeline, 60 for VirNucPro)",
     1,
     undefined,
     15,

@@ -10,6 +10,7 @@ import { type PARSED_ELSEWHERE, readSetting, type VariableName } from '../config
 import type { PresetName } from '../fixtures/presets.ts'
 import { DEFAULT_WORK_CHUNK_LENGTH } from '../fixtures/sample.ts'
 import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
+import { capacityTargets } from './capacity/targets.ts'
 import { type InputIdentity, identifyInput } from './input-identity.ts'
 import { parseShardSpec } from './shard-settings.ts'
 import { parseSweepGrid } from './sweep-grid.ts'
@@ -90,7 +91,10 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     monitorIntervalMs: read('VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS') ?? 100,
     runTimeoutMs: read('VIRNUCPRO_BENCH_RUN_TIMEOUT_MS') ?? 540_000,
     sizes: read('VIRNUCPRO_BENCH_SIZES') ?? DEFAULT_SIZES,
-    capacityBudgetGpuMin: read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ?? 15,
+    // The pipeline's own budget (capacity/targets.ts) unless set: 15 for the reference pipeline, 60 for VirNucPro.
+    capacityBudgetGpuMin:
+      read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ??
+      capacityTargets(read('VIRNUCPRO_BENCH_TARGET') ?? undefined).budgetGpuMinutes,
     device: targetDevice(env),
   }
 }

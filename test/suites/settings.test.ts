@@ -2,6 +2,18 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { DEFAULT_SIZES, suiteSettings } from '../../src/suites/settings.ts'
 
+describe('suiteSettings: the capacity budget', () => {
+  test("the pipeline's own unless set: 15 GPU-minutes for the reference pipeline, 60 for VirNucPro", () => {
+    expect(suiteSettings({}).capacityBudgetGpuMin).toBe(15)
+    expect(suiteSettings({ VIRNUCPRO_BENCH_TARGET: 'reference' }).capacityBudgetGpuMin).toBe(15)
+    expect(suiteSettings({ VIRNUCPRO_BENCH_TARGET: 'virnucpro' }).capacityBudgetGpuMin).toBe(60)
+    expect(
+      suiteSettings({ VIRNUCPRO_BENCH_TARGET: 'virnucpro', VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '25' })
+        .capacityBudgetGpuMin,
+    ).toBe(25)
+  })
+})
+
 describe('suiteSettings: VIRNUCPRO_BENCH_SIZES', () => {
   test('defaults to the documented sizes', () => {
     expect(suiteSettings({}).sizes).toEqual(DEFAULT_SIZES)

@@ -6,7 +6,6 @@
  * (capacity/design.ts): they are what keeps its line honest.
  */
 import {
-  CAPACITY_CI_TARGET,
   type DesignChoice,
   type DesignKind,
   type DesignView,
@@ -17,6 +16,7 @@ import {
   reachRecords,
   roundRecords,
   runVariance,
+  targetOf,
 } from './design.ts'
 import type { ConfigCapacity } from './model.ts'
 import { LINE_FIT_P } from './support.ts'
@@ -59,7 +59,7 @@ function choice(
     gainPerCost: 0,
     label: c.label,
     halfWidthNow: view.halfWidth,
-    target: CAPACITY_CI_TARGET(c.gpuCount),
+    target: targetOf(view),
   }
 }
 

@@ -17,9 +17,13 @@ import {
 } from '../../measure/index.ts'
 import type { ConfigCapacity } from './model.ts'
 import { LINE_FIT_P } from './support.ts'
+import { REFERENCE_TARGETS } from './targets.ts'
 
-/** The 6 M wall-time CI half-width a planner can decide on: +-3% on 1 GPU, +-5% on more (issue 24). */
-export const CAPACITY_CI_TARGET = (gpuCount: number) => (gpuCount === 1 ? 0.03 : 0.05)
+/**
+ * The 6 M wall-time CI half-width a planner can decide on, for the reference pipeline: +-3% on 1 GPU, +-5% on more
+ * (issue 24); a design view may carry another (capacity/targets.ts).
+ */
+export const CAPACITY_CI_TARGET = REFERENCE_TARGETS.ciHalfWidth
 /**
  * Runs at a size the CI rule adds: at least two, the fewest that give a size its own spread (size-model.ts), and up to
  * four in one step. Why more than two: the model's t draws take their degrees of freedom from the sizes' spreads
@@ -52,7 +56,12 @@ export interface DesignView {
   figures: ConfigCapacity
   /** The relative half-width at the production size (Infinity without a CI). */
   halfWidth: number
+  /** The half-width it aims at; absent: CAPACITY_CI_TARGET's. */
+  target?: number
 }
+
+/** The half-width a view aims at. */
+export const targetOf = (view: DesignView) => view.target ?? CAPACITY_CI_TARGET(view.figures.gpuCount)
 
 export const expectedWallMs = (c: ConfigCapacity, sequences: number) =>
   valueAt({ fixed: c.wall.fixedMs.estimate, perUnit: c.wall.msPerSequence.estimate }, sequences)
@@ -157,7 +166,7 @@ export function designCandidates(
       })),
     ),
   ]
-  const target = CAPACITY_CI_TARGET(c.gpuCount)
+  const target = targetOf(view)
   const scored = scoreCandidates({
     halfWidth: view.halfWidth,
     target,

@@ -15,6 +15,7 @@ import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from '..
 import { failureReason, writeSuiteRecord } from '../record.ts'
 import type { SuiteMeasure, SuiteOutcome } from '../suites.ts'
 import { analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
+import { capacityTargets } from './targets.ts'
 import { type TopUpState, topUp } from './topup.ts'
 
 /** A configuration and its GPU count (1 GPU first: the baseline every other one is compared with). */
@@ -83,6 +84,7 @@ export async function measureCapacity(
     inputs: byConfig.inputs,
     thresholds: ctx.thresholds,
     budgetGpuMinutes,
+    ciTarget: capacityTargets(ctx.profile.name).ciHalfWidth,
     // Sizes beyond the measured ones where the resolver can make them (a suite given only a provenance reader cannot).
     ...(resolver?.resize && resolver.sizeLimit
       ? {

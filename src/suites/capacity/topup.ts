@@ -74,6 +74,8 @@ export interface TopUpOptions {
   sizes?: { resize: (base: ResolvedInput, records: number) => Promise<ResolvedInput>; maxRecords: number }
   /** Runs the design may add at most (default CAPACITY_MAX_TOPUPS). */
   maxTopUps?: number
+  /** The 6 M CI half-width each configuration aims at (capacity/targets.ts); default CAPACITY_CI_TARGET. */
+  ciTarget?: (gpuCount: number) => number
 }
 
 const runsMs = (measured: readonly ConfigMeasurements[]) =>
@@ -83,11 +85,13 @@ const runsMs = (measured: readonly ConfigMeasurements[]) =>
 export function ciExcess(
   stats: CapacityStats,
   production: number,
-): { label: string; gpuCount: number; halfWidth: number; excess: number }[] {
+  ciTarget: (gpuCount: number) => number = CAPACITY_CI_TARGET,
+): { label: string; gpuCount: number; halfWidth: number; target: number; excess: number }[] {
   return stats.configurations.map((c) => {
     const at = c.at.find((a) => a.sequences === production)?.wallMs
     const half = at?.ci ? (at.ci.high - at.ci.low) / 2 / at.estimate : Number.POSITIVE_INFINITY
-    return { label: c.label, gpuCount: c.gpuCount, halfWidth: half, excess: half / CAPACITY_CI_TARGET(c.gpuCount) }
+    const target = ciTarget(c.gpuCount)
+    return { label: c.label, gpuCount: c.gpuCount, halfWidth: half, target, excess: half / target }
   })
 }
 
@@ -98,12 +102,19 @@ function choose(
   stats: CapacityStats,
   production: number,
   room: number,
-  o: { held: number; maxRecords: number; canResize: boolean; known: readonly number[] },
+  o: {
+    held: number
+    maxRecords: number
+    canResize: boolean
+    known: readonly number[]
+    ciTarget?: (gpuCount: number) => number
+  },
 ): Choice {
-  const excess = ciExcess(stats, production)
+  const excess = ciExcess(stats, production, o.ciTarget)
   const views: (DesignView & { excess: number })[] = stats.configurations.map((figures, i) => ({
     figures,
     halfWidth: excess[i]!.halfWidth,
+    target: excess[i]!.target,
     excess: excess[i]!.excess,
   }))
   const lines = views.filter((v) => !bendConfirmed(v.figures))
@@ -199,6 +210,7 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
       maxRecords,
       canResize: o.sizes !== undefined,
       known: o.inputs.map((i) => i.records),
+      ...(o.ciTarget && { ciTarget: o.ciTarget }),
     })
     if ('stop' in choice) return state(choice.stop)
     const { step, runnerUp } = choice

@@ -6,6 +6,7 @@ import { analyzeCapacity } from '../../../src/suites/capacity/analyze.ts'
 import { bendCheck, bendCheckSizes } from '../../../src/suites/capacity/bend.ts'
 import { designCandidates, GROWTH_FACTORS, largerSizes, reachRecords } from '../../../src/suites/capacity/design.ts'
 import type { ConfigCapacity } from '../../../src/suites/capacity/model.ts'
+import { VIRNUCPRO_TARGETS } from '../../../src/suites/capacity/targets.ts'
 import { ciExcess } from '../../../src/suites/capacity/topup.ts'
 import { LINEAR, plannedMeasurements, syntheticInput, syntheticMeasurement } from '../support/synthetic-capacity.ts'
 
@@ -96,6 +97,25 @@ describe('designCandidates', () => {
     const repeat = c.find((x) => x.kind === 'repeat' && x.records === 4_000)!
     expect(repeat.gpuMinutes * 60_000).toBeCloseTo(view.figures.sizes[1]!.medianWallMs, -2)
     for (const x of c) expect(x).toMatchObject({ label: '1 GPU', target: 0.03, halfWidthNow: view.halfWidth })
+  })
+
+  test("a view's own target (VirNucPro's +-5% on 1 GPU) is the one its candidates aim at, and the excess is over it", () => {
+    const view = fitted([1_000, 4_000], [3, 3], 'candidates')
+    const c = designCandidates(
+      { ...view, target: VIRNUCPRO_TARGETS.ciHalfWidth(1) },
+      { production: PRODUCTION, held: 1, maxRecords: 20_000 },
+    )
+    for (const x of c) expect(x.target).toBe(0.05)
+    const { stats } = analyzeCapacity(
+      plannedMeasurements(LINEAR, [1_000, 4_000], 3, createRandomSource('targets')),
+      [1_000, 4_000].map((s) => syntheticInput(s, 1_000_000)),
+      DEFAULT_THRESHOLDS,
+    )
+    const [reference] = ciExcess(stats, PRODUCTION)
+    const [virnucpro] = ciExcess(stats, PRODUCTION, VIRNUCPRO_TARGETS.ciHalfWidth)
+    expect(reference!.target).toBe(0.03)
+    expect(virnucpro!.target).toBe(0.05)
+    expect(virnucpro!.excess * 0.05).toBeCloseTo(reference!.excess * 0.03, 12)
   })
 })
 
