@@ -4,8 +4,8 @@
  * (input size to infinity), and PERF-03 (the ESM-2 stage's speedup) at each size.
  */
 import type { Thresholds } from '../../config/thresholds.ts'
-import { asymptoticSpeedup, breakEvenSize, type SizeEstimate, type SizeModel, speedupAt } from '../../measure/index.ts'
-import { stageOf, wallOf } from './parts.ts'
+import { asymptoticSpeedup, breakEvenSize, estimateFrom, type SizeEstimate } from '../../measure/index.ts'
+import { type CapacityModel, partsOfStage, stageOf, valueOfParts, wallOf } from './parts.ts'
 
 export interface ComparisonCapacity {
   gpuCount: number
@@ -27,8 +27,18 @@ const scale = (e: SizeEstimate, by: number): SizeEstimate => ({
 /** A configuration as the comparison reads it: its model and the parts its wall time is the sum of. */
 export interface FittedConfiguration {
   label: string
-  model: SizeModel
+  model: CapacityModel
   parts: readonly string[]
+}
+
+/** base(size) / candidate(size) over the draws, each summed from its parts at that size (builds per file as steps). */
+function speedupAt(
+  base: { model: CapacityModel; parts: readonly string[] },
+  candidate: { model: CapacityModel; parts: readonly string[] },
+  size: number,
+): SizeEstimate {
+  const [a, b] = [valueOfParts(base.model, base.parts), valueOfParts(candidate.model, candidate.parts)]
+  return estimateFrom([base.model, candidate.model], (la, lb) => a(la, size) / b(lb, size))
 }
 
 /**
@@ -43,22 +53,23 @@ export function compareCapacity(
   const k = candidate.gpuCount
   const stage = t.perf03.stage
   const timed = base.model.series.includes(stage) && candidate.model.series.includes(stage)
-  const wallA = { model: base.model, select: wallOf(base.parts) }
-  const wallB = { model: candidate.model, select: wallOf(candidate.parts) }
-  const stageA = { model: base.model, select: stageOf(base.model, stage) }
-  const stageB = { model: candidate.model, select: stageOf(candidate.model, stage) }
+  // Break-even and the asymptote need lines: builds per file as the line their steps run along (parts.ts).
+  const wallA = { model: base.model, select: wallOf(base.parts, base.model) }
+  const wallB = { model: candidate.model, select: wallOf(candidate.parts, candidate.model) }
+  const stageA = timed ? { model: base.model, parts: partsOfStage(base.model, stage) } : null
+  const stageB = timed ? { model: candidate.model, parts: partsOfStage(candidate.model, stage) } : null
   return {
     gpuCount: k,
     baseline: base.label,
     candidate: candidate.label,
     at: sizes.map((sequences) => {
-      const speedup = speedupAt(wallA, wallB, sequences)
+      const speedup = speedupAt(base, candidate, sequences)
       return { sequences, speedup, efficiency: scale(speedup, 1 / k) }
     }),
     breakEvenSequences: breakEvenSize(wallA, wallB),
     asymptoticSpeedup: asymptoticSpeedup(wallA, wallB),
     perf03:
-      timed && k === t.perf03.gpus
+      stageA && stageB && k === t.perf03.gpus
         ? sizes.map((sequences) => ({ sequences, speedup: speedupAt(stageA, stageB, sequences) }))
         : [],
   }

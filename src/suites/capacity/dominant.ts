@@ -4,8 +4,8 @@
  * others has a negative share), so a planner sees what to measure better: a start-up part at small sizes, a stage's
  * per-sequence cost at 6 M.
  */
-import { type LineOf, type SizeModel, valueAt } from '../../measure/index.ts'
-import { partLine } from './parts.ts'
+import type { LineOf } from '../../measure/index.ts'
+import { type CapacityModel, partValue } from './parts.ts'
 
 export interface DominantPart {
   part: string
@@ -14,7 +14,7 @@ export interface DominantPart {
 }
 
 const drawReader =
-  (model: SizeModel, b: number): LineOf =>
+  (model: CapacityModel, b: number): LineOf =>
   (s) => ({ fixed: model.draws![s]!.fixed[b]!, perUnit: model.draws![s]!.perUnit[b]! })
 
 function mean(xs: Float64Array): number {
@@ -24,7 +24,7 @@ function mean(xs: Float64Array): number {
 }
 
 /** The `top` parts by variance share at `size` (sequences); empty when the model has no draws or no spread there. */
-export function dominantParts(model: SizeModel, parts: readonly string[], size: number, top = 3): DominantPart[] {
+export function dominantParts(model: CapacityModel, parts: readonly string[], size: number, top = 3): DominantPart[] {
   if (!model.draws || model.drawCount < 2) return []
   const n = model.drawCount
   const values = parts.map(() => new Float64Array(n))
@@ -32,7 +32,7 @@ export function dominantParts(model: SizeModel, parts: readonly string[], size: 
   for (let b = 0; b < n; b++) {
     const line = drawReader(model, b)
     parts.forEach((p, i) => {
-      const v = valueAt(partLine(line, p), size)
+      const v = partValue(model, line, p, size)
       values[i]![b] = v
       total[b]! += v
     })

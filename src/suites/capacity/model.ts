@@ -17,7 +17,6 @@ import {
   median,
   medianWithCi,
   projectSeries,
-  ratioAt,
   type SizeEstimate,
   type SizeModel,
   seriesLine,
@@ -26,19 +25,24 @@ import {
   valueAt,
 } from '../../measure/index.ts'
 import { type EstimateStat, estimate, toStat } from '../stage-metrics.ts'
+import { withBuilds } from './builds.ts'
 import { type DominantPart, dominantParts } from './dominant.ts'
 import {
+  type CapacityModel,
   CONSTANT_PART_TOLERANCE,
   type ConstantPartCheck,
   checkConstants,
+  filesAt,
   partLine,
   partsOf,
+  partsOfStage,
   stageOf,
+  valueOfParts,
   wallOf,
 } from './parts.ts'
 import { perFileChecks } from './per-file.ts'
 import type { RateSource } from './rates.ts'
-import { busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
+import { buildsSeries, busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
 import { type SharedPartCheck, type SharedParts, withSharedParts } from './shared.ts'
 import { type ModelSupport, modelSupport } from './support.ts'
 import { outOfRange, utilDisagreement, utilFromSteady } from './util-projection.ts'
@@ -148,22 +152,33 @@ function lineFigures(model: SizeModel, read: LineSelector) {
   }
 }
 
-function partFigures(model: SizeModel, name: string): PartFigures {
-  return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => partLine(line, name)) }
+function partFigures(model: CapacityModel, name: string): PartFigures {
+  return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => partLine(line, name, model)) }
 }
 
-function stageCapacity(model: SizeModel, stage: string, largest: CapacityRun[], sizes: number[]): StageCapacity {
+function stageCapacity(model: CapacityModel, stage: string, largest: CapacityRun[], sizes: number[]): StageCapacity {
   const busy = seriesLine(busySeries(stage))
   const hasBusy = model.series.includes(busySeries(stage))
   const stageLine = stageOf(model, stage)
+  const stageAt = valueOfParts(model, partsOfStage(model, stage))
+  // A stage that builds per file idles through each build: those a size makes beyond the largest measured size's
+  // (whose steady utilization holds its own) add to its start-up (point cost a build; the interval product is wide).
+  const files = model.fileCounts?.[buildsSeries(stage)]
+  const extraBuildsMs = (sequences: number) =>
+    files
+      ? model.fits[buildsSeries(stage)]!.fixed *
+        Math.max(0, filesAt(files, sequences) - filesAt(files, largest[0]?.size ?? sequences))
+      : 0
   const median = (get: (r: CapacityRun) => number | null, what: string) => toStat(estimate(largest.map(get), what))
   const startupMs = median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`)
   const steadyUtilPct = median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`)
   const utilAt = hasBusy
     ? sizes.map((sequences) => {
-        const busyModelPct = pct(ratioAt(model, busy, stageLine, sequences))
-        const stageMs = estimateFrom([model], (line) => valueAt(stageLine(line), sequences))
-        const fromSteady = utilFromSteady(steadyUtilPct, startupMs, stageMs)
+        const busyModelPct = pct(
+          estimateFrom([model], (line) => valueAt(busy(line), sequences) / stageAt(line, sequences)),
+        )
+        const stageMs = estimateFrom([model], (line) => stageAt(line, sequences))
+        const fromSteady = utilFromSteady(steadyUtilPct, idleBefore(startupMs, extraBuildsMs(sequences)), stageMs)
         // Without a steady state the busy line is all there is: shown as it is, or, where it leaves 0-100%, no figure.
         const disagreement = fromSteady ? utilDisagreement(fromSteady, busyModelPct) : outOfRange(busyModelPct)
         return {
@@ -188,6 +203,16 @@ function stageCapacity(model: SizeModel, stage: string, largest: CapacityRun[], 
   }
 }
 
+/** A start-up with `extraMs` more idle time after it. */
+const idleBefore = (startup: EstimateStat | null, extraMs: number): EstimateStat | null =>
+  startup && extraMs > 0
+    ? {
+        ...startup,
+        median: startup.median + extraMs,
+        ci: startup.ci && { ...startup.ci, low: startup.ci.low + extraMs, high: startup.ci.high + extraMs },
+      }
+    : startup
+
 export interface ConfigInput {
   label: string
   gpuCount: number
@@ -196,10 +221,10 @@ export interface ConfigInput {
   recordsBySize: ReadonlyMap<number, number>
 }
 
-const wallEstimates = (model: SizeModel, parts: readonly string[], sizes: readonly number[]) =>
+const wallEstimates = (model: CapacityModel, parts: readonly string[], sizes: readonly number[]) =>
   sizes.map((sequences) => ({
     sequences,
-    wallMs: estimateFrom([model], (line) => valueAt(wallOf(parts)(line), sequences)),
+    wallMs: estimateFrom([model], (line) => valueOfParts(model, parts)(line, sequences)),
   }))
 
 /** Per stage with a steady part in some run: how many runs had it read inside them, and from what. */
@@ -250,16 +275,19 @@ export function configCapacity(
   seed: string,
   /** CPU-stage parts fitted over every configuration's runs (capacity/shared.ts); none: each part its own. */
   shared: SharedParts = { model: null, series: [], checks: [] },
-): { figures: ConfigCapacity; model: SizeModel; parts: string[] } | null {
+): { figures: ConfigCapacity; model: CapacityModel; parts: string[] } | null {
   const sizes = [...new Set(input.runs.map((r) => r.size))].sort((a, b) => a - b)
   if (sizes.length < 2) return null
-  const series = commonSeries(input.runs)
+  // Builds per file as a part of their own (capacity/builds.ts): the runs fitted are these.
+  const { runs, fileCounts } = withBuilds(input.runs, commonSeries(input.runs))
+  const builds = Object.keys(fileCounts)
+  const series = commonSeries(runs)
   const parts = partsOf(series)
-  const fitModel = (constant: string[]) =>
-    withSharedParts(
-      fitSizeModel(input.runs, {
+  const fitModel = (constant: string[]): CapacityModel => ({
+    ...withSharedParts(
+      fitSizeModel(runs, {
         series,
-        constant,
+        constant: [...constant, ...builds],
         nonNegative: true,
         // A steady part (a span of progress lines) runs below proportion at a small size: see fitNonNegativeLine.
         floorAtSmallest: series.filter((s) => s.startsWith('steady: ')),
@@ -267,7 +295,9 @@ export function configCapacity(
         random: createRandomSource(seed),
       }),
       shared,
-    )
+    ),
+    fileCounts,
+  })
   const lines = fitModel([])
   const production = Math.max(...projected)
   const constantParts = checkConstants(lines, parts, production)
@@ -278,9 +308,15 @@ export function configCapacity(
     ...a,
     dominant: dominantParts(model, parts, a.sequences),
   }))
-  const rows = sizeRows(model, input, parts)
-  const perFile = perFileChecks(input.runs, production, at.at(-1)!.wallMs.estimate, CONSTANT_PART_TOLERANCE)
-  const wall = { name: WALL, shape: 'line' as const, ...lineFigures(model, wallOf(parts)) }
+  const rows = sizeRows(model, { ...input, runs }, parts)
+  const perFile = perFileChecks(
+    input.runs,
+    production,
+    at.at(-1)!.wallMs.estimate,
+    CONSTANT_PART_TOLERANCE,
+    new Set(builds.map((b) => b.replace(/^builds: /, ''))),
+  )
+  const wall = { name: WALL, shape: 'line' as const, ...lineFigures(model, wallOf(parts, model)) }
   const partRows = parts.map((p) => partFigures(model, p))
   return {
     model,
@@ -301,7 +337,7 @@ export function configCapacity(
           stageCapacity(
             model,
             stage,
-            input.runs.filter((r) => r.size === largestSize),
+            runs.filter((r) => r.size === largestSize),
             atSizes,
           ),
         ),

@@ -77,6 +77,8 @@ export function perFileChecks(
   production: number,
   productionWallMs: number,
   tolerance: number,
+  /** Stages whose builds the model holds as a part of their own (capacity/builds.ts): nothing is missing from them. */
+  modelled: ReadonlySet<string> = new Set(),
 ): PerFileCheck[] {
   const stages = new Set(runs.flatMap((r) => Object.keys(r.files ?? {})))
   const checks: PerFileCheck[] = []
@@ -97,8 +99,11 @@ export function perFileChecks(
     const measuredFiles = filesBySize.at(-1)!.files
     const sameFiles = new Set(filesBySize.map((f) => f.files)).size === 1
     const missingMs =
-      productionFiles === null || !sameFiles ? null : Math.max(0, productionFiles - measuredFiles) * setupMsPerFile
-    const sequencesToMeasure = perFile === null ? null : (FILES_TO_MEASURE * perFile) / itemsPerSequence
+      productionFiles === null || !sameFiles || modelled.has(stage)
+        ? null
+        : Math.max(0, productionFiles - measuredFiles) * setupMsPerFile
+    const sequencesToMeasure =
+      perFile === null || modelled.has(stage) ? null : (FILES_TO_MEASURE * perFile) / itemsPerSequence
     const problem =
       missingMs !== null && productionFiles !== null && missingMs > tolerance * productionWallMs
         ? `${stage} builds its model once per file of ${perFile!.toLocaleString('en-US')} items (${(setupMsPerFile / 1000).toFixed(1)} s a file) and every measured size made ${measuredFiles} file${measuredFiles === 1 ? '' : 's'}: the projection holds that build as paid once, where ${Math.round(production).toLocaleString('en-US')} sequences make about ${productionFiles.toLocaleString('en-US')} files and pay it ${hours(missingMs)} more; measure a size that makes ${FILES_TO_MEASURE} files or more`

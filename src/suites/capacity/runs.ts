@@ -26,6 +26,8 @@ export const workSeries = (stage: string) => `work: ${stage}`
 export const steadySeries = (stage: string) => `steady: ${stage}`
 /** What of a stage its steady part does not hold (model build, work before the first batch, drain), ms. */
 export const preSeries = (stage: string) => `pre: ${stage}`
+/** A stage's model build, where it builds one per file: ms a file (capacity/builds.ts). */
+export const buildsSeries = (stage: string) => `builds: ${stage}`
 
 export interface StageStartup {
   /** ms from the stage's start to the GPU's first work, on the slowest GPU to start (the stage waits for it). */

@@ -26,7 +26,7 @@ import {
   type SizeModel,
   valueAt,
 } from '../../measure/index.ts'
-import { wallOf } from './parts.ts'
+import { type CapacityModel, filesAt, partValue, valueOfParts } from './parts.ts'
 import type { PerFileCheck } from './per-file.ts'
 import { WALL } from './runs.ts'
 
@@ -76,7 +76,7 @@ export interface ModelSupport {
 }
 
 export interface SupportInput {
-  model: SizeModel
+  model: CapacityModel
   parts: readonly string[]
   wall: PartFigures
   sizes: readonly {
@@ -138,8 +138,16 @@ function belowMeasured(input: SupportInput): string[] {
 }
 
 /** The lack-of-fit test of the wall time's line over the model's sizes, and the problem when it fails. */
-function lineFitOf(model: SizeModel): { test: LineFitTest | null; problem: string | null } {
-  const groups = model.groups.map((g) => ({ size: g.size, runs: g.runs, mean: g.mean[WALL]!, sd: g.sd[WALL]! }))
+function lineFitOf(model: CapacityModel): { test: LineFitTest | null; problem: string | null } {
+  // The wall time less its builds per file (a step by design, capacity/builds.ts): what is meant to be a line.
+  const builds = (g: SizeModel['groups'][number]) =>
+    Object.entries(model.fileCounts ?? {}).reduce((a, [s, f]) => a + g.mean[s]! * filesAt(f, g.size), 0)
+  const groups = model.groups.map((g) => ({
+    size: g.size,
+    runs: g.runs,
+    mean: g.mean[WALL]! - builds(g),
+    sd: g.sd[WALL]!,
+  }))
   const test = groups.every((g) => g.mean > 0) ? lineLackOfFit(groups) : null
   if (!test || test.pValue >= LINE_FIT_P) return { test, problem: null }
   const ms = (x: number) => x.toFixed(3)
@@ -154,9 +162,9 @@ function lineFitOf(model: SizeModel): { test: LineFitTest | null; problem: strin
  * Parts negative at the smallest measured size (the model speaks of no smaller one: a part's fixed term may be below 0
  * where its line crosses 0 under that size, size-model.ts's fitNonNegativeLine), or shrinking as the input grows.
  */
-function negativeParts(parts: readonly PartFigures[], model: SizeModel, smallest: number): string[] {
+function negativeParts(parts: readonly PartFigures[], model: CapacityModel, smallest: number): string[] {
   return parts.flatMap((p) => {
-    const atSmallest = estimateFrom([model], (line) => valueAt(line(p.name), smallest))
+    const atSmallest = estimateFrom([model], (line) => partValue(model, line, p.name, smallest))
     return [atSmallest, p.msPerSequence].some((e) => e.estimate < 0 || (e.ci !== null && e.ci.low < 0))
       ? [`part '${p.name}' is negative`]
       : []
@@ -173,8 +181,8 @@ function nextSize(input: SupportInput, halfWidth: number | null): number {
 
 /** The model's support for projections, with its problems and the size to measure next. */
 export function modelSupport(input: SupportInput): ModelSupport {
-  const wall = wallOf(input.parts)
-  const wallAt = (size: number) => estimateFrom([input.model], (line) => valueAt(wall(line), size))
+  const wall = valueOfParts(input.model, input.parts)
+  const wallAt = (size: number) => estimateFrom([input.model], (line) => wall(line, size))
   const rows = reproduced(input, wallAt)
   const problems: string[] = []
   const perSequence = perSequenceProblem(input.wall)
