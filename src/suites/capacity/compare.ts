@@ -5,7 +5,7 @@
  */
 import type { Thresholds } from '../../config/thresholds.ts'
 import { asymptoticSpeedup, breakEvenSize, estimateFrom, type SizeEstimate } from '../../measure/index.ts'
-import { type CapacityModel, partsOfStage, stageOf, valueOfParts, wallOf } from './parts.ts'
+import { type CapacityModel, partsOfStage, valueOfParts, wallOf } from './parts.ts'
 
 export interface ComparisonCapacity {
   gpuCount: number

@@ -9,22 +9,17 @@
  * (`unconstrainedAt`) for comparison.
  */
 import {
-  asymptoticRatio,
   createRandomSource,
   estimateFrom,
   fitSizeModel,
-  type LineSelector,
   median,
   medianWithCi,
   projectSeries,
   type SizeEstimate,
   type SizeModel,
-  seriesLine,
   standardDeviation,
   toSorted,
-  valueAt,
 } from '../../measure/index.ts'
-import { type EstimateStat, estimate, toStat } from '../stage-metrics.ts'
 import { withBuilds } from './builds.ts'
 import { type DominantPart, dominantParts } from './dominant.ts'
 import {
@@ -32,20 +27,17 @@ import {
   CONSTANT_PART_TOLERANCE,
   type ConstantPartCheck,
   checkConstants,
-  filesAt,
   partLine,
   partsOf,
-  partsOfStage,
-  stageOf,
   valueOfParts,
   wallOf,
 } from './parts.ts'
 import { perFileChecks } from './per-file.ts'
 import type { RateSource } from './rates.ts'
-import { buildsSeries, busySeries, type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
+import { type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
 import { type SharedPartCheck, type SharedParts, withSharedParts } from './shared.ts'
+import { lineFigures, type StageCapacity, stageCapacity } from './stage-capacity.ts'
 import { type ModelSupport, modelSupport } from './support.ts'
-import { outOfRange, utilDisagreement, utilFromSteady } from './util-projection.ts'
 
 export interface PartFigures {
   name: string
@@ -59,32 +51,6 @@ export interface SizeFigures {
   wallMs: SizeEstimate
   /** The parts that make the CI this wide, largest share first (empty without draws). */
   dominant?: DominantPart[]
-}
-
-export interface StageCapacity {
-  stage: string
-  /** From the runs at the largest size: start-up before the GPU's first work, and utilization after it. */
-  startupMs: EstimateStat | null
-  steadyUtilPct: EstimateStat | null
-  /**
-   * Utilization at each size of `at`, built from the steady state: steady utilization x the share of the stage after
-   * the GPU's first work (1 - start-up / stage time at that size), so it tends to the steady state as the input grows
-   * and never leaves 0-100% by construction (capacity/util-projection.ts). `busyModelPct`: what the GPU-busy series' own
-   * line says at that size (its busy time over stage time, unclipped); `disagreement` says so when the two CIs do not
-   * meet (the monitor's busy time and the stage times tell two stories), null when they agree or one is missing.
-   */
-  utilAt: {
-    sequences: number
-    /** null: no projection stands (no steady state, and the busy line leaves 0-100%); `disagreement` says why. */
-    utilPct: SizeEstimate | null
-    busyModelPct: SizeEstimate | null
-    disagreement: string | null
-  }[]
-  /** Utilization as the input grows without bound: the steady state (or the busy model's slope ratio without one). */
-  asymptoticUtilPct: SizeEstimate | null
-  /** The stage as fixed + per-sequence: what is start-up and what is steady state. */
-  fixedMs: SizeEstimate
-  msPerSequence: SizeEstimate
 }
 
 export interface ConfigCapacity {
@@ -139,79 +105,9 @@ export function curveSizes(smallestMeasured: number, largestTarget: number): num
   return out
 }
 
-/** A fraction as a percentage (estimate and CI). */
-const pct = (e: SizeEstimate): SizeEstimate => {
-  const scaled = (x: number) => x * 100
-  return { estimate: scaled(e.estimate), ci: e.ci ? { ...e.ci, low: scaled(e.ci.low), high: scaled(e.ci.high) } : null }
-}
-
-function lineFigures(model: SizeModel, read: LineSelector) {
-  return {
-    fixedMs: estimateFrom([model], (line) => read(line).fixed),
-    msPerSequence: estimateFrom([model], (line) => read(line).perUnit),
-  }
-}
-
 function partFigures(model: CapacityModel, name: string): PartFigures {
   return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => partLine(line, name, model)) }
 }
-
-function stageCapacity(model: CapacityModel, stage: string, largest: CapacityRun[], sizes: number[]): StageCapacity {
-  const busy = seriesLine(busySeries(stage))
-  const hasBusy = model.series.includes(busySeries(stage))
-  const stageLine = stageOf(model, stage)
-  const stageAt = valueOfParts(model, partsOfStage(model, stage))
-  // A stage that builds per file idles through each build: those a size makes beyond the largest measured size's
-  // (whose steady utilization holds its own) add to its start-up (point cost a build; the interval product is wide).
-  const files = model.fileCounts?.[buildsSeries(stage)]
-  const extraBuildsMs = (sequences: number) =>
-    files
-      ? model.fits[buildsSeries(stage)]!.fixed *
-        Math.max(0, filesAt(files, sequences) - filesAt(files, largest[0]?.size ?? sequences))
-      : 0
-  const median = (get: (r: CapacityRun) => number | null, what: string) => toStat(estimate(largest.map(get), what))
-  const startupMs = median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`)
-  const steadyUtilPct = median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`)
-  const utilAt = hasBusy
-    ? sizes.map((sequences) => {
-        const busyModelPct = pct(
-          estimateFrom([model], (line) => valueAt(busy(line), sequences) / stageAt(line, sequences)),
-        )
-        const stageMs = estimateFrom([model], (line) => stageAt(line, sequences))
-        const fromSteady = utilFromSteady(steadyUtilPct, idleBefore(startupMs, extraBuildsMs(sequences)), stageMs)
-        // Without a steady state the busy line is all there is: shown as it is, or, where it leaves 0-100%, no figure.
-        const disagreement = fromSteady ? utilDisagreement(fromSteady, busyModelPct) : outOfRange(busyModelPct)
-        return {
-          sequences,
-          utilPct: fromSteady ?? (disagreement ? null : busyModelPct),
-          busyModelPct,
-          disagreement,
-        }
-      })
-    : []
-  return {
-    stage,
-    startupMs,
-    steadyUtilPct,
-    utilAt,
-    asymptoticUtilPct: steadyUtilPct
-      ? { estimate: steadyUtilPct.median, ci: steadyUtilPct.ci && { ...steadyUtilPct.ci } }
-      : hasBusy
-        ? pct(asymptoticRatio(model, busy, stageLine))
-        : null,
-    ...lineFigures(model, stageLine),
-  }
-}
-
-/** A start-up with `extraMs` more idle time after it. */
-const idleBefore = (startup: EstimateStat | null, extraMs: number): EstimateStat | null =>
-  startup && extraMs > 0
-    ? {
-        ...startup,
-        median: startup.median + extraMs,
-        ci: startup.ci && { ...startup.ci, low: startup.ci.low + extraMs, high: startup.ci.high + extraMs },
-      }
-    : startup
 
 export interface ConfigInput {
   label: string
@@ -363,4 +259,5 @@ export function configCapacity(
   }
 }
 
+export type { StageCapacity }
 export { OUTSIDE_STAGES }

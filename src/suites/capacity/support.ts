@@ -24,7 +24,6 @@ import {
   lineLackOfFit,
   type SizeEstimate,
   type SizeModel,
-  valueAt,
 } from '../../measure/index.ts'
 import { type CapacityModel, filesAt, partValue, valueOfParts } from './parts.ts'
 import type { PerFileCheck } from './per-file.ts'
