@@ -2,11 +2,13 @@
  * The capacity answer, in one room: "will my sample finish in time on k GPUs". What the rest of the suite imports
  * from it is exported here (the folder's files import each other directly):
  * - measuring: suite.ts (the interleaved measurement of every configuration at every size, and the record), topup.ts
- *   and design.ts (the sequential design: which run next, at which size, within the GPU-minute budget);
+ *   and design.ts (the sequential design: which run next, at which size, within the GPU-minute budget), targets.ts
+ *   (the CI and budget each pipeline aims at);
  * - reading a run: runs.ts (a run's parts), rates.ts and steady.ts (each stage's steady part from inside the run, and
  *   which source gave it);
- * - the model: analyze.ts (the entry: fit, project, judge), model.ts, parts.ts, shared.ts, bend.ts, support.ts,
- *   dominant.ts, util-projection.ts, compare.ts (k GPUs against 1), verdicts.ts;
+ * - the model: analyze.ts (the entry: fit, project, judge), model.ts, parts.ts, builds.ts (a model built per file),
+ *   per-file.ts (what is missing where builds cannot be counted), shared.ts, bend.ts, support.ts, dominant.ts,
+ *   stage-capacity.ts and util-projection.ts (a GPU stage's utilization), compare.ts (k GPUs against 1), verdicts.ts;
  * - re-analysis of stored runs: refit.ts and refit-sources.ts (`virnucpro-bench capacity`).
  * Its renderers stay in src/report/ (capacity-rows, capacity-markdown, capacity-html, capacity-chart) and src/cli/.
  */

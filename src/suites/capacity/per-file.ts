@@ -3,6 +3,9 @@
  * (VirNucPro's v1 path: `extract_esm_features` loads the 3B ESM-2 for every file of `prediction.sequences_per_file`
  * sequences, 10,000 by default; on an H100 with the stand-in weights 30-32 s a file, test/fixtures/virnucpro/).
  *
+ * Where the runs let it, the capacity model counts the builds as a part of their own (capacity/builds.ts), and this
+ * check has nothing to say of that stage. Elsewhere (no split line, a stage not split into `pre` and `steady`):
+ *
  * The size model reads a stage as start-up + steady work. A model built once per file is start-up in every run whose
  * input fits one file, and the runs a capacity test can afford (1,000-4,000 records) all do: the build is then held as
  * paid once, while 6 M sequences make hundreds of files and pay it hundreds of times (about 9.5 h at 32 s a file for

@@ -14,7 +14,8 @@
  *   always fit one, so a per-sequence cost that grows with size shows only from a third on, and a line through it then
  *   projects production sizes low;
  * - no model build paid once per file that every measured size paid the same number of times while production pays it
- *   far more often (capacity/per-file.ts).
+ *   far more often, where the builds could not be counted as a part of their own (capacity/per-file.ts, builds.ts);
+ *   that alone makes the projections lower bounds (`lowerBound`).
  * Where one fails, every projected verdict of the configuration is `inconclusive`, with the problems and the input
  * size to measure next; the measured-size verdicts stand.
  */
