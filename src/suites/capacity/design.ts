@@ -121,11 +121,35 @@ export function measuredDesign(c: ConfigCapacity): DesignSize[] {
   return c.sizes.map((s) => ({ size: s.sequences, runs: s.runs, runVariance: variance(s.sequences) }))
 }
 
+/**
+ * The share of the production-size CI's variance that builds per file hold (capacity/builds.ts: a build's cost, one
+ * sample a run, times the files production makes), from the parts' shares (capacity/dominant.ts); 0 without builds.
+ */
+export function buildsShare(c: ConfigCapacity, production: number): number {
+  const at = c.at.find((a) => a.sequences === production)
+  const pct = (at?.dominant ?? []).filter((d) => d.part.startsWith('builds: ')).reduce((a, d) => a + d.sharePct, 0)
+  return Math.min(1, Math.max(0, pct / 100))
+}
+
+/**
+ * The half-width after `runs` more runs where the line's rule expects `lineAfter`: the builds' share of the variance
+ * shrinks as 1/n with the runs, whatever their size (each run is one sample of a build's cost: a cheap run serves as
+ * well as a long one), the rest as the line's rule says (which alone would send every run to the ends: on a synthetic
+ * VirNucPro v1, 42 GPU-minutes to +-5% where repeats at the two planned sizes took 12).
+ */
+export function withBuildsShare(now: number, lineAfter: number, share: number, runsNow: number, runs: number): number {
+  if (!(share > 0) || !Number.isFinite(now) || !Number.isFinite(lineAfter) || !(now > 0)) return lineAfter
+  return now * Math.sqrt((1 - share) * (lineAfter / now) ** 2 + (share * runsNow) / (runsNow + runs))
+}
+
+const runsOf = (c: ConfigCapacity) => c.sizes.reduce((a, s) => a + s.runs, 0)
+
 /** The relative half-width at `production` expected once `runs` more runs at `sequences` are in. */
 export function halfWidthAfter(view: DesignView, production: number, sequences: number, runs: number): number {
   const current = measuredDesign(view.figures)
   const next = [...current, { size: sequences, runs, runVariance: runVariance(view.figures)(sequences) }]
-  return expectedHalfWidth({ halfWidth: view.halfWidth, current, next, x0: production })
+  const line = expectedHalfWidth({ halfWidth: view.halfWidth, current, next, x0: production })
+  return withBuildsShare(view.halfWidth, line, buildsShare(view.figures, production), runsOf(view.figures), runs)
 }
 
 /**
@@ -174,13 +198,17 @@ export function designCandidates(
     x0: o.production,
     candidates,
   })
-  return scored.map((s) => ({
-    ...s,
-    label: c.label,
-    gpuMinutes: s.cost,
-    halfWidthNow: view.halfWidth,
-    target,
-  }))
+  const share = buildsShare(c, o.production)
+  const excess = (h: number) => Math.max(h, target)
+  return scored
+    .map((s) => {
+      const halfWidth = withBuildsShare(view.halfWidth, s.halfWidth, share, runsOf(c), s.runs)
+      const known = Number.isFinite(view.halfWidth) && Number.isFinite(halfWidth)
+      const gain = known ? (excess(view.halfWidth) - excess(halfWidth)) / target : 0
+      return { ...s, halfWidth, gain, gainPerCost: gain / s.cost }
+    })
+    .sort((a, b) => b.gainPerCost - a.gainPerCost)
+    .map((s) => ({ ...s, label: c.label, gpuMinutes: s.cost, halfWidthNow: view.halfWidth, target }))
 }
 
 /** One decision of the design: what it measured, and why that. */

@@ -3,9 +3,9 @@ import { describe, expect, test } from 'vitest'
 import { createRandomSource } from '../../../src/measure/rng.ts'
 import { withBuilds } from '../../../src/suites/capacity/builds.ts'
 import { type FileCount, filesAt, partLine, partValue } from '../../../src/suites/capacity/parts.ts'
-import type { FileWork } from '../../../src/suites/capacity/per-file.ts'
 import type { CapacityRun } from '../../../src/suites/capacity/runs.ts'
 import { analyzeOneConfiguration } from '../support/analyze-one.ts'
+import { truthMs, v1Run } from '../support/per-file-runs.ts'
 
 const ESM2 = 'ESM-2 Feature Extraction'
 const PRE = `pre: ${ESM2}`
@@ -13,33 +13,6 @@ const STEADY = `steady: ${ESM2}`
 const BUILDS = `builds: ${ESM2}`
 const HOUR_MS = 3_600_000
 const SIX_M = 6_000_000
-
-/**
- * A v1-like run (VirNucPro's 1-GPU path) at `size` sequences: 1.6 proteins a sequence in files of 10,000, each file
- * building ESM-2 for `buildMs` before 4 ms a sequence of work; 12 s outside the stage, 3 s of the stage's own start.
- */
-function v1Run(size: number, buildMs: (file: number) => number, noiseMs = 0): CapacityRun {
-  const items = Math.round(1.6 * size)
-  const files = Math.max(1, Math.ceil(items / 10_000))
-  const setupMs = Array.from({ length: files }, (_, f) => buildMs(f)).reduce((a, b) => a + b, 0)
-  const steady = 4 * size + noiseMs
-  const pre = 3_000 + setupMs
-  const values = { 'outside stages': 12_000 + noiseMs, [ESM2]: pre + steady, [PRE]: pre, [STEADY]: steady, wall: 0 }
-  values.wall = values['outside stages'] + values[ESM2]
-  const work: FileWork = { files, items, setupMs, itemsPerFile: 10_000 }
-  return {
-    label: `${size}`,
-    size,
-    values,
-    startup: {},
-    steady: { [ESM2]: { steadyMs: steady, lines: 2 * files, slowestWorker: null, source: 'file-lines' } },
-    files: { [ESM2]: work },
-  }
-}
-
-/** The true wall time of v1Run at `size` with builds of `buildMs` each. */
-const truthMs = (size: number, buildMs: number) =>
-  12_000 + 3_000 + 4 * size + buildMs * Math.max(1, Math.ceil((1.6 * size) / 10_000))
 
 describe('builds per file as a part of their own', () => {
   test("each run's builds leave its `pre` part for a series of their own, ms a file; files counted as measured", () => {

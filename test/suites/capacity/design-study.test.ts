@@ -11,10 +11,12 @@ import { describe, expect, test } from 'vitest'
 import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
 import { createRandomSource } from '../../../src/measure/rng.ts'
 import { analyzeCapacity, type ConfigMeasurements } from '../../../src/suites/capacity/analyze.ts'
+import { REFERENCE_TARGETS, VIRNUCPRO_TARGETS } from '../../../src/suites/capacity/targets.ts'
 import { ciExcess, topUp } from '../../../src/suites/capacity/topup.ts'
 import {
   CURVED,
   LINEAR,
+  PER_FILE,
   plannedMeasurements,
   type SyntheticTarget,
   syntheticInput,
@@ -43,17 +45,25 @@ const gpuMinutesOf = (measured: readonly ConfigMeasurements[]) =>
   measured.flatMap((c) => c.bySize.flatMap((m) => m.observations)).reduce((a, o) => a + o.measured.run.wallMs, 0) /
   60_000
 
-/** One seed of one design on `target`; `budget` GPU-minutes. */
-async function study(target: SyntheticTarget, design: Design, seed: number, budget: number): Promise<Outcome> {
+/** One seed of one design on `target`; `budget` GPU-minutes; the CI it aims at (default the reference pipeline's). */
+async function study(
+  target: SyntheticTarget,
+  design: Design,
+  seed: number,
+  budget: number,
+  ciTarget: (gpuCount: number) => number = REFERENCE_TARGETS.ciHalfWidth,
+  planned: [number, number] = [1_000, 4_000],
+): Promise<Outcome> {
   const random = createRandomSource(`capacity-design-study-${seed}`)
-  const inputs = [1_000, 4_000].map((r) => syntheticInput(r, SAMPLE_RECORDS))
-  const measured = plannedMeasurements(target, [1_000, 4_000], 2, random)
-  const excess = () => ciExcess(analyzeCapacity(measured, inputs, DEFAULT_THRESHOLDS).stats, PRODUCTION)[0]!.excess
+  const inputs = planned.map((r) => syntheticInput(r, SAMPLE_RECORDS))
+  const measured = plannedMeasurements(target, planned, 2, random)
+  const excess = () =>
+    ciExcess(analyzeCapacity(measured, inputs, DEFAULT_THRESHOLDS).stats, PRODUCTION, ciTarget)[0]!.excess
   if (design === 'largest only') {
     // Today's design before this one: another run at the largest size while the CI is too wide.
     for (let added = 0; excess() > 1 && added < MAX_RUNS && gpuMinutesOf(measured) < budget; added++) {
       const largest = measured[0]!.bySize[1]!
-      const extra = syntheticMeasurement(target, 4_000, 1, random)
+      const extra = syntheticMeasurement(target, planned[1], 1, random)
       measured[0]!.bySize[1] = { ...largest, observations: [...largest.observations, ...extra.observations] }
     }
   } else
@@ -62,6 +72,7 @@ async function study(target: SyntheticTarget, design: Design, seed: number, budg
       thresholds: DEFAULT_THRESHOLDS,
       budgetGpuMinutes: budget,
       maxTopUps: MAX_RUNS,
+      ciTarget,
       ...(design === 'rule'
         ? {
             sizes: {
@@ -136,6 +147,43 @@ describe(`the capacity design on a synthetic target, ${SEEDS} seeds`, () => {
       // Either the model says it cannot support the projection, or its CI reaches the truth: never a decided answer
       // that is low.
       if (o.supported) expect((o.ci?.high ?? 0) / 3_600_000).toBeGreaterThanOrEqual(truthH)
+    }
+  }, 600_000)
+
+  test('a model built per file (VirNucPro v1): the rule reaches +-5% at 6 M, its CI around the truth, builds counted', async () => {
+    const by: Record<Design, Outcome[]> = { rule: [], 'fixed sizes': [], 'largest only': [] }
+    for (let seed = 0; seed < SEEDS; seed++)
+      for (const design of Object.keys(by) as Design[])
+        by[design].push(await study(PER_FILE, design, seed, 60, VIRNUCPRO_TARGETS.ciHalfWidth, [1_000, 3_750]))
+    const toTarget = (o: Outcome) => (o.reached ? o.gpuMinutes : Number.POSITIVE_INFINITY)
+    const truthH = trueWallMs(PER_FILE, PRODUCTION) / 3_600_000
+    const summary = Object.fromEntries(
+      Object.entries(by).map(([d, os]) => [
+        d,
+        {
+          reached: os.filter((o) => o.reached).length,
+          medianGpuMinutes: median(os.map(toTarget)),
+          covered: os.filter((o) => o.ci && o.ci.low / 3_600_000 <= truthH && truthH <= o.ci.high / 3_600_000).length,
+        },
+      ]),
+    )
+    say({
+      perFile: summary,
+      truthH,
+      rule: by.rule.map((o) => [o.gpuMinutes.toFixed(1), o.estimateH.toFixed(2), o.sizes.join('/')]),
+    })
+    // Seeded figures: the rule 20/20 within the 60 GPU-minutes, median 42.3 (its CI on target after the reach to about
+    // 14,000 records, about 17 GPU-minutes in; the rest settles the lack-of-fit test, 4 runs at each of three sizes),
+    // 19/20 CIs around the 28.8 h truth. Repeats at the two planned sizes reach +-5% sooner (11.9) but over two sizes,
+    // where no bend could show; the largest size alone 14/20.
+    const rule = by.rule
+    expect(rule.filter((o) => o.reached && o.gpuMinutes <= 60).length).toBeGreaterThanOrEqual(SEEDS * 0.9)
+    expect(summary.rule!.covered).toBeGreaterThanOrEqual(SEEDS * 0.85)
+    for (const o of rule) {
+      expect(o.sizes.length).toBeGreaterThanOrEqual(3)
+      expect(o.supported).toBe(true)
+      // The builds counted: a model that held one would project about 20 h.
+      expect(Math.abs(o.estimateH / truthH - 1)).toBeLessThan(0.05)
     }
   }, 600_000)
 })

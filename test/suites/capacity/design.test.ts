@@ -4,10 +4,19 @@ import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
 import { createRandomSource } from '../../../src/measure/rng.ts'
 import { analyzeCapacity } from '../../../src/suites/capacity/analyze.ts'
 import { bendCheck, bendCheckSizes } from '../../../src/suites/capacity/bend.ts'
-import { designCandidates, GROWTH_FACTORS, largerSizes, reachRecords } from '../../../src/suites/capacity/design.ts'
+import {
+  buildsShare,
+  designCandidates,
+  GROWTH_FACTORS,
+  largerSizes,
+  reachRecords,
+  withBuildsShare,
+} from '../../../src/suites/capacity/design.ts'
 import type { ConfigCapacity } from '../../../src/suites/capacity/model.ts'
 import { VIRNUCPRO_TARGETS } from '../../../src/suites/capacity/targets.ts'
 import { ciExcess } from '../../../src/suites/capacity/topup.ts'
+import { analyzeOneConfiguration } from '../support/analyze-one.ts'
+import { v1Run } from '../support/per-file-runs.ts'
 import { LINEAR, plannedMeasurements, syntheticInput, syntheticMeasurement } from '../support/synthetic-capacity.ts'
 
 const PRODUCTION = DEFAULT_THRESHOLDS.perf01.productionSequences
@@ -161,5 +170,28 @@ describe('bendCheck', () => {
     )
     const two = fitted([1_000, 4_000], [3, 3], 'two')
     expect(bendCheck({ ...two, figures: withP(two.figures, 0.05) }, { held: 1, production: PRODUCTION })).toBeNull()
+  })
+})
+
+describe('builds per file in the design', () => {
+  test("a build's cost is one sample a run: where it holds most of the CI, a cheap run scores above a long one", () => {
+    const random = createRandomSource('design-builds')
+    // One file at either size, builds of 33 s +-4 s: the 6 M CI is mostly the builds' (959 more of them).
+    const runs = [1_000, 3_750].flatMap((n) =>
+      [0, 1].map(() => v1Run(n, () => 33_000 + (random() - 0.5) * 8_000, (random() - 0.5) * 400)),
+    )
+    const c = analyzeOneConfiguration(runs).stats.configurations[0]!
+    const share = buildsShare(c, PRODUCTION)
+    expect(share).toBeGreaterThan(0.5)
+    const view = { figures: c, halfWidth: 0.15, target: 0.05 }
+    const repeats = designCandidates(view, { production: PRODUCTION, held: 1, maxRecords: 3_750 }).filter(
+      (x) => x.kind === 'repeat',
+    )
+    const [small, large] = [1_000, 3_750].map((r) => repeats.find((x) => x.records === r)!)
+    // Either run narrows the builds' part alike; the small one costs less.
+    expect(small!.gainPerCost).toBeGreaterThan(large!.gainPerCost)
+    // The line's rule alone (no builds share) sends the run to the far end, where the slope is read.
+    expect(withBuildsShare(0.15, 0.15, share, 4, 1)).toBeCloseTo(0.15 * Math.sqrt(1 - share + (share * 4) / 5), 12)
+    expect(withBuildsShare(0.15, 0.12, 0, 4, 1)).toBe(0.12)
   })
 })

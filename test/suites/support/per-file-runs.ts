@@ -1,0 +1,33 @@
+import type { FileWork } from '../../../src/suites/capacity/per-file.ts'
+import type { CapacityRun } from '../../../src/suites/capacity/runs.ts'
+
+const ESM2 = 'ESM-2 Feature Extraction'
+const PRE = `pre: ${ESM2}`
+const STEADY = `steady: ${ESM2}`
+
+/**
+ * A v1-like run (VirNucPro's 1-GPU path) at `size` sequences: 1.6 proteins a sequence in files of 10,000, each file
+ * building ESM-2 for `buildMs` before 4 ms a sequence of work; 12 s outside the stage, 3 s of the stage's own start.
+ */
+export function v1Run(size: number, buildMs: (file: number) => number, noiseMs = 0): CapacityRun {
+  const items = Math.round(1.6 * size)
+  const files = Math.max(1, Math.ceil(items / 10_000))
+  const setupMs = Array.from({ length: files }, (_, f) => buildMs(f)).reduce((a, b) => a + b, 0)
+  const steady = 4 * size + noiseMs
+  const pre = 3_000 + setupMs
+  const values = { 'outside stages': 12_000 + noiseMs, [ESM2]: pre + steady, [PRE]: pre, [STEADY]: steady, wall: 0 }
+  values.wall = values['outside stages'] + values[ESM2]
+  const work: FileWork = { files, items, setupMs, itemsPerFile: 10_000 }
+  return {
+    label: `${size}`,
+    size,
+    values,
+    startup: {},
+    steady: { [ESM2]: { steadyMs: steady, lines: 2 * files, slowestWorker: null, source: 'file-lines' } },
+    files: { [ESM2]: work },
+  }
+}
+
+/** The true wall time of v1Run at `size` with builds of `buildMs` each. */
+export const truthMs = (size: number, buildMs: number) =>
+  12_000 + 3_000 + 4 * size + buildMs * Math.max(1, Math.ceil((1.6 * size) / 10_000))
