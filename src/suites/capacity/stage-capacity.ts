@@ -13,7 +13,7 @@ import {
   valueAt,
 } from '../../measure/index.ts'
 import { type EstimateStat, estimate, toStat } from '../stage-metrics.ts'
-import { type CapacityModel, filesAt, partsOfStage, stageOf, valueOfParts } from './parts.ts'
+import { type CapacityModel, filesAt, partLine, partsOfStage, stageOf, valueOfParts } from './parts.ts'
 import { buildsSeries, busySeries, type CapacityRun } from './runs.ts'
 import { outOfRange, utilDisagreement, utilFromSteady } from './util-projection.ts'
 
@@ -36,7 +36,10 @@ export interface StageCapacity {
     busyModelPct: SizeEstimate | null
     disagreement: string | null
   }[]
-  /** Utilization as the input grows without bound: the steady state (or the busy model's slope ratio without one). */
+  /**
+   * Utilization as the input grows without bound: the steady state (less the share of the stage's per-sequence time
+   * that its builds per file idle through, capacity/builds.ts), or the busy model's slope ratio without one.
+   */
   asymptoticUtilPct: SizeEstimate | null
   /** The stage as fixed + per-sequence: what is start-up and what is steady state. */
   fixedMs: SizeEstimate
@@ -74,6 +77,11 @@ export function stageCapacity(
       ? model.fits[buildsSeries(stage)]!.fixed *
         Math.max(0, filesAt(files, sequences) - filesAt(files, largest[0]?.size ?? sequences))
       : 0
+  // Builds never stop as the input grows: the stage idles through the builds' share of its per-sequence time.
+  const fit = (s: string) => model.fits[s]!
+  const idleShare = files
+    ? Math.min(1, partLine(fit, buildsSeries(stage), model).perUnit / stageLine(fit).perUnit || 0)
+    : 0
   const median = (get: (r: CapacityRun) => number | null, what: string) => toStat(estimate(largest.map(get), what))
   const startupMs = median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`)
   const steadyUtilPct = median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`)
@@ -100,7 +108,14 @@ export function stageCapacity(
     steadyUtilPct,
     utilAt,
     asymptoticUtilPct: steadyUtilPct
-      ? { estimate: steadyUtilPct.median, ci: steadyUtilPct.ci && { ...steadyUtilPct.ci } }
+      ? {
+          estimate: steadyUtilPct.median * (1 - idleShare),
+          ci: steadyUtilPct.ci && {
+            ...steadyUtilPct.ci,
+            low: steadyUtilPct.ci.low * (1 - idleShare),
+            high: steadyUtilPct.ci.high * (1 - idleShare),
+          },
+        }
       : hasBusy
         ? pct(asymptoticRatio(model, busy, stageLine))
         : null,

@@ -98,4 +98,18 @@ describe('builds per file as a part of their own', () => {
     expect(plain.wallMs.estimate / truth - 1).toBeLessThan(-0.05)
     expect((truth - plain.wallMs.estimate) / HOUR_MS).toBeGreaterThan(0.5)
   })
+
+  test("ESM-2's utilization as the input grows: its steady state less the builds' share, the busy line agreeing", () => {
+    const random = createRandomSource('builds-util')
+    // 80% busy through the work, idle through every build: 4 ms a sequence of work against 5.28 of builds.
+    const runs = [1_000, 3_750].flatMap((n) =>
+      [0, 1, 2].map(() => v1Run(n, () => 33_000 + (random() - 0.5) * 2_000, (random() - 0.5) * 400, 80)),
+    )
+    const stage = analyzeOneConfiguration(runs).stats.configurations[0]!.stages.find((s) => s.stage === ESM2)!
+    const truthPct = (80 * 4) / (4 + (33_000 * 1.6) / 10_000)
+    expect(stage.asymptoticUtilPct!.estimate).toBeCloseTo(truthPct, 0)
+    const at6m = stage.utilAt.find((u) => u.sequences === SIX_M)!
+    expect(at6m.utilPct!.estimate).toBeCloseTo(truthPct, 0)
+    expect(at6m.disagreement).toBeNull()
+  })
 })
