@@ -10,7 +10,8 @@ export type RunKey = Record<string, unknown>
 /** A value shown in a difference: long strings (hashes, UUID lists) cut to stay one readable line. */
 function shown(value: unknown): string {
   if (value === undefined) return 'absent'
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  // JSON.stringify gives undefined for what JSON cannot hold (a function): shown as JavaScript writes it.
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))
   return text.length > 40 ? `${text.slice(0, 37)}...` : text
 }
 
@@ -21,7 +22,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function walk(stored: unknown, current: unknown, path: string, out: string[]): void {
   if (isPlainObject(stored) && isPlainObject(current)) {
     const names = [...new Set([...Object.keys(stored), ...Object.keys(current)])].sort()
-    for (const name of names) walk(stored[name], current[name], path ? `${path}.${name}` : name, out)
+    // Own fields only: a field named like an inherited one (`toString`) is absent where the object lacks it.
+    const own = (o: Record<string, unknown>, name: string) => (Object.hasOwn(o, name) ? o[name] : undefined)
+    for (const name of names) walk(own(stored, name), own(current, name), path ? `${path}.${name}` : name, out)
     return
   }
   if (JSON.stringify(stored) !== JSON.stringify(current))

@@ -36,10 +36,24 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Finished runs (`run.json`) of the task's work directory so far. */
+/** A directory's entries, or none where it is gone (the pipeline removes its split folders as it goes). */
+const entries = (dir: string) => {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}
+
+/**
+ * Finished runs (`work/<slot>/<run>/run.json`) of the task's work directory so far. Read two levels deep, not
+ * recursively: a recursive scan of a live run's output once met a folder the pipeline removed under it (ENOENT).
+ */
 function keptRuns(workDir: string): number {
   if (!existsSync(workDir)) return 0
-  return (readdirSync(workDir, { recursive: true }) as string[]).filter((p) => p.endsWith('/run.json')).length
+  return entries(workDir)
+    .flatMap((slot) => entries(join(workDir, slot)).map((run) => join(workDir, slot, run, 'run.json')))
+    .filter((file) => existsSync(file)).length
 }
 
 describe('a requeued campaign task', () => {

@@ -48,4 +48,11 @@ describe('keyDifferences', () => {
     ])
     expect(keyDifferences({ a: 1 }, { a: 1, b: 2 })).toEqual(['b (was absent, now 2)'])
   })
+
+  test('a field named like an inherited one (toString) is compared as a field, not as what objects inherit', () => {
+    expect(keyDifferences({ a: { toString: 0 } }, { a: { nested: 'x' } })).toEqual([
+      'a.nested (was absent, now x)',
+      'a.toString (was 0, now absent)',
+    ])
+  })
 })
