@@ -23,15 +23,17 @@ export interface NightsOptions {
   /** How each night measures (input, monitor, runs); night 0 may warm up. */
   measureOf: (night: number) => SuiteMeasure
   config: Configuration
+  /** More of a user's settings for the nights (VIRNUCPRO_BENCH_THRESHOLDS, say), set and put back like the target's. */
+  settings?: Record<string, string>
 }
 
 /**
  * The target's settings, as a user sets them: the runner launches the target from this process's environment
  * (VIRNUCPRO_DIR, VIRNUCPRO_PYTHON), so they are set here for the nights and put back after.
  */
-async function withTargetEnv<T>(target: SteppedTarget, fn: () => Promise<T>): Promise<T> {
+async function withTargetEnv<T>(target: SteppedTarget, more: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const python = findTorchPython(process.env)
-  const settings: Record<string, string> = { VIRNUCPRO_BENCH_TARGET: 'virnucpro', VIRNUCPRO_DIR: target.dir }
+  const settings: Record<string, string> = { ...more, VIRNUCPRO_BENCH_TARGET: 'virnucpro', VIRNUCPRO_DIR: target.dir }
   if (python.state === 'found' && !process.env.VIRNUCPRO_PYTHON) settings.VIRNUCPRO_PYTHON = python.executable
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]))
   Object.assign(process.env, settings)
@@ -47,7 +49,7 @@ async function withTargetEnv<T>(target: SteppedTarget, fn: () => Promise<T>): Pr
 /** Measures every night in turn; returns the run directories, oldest first. */
 export function measureNights(options: NightsOptions): Promise<string[]> {
   const config = { ...options.config, env: { ...options.config.env, ...options.target.env } }
-  return withTargetEnv(options.target, async () => {
+  return withTargetEnv(options.target, options.settings ?? {}, async () => {
     const dirs: string[] = []
     for (let night = 0; night < options.target.commits.length; night++) {
       await checkoutNight(options.target, night)
