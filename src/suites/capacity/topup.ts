@@ -13,9 +13,11 @@
  * wrong line), and its model says so in its support: every projection inconclusive. Each step is kept with why.
  *
  * The budget counts the runs' own wall times (warm-ups included) times the GPUs the host holds for the measurement,
- * not the clock: a measurement replayed from the run cache then makes the same decisions and measures nothing new.
+ * not the clock: a measurement replayed from the run cache then makes the same decisions and measures nothing new. It
+ * is a cap: a step's cost is counted as slow as the slowest run seen against its median (overrunFactor).
  */
 import type { Thresholds } from '../../config/thresholds.ts'
+import { median, toSorted } from '../../measure/index.ts'
 import type { ResolvedInput } from '../input.ts'
 import type { MeasuredConfiguration } from '../measure-configuration.ts'
 import { analyzeCapacity, type CapacityStats, type ConfigMeasurements } from './analyze.ts'
@@ -80,6 +82,26 @@ export interface TopUpOptions {
 
 const runsMs = (measured: readonly ConfigMeasurements[]) =>
   measured.flatMap((c) => c.bySize.flatMap((m) => m.observations)).reduce((a, o) => a + o.measured.run.wallMs, 0)
+
+/**
+ * How much longer than its median a run took: the slowest completed run against its size's median, over every
+ * configuration and size (1 where no size has two runs). The design's costs are medians and fits, so a run as slow as
+ * one already seen would overspend a room its median fits: on a busy 2-core CI VM a design ended at 0.2268 GPU-minutes
+ * against a budget of 0.2245. topUp counts each step's cost times the most this, or a step's own runs against its
+ * cost, has been so far, so the budget is a cap for any run no slower than one seen.
+ */
+export function overrunFactor(measured: readonly ConfigMeasurements[]): number {
+  let factor = 1
+  for (const slot of measured.flatMap((c) => c.bySize)) {
+    const walls = slot.observations
+      .filter((o) => !o.measured.warmup && o.measured.run.exitClass === 'completed')
+      .map((o) => o.measured.run.wallMs)
+    if (walls.length < 2) continue
+    const mid = median(toSorted(walls, 'capacity top-up walls'))
+    if (mid > 0) factor = Math.max(factor, Math.max(...walls) / mid)
+  }
+  return factor
+}
 
 /** How far each configuration's production projection is from its target: half-width over target (> 1: too wide). */
 export function ciExcess(
@@ -192,6 +214,8 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
   const maxRecords = o.sizes?.maxRecords ?? o.inputs.at(-1)!.records
   let added = 0
   let failure: string | null = null
+  // Kept at its largest: runs added at a size pull its median up and so its own ratio down, but not the host's noise.
+  let overrun = overrunFactor(measured)
   for (let k = 1; ; k++) {
     const { stats } = analyzeCapacity(measured, o.inputs, o.thresholds)
     const state = (stop: TopUpState['stop']): TopUpState => ({
@@ -204,7 +228,7 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
       failure,
     })
     if (stats.configurations.length === 0) return state('no-fit')
-    const room = o.budgetGpuMinutes - gpuMinutes()
+    const room = (o.budgetGpuMinutes - gpuMinutes()) / overrun
     const choice = choose(stats, production, room, {
       held,
       maxRecords,
@@ -218,9 +242,12 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
     const c = measured.find((m) => m.config.label === step.label)!
     const input = await inputOf(o, step.records)
     steps.push(toStep(step, runnerUp))
+    const before = gpuMinutes()
     const extra = await o.measure(c, input, step.runs, k)
     added += extra.observations.filter((x) => !x.measured.warmup).length
     merge(measured, o.inputs, c, input, extra)
+    if (step.gpuMinutes > 0) overrun = Math.max(overrun, (gpuMinutes() - before) / step.gpuMinutes)
+    overrun = Math.max(overrun, overrunFactor(measured))
     if (extra.failure) {
       failure = `${extra.failure.label} ended as ${extra.failure.exitClass}: ${extra.failure.reason}`
       return state('run-failed')

@@ -3,7 +3,7 @@ import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
 import { createRandomSource } from '../../../src/measure/rng.ts'
 import { analyzeCapacity, type ConfigMeasurements } from '../../../src/suites/capacity/analyze.ts'
 import { REACH_RUN_TIME_RATIO } from '../../../src/suites/capacity/design.ts'
-import { CAPACITY_MAX_TOPUPS, type TopUpOptions, topUp } from '../../../src/suites/capacity/topup.ts'
+import { CAPACITY_MAX_TOPUPS, overrunFactor, type TopUpOptions, topUp } from '../../../src/suites/capacity/topup.ts'
 import type { MeasuredConfiguration } from '../../../src/suites/measure-configuration.ts'
 import type { RunObservation } from '../../../src/suites/observe-run.ts'
 import {
@@ -96,6 +96,31 @@ describe('the sequential design, repeats only (no way to make a new size)', () =
     })
     expect(state).toMatchObject({ stop: 'budget', topUps: 1 })
     expect(state.gpuMinutes).toBeLessThanOrEqual(state.budgetGpuMinutes)
+  })
+
+  test('the budget is a cap: no room overspent by runs as slow, against their median, as the slowest already seen', async () => {
+    // The noisy fixture's slowest run: 3.6 ms/seq where its size's median is 3.02 (with 5 s outside: x1.136).
+    expect(overrunFactor(noisy())).toBeCloseTo((5_000 + 3.6 * 4_000) / (5_000 + 3.02 * 4_000), 9)
+    const slowPerSeq = (records: number) => ((5_000 + 3.0 * records) * overrunFactor(noisy()) - 5_000) / records
+    for (let roomMs = 8_000; roomMs <= 60_000; roomMs += 1_000) {
+      const measured = noisy()
+      const state = await topUp(measured, {
+        inputs: inputs(),
+        thresholds: DEFAULT_THRESHOLDS,
+        budgetGpuMinutes: (spentMs(measured) + roomMs) / 60_000,
+        measure: async (_c, input) => measurement(input.records, [slowPerSeq(input.records)]),
+      })
+      expect(state.gpuMinutes, `room ${roomMs} ms`).toBeLessThanOrEqual(state.budgetGpuMinutes)
+    }
+  })
+
+  test('one run a size, or all alike, expects no overrun', () => {
+    const one = noisy().map((c) => ({
+      ...c,
+      bySize: c.bySize.map((m) => ({ ...m, observations: m.observations.slice(0, 1) })),
+    }))
+    expect(overrunFactor(one)).toBe(1)
+    expect(overrunFactor([{ ...noisy()[0]!, bySize: [measurement(1_000, [3, 3, 3])] }])).toBe(1)
   })
 
   test('never more than CAPACITY_MAX_TOPUPS runs, however noisy and however large the budget', async () => {
