@@ -152,6 +152,11 @@ export function scoreCandidates<C extends Candidate>(o: {
   x0: number
   candidates: readonly C[]
   level?: number
+  /**
+   * The caller's correction of a candidate's expected half-width, for noise the line's rule does not model (the
+   * capacity design's builds per file, whose share narrows with any run: capacity/design.ts withBuildsShare).
+   */
+  adjust?: (halfWidth: number, candidate: C) => number
 }): ScoredCandidate<C>[] {
   if (!(o.target > 0)) throw new MeasureInputError('design', `target must be > 0, got ${o.target}`)
   const excess = (h: number) => Math.max(h, o.target)
@@ -159,7 +164,8 @@ export function scoreCandidates<C extends Candidate>(o: {
     .map((c): ScoredCandidate<C> => {
       if (!(c.cost > 0)) throw new MeasureInputError('design', `candidate ${c.kind} at ${c.size}: cost ${c.cost}`)
       const next = [...o.design, { size: c.size, runs: c.runs, runVariance: c.runVariance }]
-      const halfWidth = expectedHalfWidth({ ...o, current: o.design, next })
+      const line = expectedHalfWidth({ ...o, current: o.design, next })
+      const halfWidth = o.adjust ? o.adjust(line, c) : line
       // No CI now (or none after): nothing to scale from, so no expected gain either.
       const known = Number.isFinite(o.halfWidth) && Number.isFinite(halfWidth)
       const gain = known ? (excess(o.halfWidth) - excess(halfWidth)) / o.target : 0

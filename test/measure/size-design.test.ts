@@ -229,6 +229,27 @@ describe('scoreCandidates', () => {
     for (const s of done) expect(s.gain).toBe(0)
   })
 
+  test("a caller's adjustment of the expected half-width is what the gain and the order are read from", () => {
+    const plain = scoreCandidates({ halfWidth: 0.2, target: 0.03, design: d, x0: X0, candidates })
+    // Noise the line's rule does not model, narrowed by any run alike: the cheapest run gains the most per cost.
+    const floor = 0.15
+    const adjusted = scoreCandidates({
+      halfWidth: 0.2,
+      target: 0.03,
+      design: d,
+      x0: X0,
+      candidates,
+      adjust: (line, c) => Math.hypot(line, floor / Math.sqrt(1 + c.runs)),
+    })
+    for (const s of adjusted) {
+      const line = plain.find((p) => p.kind === s.kind)!.halfWidth
+      expect(s.halfWidth).toBeCloseTo(Math.hypot(line, floor / Math.sqrt(1 + s.runs)), 12)
+      expect(s.gain).toBeCloseTo((0.2 - Math.max(s.halfWidth, 0.03)) / 0.03, 9)
+    }
+    for (let i = 1; i < adjusted.length; i++)
+      expect(adjusted[i - 1]!.gainPerCost).toBeGreaterThanOrEqual(adjusted[i]!.gainPerCost)
+  })
+
   test('a CI that does not exist yet gives no gain to scale from; bad costs and targets are refused', () => {
     const none = scoreCandidates({ halfWidth: Infinity, target: 0.03, design: d, x0: X0, candidates })
     for (const s of none) expect(s.gain).toBe(0)

@@ -191,24 +191,16 @@ export function designCandidates(
     ),
   ]
   const target = targetOf(view)
+  const share = buildsShare(c, o.production)
   const scored = scoreCandidates({
     halfWidth: view.halfWidth,
     target,
     design,
     x0: o.production,
     candidates,
+    adjust: (line, s) => withBuildsShare(view.halfWidth, line, share, runsOf(c), s.runs),
   })
-  const share = buildsShare(c, o.production)
-  const excess = (h: number) => Math.max(h, target)
-  return scored
-    .map((s) => {
-      const halfWidth = withBuildsShare(view.halfWidth, s.halfWidth, share, runsOf(c), s.runs)
-      const known = Number.isFinite(view.halfWidth) && Number.isFinite(halfWidth)
-      const gain = known ? (excess(view.halfWidth) - excess(halfWidth)) / target : 0
-      return { ...s, halfWidth, gain, gainPerCost: gain / s.cost }
-    })
-    .sort((a, b) => b.gainPerCost - a.gainPerCost)
-    .map((s) => ({ ...s, label: c.label, gpuMinutes: s.cost, halfWidthNow: view.halfWidth, target }))
+  return scored.map((s) => ({ ...s, label: c.label, gpuMinutes: s.cost, halfWidthNow: view.halfWidth, target }))
 }
 
 /** One decision of the design: what it measured, and why that. */
