@@ -5,7 +5,8 @@
  * (1,000 and 4,000 records, a warm-up and 2 runs each), then topped up to the 6 M target of +-3% (1 GPU) by the real
  * design (topUp, through the real analysis) or by repeats at the fixed sizes. Seeded: the figures below are this
  * file's, and CAPACITY_DESIGN_STUDY=1 prints them. The run cap is raised to 40 for every design alike, so that the
- * GPU-minutes to the target are compared, not who hits the cap first.
+ * GPU-minutes to the target are compared, not who hits the cap first. The last case is a forecast for issue 31's GPU
+ * part: VirNucPro's two arms on one 2-GPU host (every run counts twice), each twin calibrated on that host's runs.
  */
 import { describe, expect, test } from 'vitest'
 import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
@@ -17,17 +18,21 @@ import {
   CURVED,
   LINEAR,
   PER_FILE,
+  plannedArms,
   plannedMeasurements,
   type SyntheticTarget,
   syntheticInput,
   syntheticMeasurement,
   trueWallMs,
+  V2_TWO_GPUS,
 } from '../support/synthetic-capacity.ts'
 
 const SEEDS = 20
 const SAMPLE_RECORDS = 20_000
 const MAX_RUNS = 40
 const PRODUCTION = DEFAULT_THRESHOLDS.perf01.productionSequences
+/** Room enough to see how far past issue 31's 60 GPU-minutes both arms of one 2-GPU host need. */
+const HOST_BUDGET_GPU_MIN = 180
 
 type Design = 'rule' | 'fixed sizes' | 'largest only'
 
@@ -100,6 +105,78 @@ async function study(
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const say = (what: unknown) => {
   if (process.env.CAPACITY_DESIGN_STUDY) console.log(JSON.stringify(what))
+}
+
+/** VirNucPro's two arms on one 2-GPU host, as issue 31 measures them: 1 GPU (v1, builds per file) and 2 GPUs (v2). */
+const HOST_ARMS = [
+  { label: '1 GPU', gpuCount: 1, target: PER_FILE },
+  { label: '2 GPUs', gpuCount: 2, target: V2_TWO_GPUS },
+]
+
+interface HostOutcome {
+  /** GPU-minutes (every run x the host's 2 GPUs) when both arms' 6 M CIs were first on target; null: never. */
+  onTargetAt: number | null
+  /** The same for each arm alone. */
+  armOnTargetAt: (number | null)[]
+  gpuMinutes: number
+  stop: string
+  sizes: number[]
+  /** Each arm's 6 M estimate, CI (h) and relative half-width, and whether its model supports a projection. */
+  arms: { estimateH: number; lowH: number; highH: number; halfWidth: number; supported: boolean }[]
+}
+
+/** One seed of the rule on both arms of one 2-GPU host, planned at 1,000 / 3,750 records, within `budget`. */
+async function hostStudy(seed: number, budget: number): Promise<HostOutcome> {
+  const random = createRandomSource(`capacity-host-study-${seed}`)
+  const planned = [1_000, 3_750]
+  const inputs = planned.map((r) => syntheticInput(r, SAMPLE_RECORDS))
+  const measured = plannedArms(HOST_ARMS, planned, 2, random)
+  const spent = () => 2 * gpuMinutesOf(measured)
+  let onTargetAt: number | null = null
+  const armOnTargetAt: (number | null)[] = HOST_ARMS.map(() => null)
+  // Where the design stands: when each arm, and both, were first on target.
+  const look = () => {
+    const { stats } = analyzeCapacity(measured, inputs, DEFAULT_THRESHOLDS)
+    const excess = ciExcess(stats, PRODUCTION, VIRNUCPRO_TARGETS.ciHalfWidth)
+    for (const [i, e] of excess.entries()) if (armOnTargetAt[i] === null && e.excess <= 1) armOnTargetAt[i] = spent()
+    if (onTargetAt === null && excess.every((e) => e.excess <= 1)) onTargetAt = spent()
+    return { stats, excess }
+  }
+  const state = await topUp(measured, {
+    inputs,
+    thresholds: DEFAULT_THRESHOLDS,
+    budgetGpuMinutes: budget,
+    maxTopUps: MAX_RUNS,
+    ciTarget: VIRNUCPRO_TARGETS.ciHalfWidth,
+    sizes: {
+      resize: async (_base, records) => syntheticInput(records, SAMPLE_RECORDS),
+      maxRecords: SAMPLE_RECORDS,
+    },
+    measure: async (c, input, runs) => {
+      // Called before each step's runs are merged: the state the previous step left.
+      look()
+      const arm = HOST_ARMS.find((a) => a.label === c.config.label)!
+      return syntheticMeasurement(arm.target, input.records, runs, random)
+    },
+  })
+  const { stats, excess } = look()
+  return {
+    onTargetAt,
+    armOnTargetAt,
+    gpuMinutes: spent(),
+    stop: state.stop,
+    sizes: inputs.map((i) => i.records),
+    arms: stats.configurations.map((c, i) => {
+      const at = c.at.find((a) => a.sequences === PRODUCTION)!.wallMs
+      return {
+        estimateH: at.estimate / 3_600_000,
+        lowH: (at.ci?.low ?? Number.NaN) / 3_600_000,
+        highH: (at.ci?.high ?? Number.NaN) / 3_600_000,
+        halfWidth: excess[i]!.halfWidth,
+        supported: c.support.supported,
+      }
+    }),
+  }
 }
 
 describe(`the capacity design on a synthetic target, ${SEEDS} seeds`, () => {
@@ -185,5 +262,43 @@ describe(`the capacity design on a synthetic target, ${SEEDS} seeds`, () => {
       // The builds counted: a model that held one would project about 20 h.
       expect(Math.abs(o.estimateH / truthH - 1)).toBeLessThan(0.05)
     }
+  }, 600_000)
+
+  test("VirNucPro's two arms on one 2-GPU host: how far the rule gets toward +-5% (1 GPU) and +-8% (2 GPUs)", async () => {
+    const outcomes: HostOutcome[] = []
+    for (let seed = 0; seed < SEEDS; seed++) outcomes.push(await hostStudy(seed, HOST_BUDGET_GPU_MIN))
+    const truthH = HOST_ARMS.map((a) => trueWallMs(a.target, PRODUCTION) / 3_600_000)
+    const covered = HOST_ARMS.map(
+      (_, i) => outcomes.filter((o) => o.arms[i]!.lowH <= truthH[i]! && truthH[i]! <= o.arms[i]!.highH).length,
+    )
+    const within = (m: number | null) => m !== null && m <= VIRNUCPRO_TARGETS.budgetGpuMinutes
+    say({
+      host: {
+        bothOnTarget: outcomes.filter((o) => o.onTargetAt !== null).length,
+        bothWithin60: outcomes.filter((o) => within(o.onTargetAt)).length,
+        armsOnTarget: HOST_ARMS.map((_, i) => outcomes.filter((o) => o.armOnTargetAt[i] !== null).length),
+        armsWithin60: HOST_ARMS.map((_, i) => outcomes.filter((o) => within(o.armOnTargetAt[i]!)).length),
+        armsMedianOnTargetAt: HOST_ARMS.map((_, i) =>
+          median(outcomes.map((o) => o.armOnTargetAt[i] ?? Number.POSITIVE_INFINITY)),
+        ),
+        finalHalfWidths: HOST_ARMS.map((_, i) => median(outcomes.map((o) => o.arms[i]!.halfWidth))),
+        covered,
+      },
+      truthH,
+      seeds: outcomes.map((o) => [
+        o.armOnTargetAt.map((m) => m?.toFixed(1) ?? '-').join('/'),
+        o.arms.map((a) => `${(a.halfWidth * 100).toFixed(1)}%${a.supported ? '' : '?'}`).join('/'),
+        o.gpuMinutes.toFixed(1),
+        o.stop,
+        o.sizes.join('/'),
+      ]),
+    })
+    // Seeded figures (docs/VALIDATION.md, "Real VirNucPro"): the 1-GPU arm on target in 20/20 seeds, 10 of them within
+    // 60 GPU-minutes; the 2-GPU arm in 0/20 within 180, ending at +-11-30% (median +-16%); at half its spread, both
+    // arms in 12/20 within 180 and 1/20 within 60. Asserted is what holds of the rule whatever the spread: the budget
+    // is a cap, every arm's CI stays around its truth, and the 1-GPU arm gets to its target.
+    for (const o of outcomes) expect(o.gpuMinutes).toBeLessThanOrEqual(HOST_BUDGET_GPU_MIN)
+    for (const c of covered) expect(c).toBeGreaterThanOrEqual(SEEDS * 0.85)
+    expect(outcomes.filter((o) => o.armOnTargetAt[0] !== null).length).toBeGreaterThanOrEqual(SEEDS * 0.9)
   }, 600_000)
 })

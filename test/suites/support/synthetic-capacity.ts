@@ -30,6 +30,11 @@ export interface SyntheticTarget {
    * `file-lines`: each file from its model's `ready` to its `Saved`, the builds and the split's size).
    */
   perFile?: { itemsPerSequence: number; itemsPerFile: number; buildMs: number; buildSdMs: number }
+  /**
+   * The stage the work is logged as (default STAGE). A CPU stage's part is shared by every configuration measured
+   * together while their fits agree (capacity/shared.ts): arms whose work differs by GPU count name a GPU stage.
+   */
+  stage?: string
 }
 
 /** Files a run of `sequences` makes (1 without builds per file). */
@@ -62,14 +67,16 @@ export function syntheticRun(
       config: {},
       warmup,
       gpu: null,
-      ...(t.perFile && { progress: [fileLines(t.perFile, sequences, outside + fixedMs, builds, workMs)] }),
+      ...(t.perFile && {
+        progress: [fileLines(t.stage ?? STAGE, t.perFile, sequences, outside + fixedMs, builds, workMs)],
+      }),
       run: {
         exitClass: 'completed',
         wallMs: outside + stageMs,
         stages: [
           {
             index: 1,
-            name: STAGE,
+            name: t.stage ?? STAGE,
             startMs: outside,
             endMs: outside + stageMs,
             receivedDurationMs: stageMs,
@@ -86,6 +93,7 @@ export function syntheticRun(
 
 /** A run's file lines: each file its build, then its share of the work, items counted as the pipeline saves them. */
 function fileLines(
+  stage: string,
   perFile: NonNullable<SyntheticTarget['perFile']>,
   sequences: number,
   startMs: number,
@@ -108,7 +116,7 @@ function fileLines(
     done.push(before)
   }
   return {
-    stage: STAGE,
+    stage,
     source: 'file-lines' as const,
     worker: null,
     total: items,
@@ -158,13 +166,28 @@ export function plannedMeasurements(
   runs: number,
   random: RandomSource,
 ): ConfigMeasurements[] {
-  return [
-    {
-      config: { label: '1 GPU' } as ConfigMeasurements['config'],
-      gpuCount: 1,
-      bySize: sizes.map((s, i) => syntheticMeasurement(t, s, runs, random, i === 0 ? 1 : 0)),
-    },
-  ]
+  return plannedArms([{ label: '1 GPU', gpuCount: 1, target: t }], sizes, runs, random)
+}
+
+/** One configuration of a host's measurement: its label, the GPUs it uses, and the target its runs are drawn from. */
+export interface SyntheticArm {
+  label: string
+  gpuCount: number
+  target: SyntheticTarget
+}
+
+/** Every arm measured as planned, as the suite interleaves them: each size's runs, one warm-up an arm at the smallest. */
+export function plannedArms(
+  arms: readonly SyntheticArm[],
+  sizes: readonly number[],
+  runs: number,
+  random: RandomSource,
+): ConfigMeasurements[] {
+  return arms.map((a) => ({
+    config: { label: a.label } as ConfigMeasurements['config'],
+    gpuCount: a.gpuCount,
+    bySize: sizes.map((s, i) => syntheticMeasurement(a.target, s, runs, random, i === 0 ? 1 : 0)),
+  }))
 }
 
 /** The per-sequence cost of VirNucPro's single-GPU path as seen on an H100 (issue 31): 6.1 ms a sequence. */
@@ -199,4 +222,21 @@ export const PER_FILE: SyntheticTarget = {
   workMs: (x) => 12 * x,
   stageCv: 0.02,
   perFile: { itemsPerSequence: 1.6, itemsPerFile: 10_000, buildMs: 33_000, buildSdMs: 3_000 },
+}
+
+/**
+ * VirNucPro's 2-GPU path (v2: ESM-2 workers that load their model once, DNABERT-S workers given a few reads a batch)
+ * as the same host showed it (issue 31, 2026-11-27; refit in docs/results/2026-11-27-virnucpro-h100x2): about 88 s a
+ * run whatever its size (worker start-up and model loads), 20.8 ms a sequence, and a spread that grows with the work:
+ * 109.7 / 111.8 s at 1,000 records, 184.3 / 158.6 s at 3,750, mostly DNABERT-S (81.9 / 67.8 s) and ESM-2 (76.3 /
+ * 66.2 s). One pair at each size is all there is to calibrate on: a spread of 17% of the per-sequence work, pooled
+ * over both pairs (their differences are 10% and 33% of 20.8 and 78 s of work; sd = difference / sqrt 2).
+ */
+export const V2_TWO_GPUS: SyntheticTarget = {
+  stage: 'DNABERT-S Feature Extraction',
+  outsideMs: 85_000,
+  outsideSdMs: 1_000,
+  stageFixedMs: 3_000,
+  workMs: (x) => 20.8 * x,
+  stageCv: 0.17,
 }
