@@ -6,8 +6,8 @@
  */
 import { expect, test } from 'vitest'
 import { type AbArms, parseAbArms } from '../src/config/ab-arms.ts'
-import type { Configuration } from '../src/suites/configuration.ts'
-import { runAbSuite } from '../src/suites/suites.ts'
+import type { Configuration } from '../src/engine/configuration.ts'
+import { runAbSuite } from '../src/suites/index.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { useGpuSuite } from './support/run-context.ts'
 

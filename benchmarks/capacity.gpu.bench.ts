@@ -2,7 +2,7 @@
  * What the size-aware scaling suite costs and how tight it is: the capacity measurement for 1 and 2 GPUs (as the host
  * allows) at the suite's default sizes (VIRNUCPRO_BENCH_SIZES, one warm-up per configuration + VIRNUCPRO_BENCH_RUNS per
  * arm, then the sequential design's top-up runs while a CI is wider than its target and the budget allows), timed end
- * to end as one benchmark iteration, against the pipeline's targets (src/suites/capacity/targets.ts): at most
+ * to end as one benchmark iteration, against the pipeline's targets (src/config/capacity-targets.ts): at most
  * VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN GPU-minutes (wall time x the GPUs the host holds for it), and a
  * 6,000,000-sequence PERF-01 CI no wider than +-3% on 1 GPU and +-5% on 2 or more in 15 GPU-minutes for the reference
  * pipeline (issue 24), +-5% and +-8% in 60 for the unmodified VirNucPro (issue 31). Writes the capacity record of the same runs, and
@@ -10,8 +10,8 @@
  * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/capacity.gpu.bench.ts
  */
 import { expect, test } from 'vitest'
-import type { CapacityStats } from '../src/suites/capacity/index.ts'
-import { capacityTargets, runCapacitySuite } from '../src/suites/capacity/index.ts'
+import type { CapacityStats } from '../src/capacity/index.ts'
+import { capacityTargets, runCapacitySuite } from '../src/capacity/index.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { createRunContext, firstGpus } from './support/run-context.ts'
@@ -33,7 +33,7 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
   // reports this one duration.
   const startedMs = performance.now()
   const CAPACITY_MAX_CI_HALF_WIDTH = capacityTargets(rc.ctx.profile.name).ciHalfWidth
-  // VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN (default: the pipeline's, targets.ts) less a minute for what the runs' wall times do not hold.
+  // VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN (default: the pipeline's, config/capacity-targets.ts) less a minute for what the runs' wall times do not hold.
   const { record } = await runCapacitySuite(rc.ctx, m, configs, inputs, rc.settings.capacityBudgetGpuMin - 1)
   const name = `capacity, ${gpus.join(' and ')} GPU(s) at ${rc.settings.sizes.join(' / ')} records`
   const result = await benchFromSamples(bench, name, [performance.now() - startedMs])

@@ -6,7 +6,7 @@
  * GPU machine: npx vitest run --project gpu benchmarks/e2e.gpu.test.ts
  */
 import { beforeAll, expect, test } from 'vitest'
-import { runE2eSuite } from '../src/suites/suites.ts'
+import { runE2eSuite } from '../src/suites/index.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { createRunContext, type RunContext } from './support/run-context.ts'

@@ -3,7 +3,7 @@
  * VirNucPro: packing on vs off), one run each. GPU machine: npx vitest run --project gpu benchmarks/equivalence.gpu.test.ts
  */
 import { expect, test } from 'vitest'
-import { runEquivalenceSuite } from '../src/suites/suites.ts'
+import { runEquivalenceSuite } from '../src/suites/index.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
 import { useGpuSuite } from './support/run-context.ts'
 

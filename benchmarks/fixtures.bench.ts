@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { afterAll, expect, type TestContext, test } from 'vitest'
-import { generateFixture } from '../src/fixtures/generate.ts'
-import { resolveParams } from '../src/fixtures/presets.ts'
+import { generateFixture } from '../src/input/generate.ts'
+import { resolveParams } from '../src/input/presets.ts'
 import { importFrom } from './support/against/checkout.ts'
 import { scanBytes } from './support/calibrations/byte-scan.ts'
 import { writePlainFasta } from './support/calibrations/fasta-write.ts'
@@ -25,9 +25,9 @@ import { annotateRatio, ratioBench, type SubjectArm } from './support/ratio-benc
  * Run: npx vitest bench --project 'unit (bench)' benchmarks/fixtures.bench.ts
  * FIXTURES_BENCH_PRODUCTION_RECORDS=N shortens the RSS run (default: the full preset).
  */
-type Generate = typeof import('../src/fixtures/generate.ts')
-type Reader = typeof import('../src/fixtures/fasta-reader.ts')
-type Inspect = typeof import('../src/fixtures/inspect.ts')
+type Generate = typeof import('../src/input/generate.ts')
+type Reader = typeof import('../src/input/fasta-reader.ts')
+type Inspect = typeof import('../src/input/inspect.ts')
 
 const root = await mkdtemp(join(tmpdir(), 'fixtures-bench-'))
 afterAll(() => rm(root, { recursive: true, force: true }))
@@ -46,7 +46,7 @@ test('generation throughput (coding model, TYPICAL lengths, ~185 MB)', async ({ 
   const result = await ratioBench(
     bench,
     async (checkout) => {
-      const generate = await importFrom<Generate>(checkout, 'src/fixtures/generate.ts')
+      const generate = await importFrom<Generate>(checkout, 'src/input/generate.ts')
       // Each arm writes its own directory: under --against both arms generate.
       const dir = join(root, `gen-${arms++}`)
       return {
@@ -99,7 +99,7 @@ async function againstByteScan(
 
 test('parse throughput (validating reader, plain file)', async ({ bench, annotate }) => {
   await againstByteScan(bench, annotate, 'parse', async (checkout) => {
-    const { readFasta } = await importFrom<Reader>(checkout, 'src/fixtures/fasta-reader.ts')
+    const { readFasta } = await importFrom<Reader>(checkout, 'src/input/fasta-reader.ts')
     return { run: () => readFasta(dataFile, () => {}) }
   })
 })
@@ -109,7 +109,7 @@ test('inspection throughput (parse + lengths + GC + stop-free frames at 300 and 
   annotate,
 }) => {
   await againstByteScan(bench, annotate, 'inspect', async (checkout) => {
-    const { inspectFasta } = await importFrom<Inspect>(checkout, 'src/fixtures/inspect.ts')
+    const { inspectFasta } = await importFrom<Inspect>(checkout, 'src/input/inspect.ts')
     return { run: () => inspectFasta(dataFile) }
   })
 })
@@ -117,8 +117,8 @@ test('inspection throughput (parse + lengths + GC + stop-free frames at 300 and 
 test('peak RSS while writing the PRODUCTION preset, in its own process', { timeout: 900_000 }, async ({ annotate }) => {
   const records = Number(process.env.FIXTURES_BENCH_PRODUCTION_RECORDS ?? 6_000_000)
   const script = join(root, 'production.mjs')
-  const generate = resolve(import.meta.dirname, '../src/fixtures/generate.ts')
-  const presets = resolve(import.meta.dirname, '../src/fixtures/presets.ts')
+  const generate = resolve(import.meta.dirname, '../src/input/generate.ts')
+  const presets = resolve(import.meta.dirname, '../src/input/presets.ts')
   // The child reports getrusage's peak RSS (all threads, kB) and what it wrote; the files are deleted right after.
   await writeFile(
     script,

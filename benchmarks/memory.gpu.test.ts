@@ -4,7 +4,7 @@
  * the target has the flag. GPU machine: npx vitest run --project gpu benchmarks/memory.gpu.test.ts
  */
 import { expect, test } from 'vitest'
-import { runMemorySuite } from '../src/suites/suites.ts'
+import { runMemorySuite } from '../src/suites/index.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
 import { useGpuSuite } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'

@@ -4,12 +4,12 @@
  * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/pipeline.gpu.bench.ts
  */
 import { expect, test } from 'vitest'
-import { journalFor } from '../src/suites/journal-options.ts'
-import { completedRuns, measureConfiguration } from '../src/suites/measure-configuration.ts'
-import { writeSuiteRecord } from '../src/suites/record.ts'
-import { analyzeStageThroughput } from '../src/suites/stage.ts'
-import { stageDurationMs } from '../src/suites/stage-metrics.ts'
-import { PIPELINE_STAGES } from '../src/target/stages.ts'
+import { journalFor } from '../src/engine/journal-options.ts'
+import { completedRuns, measureConfiguration } from '../src/engine/measure-configuration.ts'
+import { writeSuiteRecord } from '../src/engine/record.ts'
+import { stageDurationMs } from '../src/engine/stage-metrics.ts'
+import { PIPELINE_STAGES } from '../src/pipeline/stages.ts'
+import { analyzeStageThroughput } from '../src/suites/stage/stage.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { useGpuSuite } from './support/run-context.ts'
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import { expect, test } from 'vitest'
-import { generateFixture } from '../src/fixtures/generate.ts'
-import { resolveParams } from '../src/fixtures/presets.ts'
+import { generateFixture } from '../src/input/generate.ts'
+import { resolveParams } from '../src/input/presets.ts'
+import { referenceProfile } from '../src/pipeline/profiles.ts'
+import { runTarget } from '../src/pipeline/runner.ts'
 import { findTorchPython } from '../src/platform/python.ts'
-import { referenceProfile } from '../src/target/profiles.ts'
-import { runTarget } from '../src/target/runner.ts'
 
 /**
  * The reference pipeline at `full` scale (DNABERT-S BERT-base shape, ESM-2 3B shape, fp16) on the MEDIUM fixture on

@@ -1,5 +1,5 @@
 /**
- * src/target's costs. Issue 7's targets, printed beside the figures: running a no-op target through runTarget costs
+ * src/pipeline's costs. Issue 7's targets, printed beside the figures: running a no-op target through runTarget costs
  * < 50 ms more than spawning it directly (median of interleaved runs), and the log parser keeps up with >= 100,000
  * lines/s. Each test runs in interleaved pairs (support/paired.ts): runTarget with the direct spawn of the same no-op
  * target (wall time: the work is a child process), the log parser with the same lines matched plainly by two regular
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { median } from '../src/measure/estimators.ts'
 import { toSorted } from '../src/measure/samples.ts'
-import { type TargetProfile, UPSTREAM_EXIT_CODES } from '../src/target/profiles.ts'
+import { type TargetProfile, UPSTREAM_EXIT_CODES } from '../src/pipeline/profiles.ts'
 import {
   batchLine,
   prefixed,
@@ -25,14 +25,14 @@ import {
   summaryBlock,
   UPSTREAM_STAGES,
   workerLine,
-} from '../test/target/support/upstream-format.ts'
+} from '../test/pipeline/support/upstream-format.ts'
 import { importFrom } from './support/against/checkout.ts'
 import { matchLines } from './support/calibrations/line-match.ts'
 import { expectNoRegression } from './support/judgement.ts'
 import { annotateRatio, ratioBench } from './support/ratio-bench.ts'
 
-type Runner = typeof import('../src/target/runner.ts')
-type LogParser = typeof import('../src/target/log-parser.ts')
+type Runner = typeof import('../src/pipeline/runner.ts')
+type LogParser = typeof import('../src/pipeline/log-parser.ts')
 
 const OVERHEAD_BUDGET_MS = 50
 const LINES_PER_S_TARGET = 100_000
@@ -76,7 +76,7 @@ test(`runTarget against a direct spawn of a no-op target (issue 7: overhead < ${
   const result = await ratioBench(
     bench,
     async (checkout) => {
-      const { runTarget } = await importFrom<Runner>(checkout, 'src/target/runner.ts')
+      const { runTarget } = await importFrom<Runner>(checkout, 'src/pipeline/runner.ts')
       return { run: () => viaHarness(runTarget, join(dir, `h${n++}`)) }
     },
     { run: () => spawnDirect(join(dir, `d${n++}`)) },
@@ -134,7 +134,7 @@ test(`log parser throughput (issue 7: >= ${LINES_PER_S_TARGET.toLocaleString('en
   const result = await ratioBench(
     bench,
     async (checkout) => {
-      const { createLogParser } = await importFrom<LogParser>(checkout, 'src/target/log-parser.ts')
+      const { createLogParser } = await importFrom<LogParser>(checkout, 'src/pipeline/log-parser.ts')
       return {
         run: () => {
           const parser = createLogParser()

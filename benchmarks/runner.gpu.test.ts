@@ -9,9 +9,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { NvmlDevice } from '../src/nvml/device.ts'
 import { type NvmlSession, openNvml } from '../src/nvml/session.ts'
-import { referenceProfile } from '../src/target/profiles.ts'
-import type { GpuMemoryHeld } from '../src/target/run-record.ts'
-import { type RunTargetOptions, runTarget } from '../src/target/runner.ts'
+import { referenceProfile } from '../src/pipeline/profiles.ts'
+import type { GpuMemoryHeld } from '../src/pipeline/run-record.ts'
+import { type RunTargetOptions, runTarget } from '../src/pipeline/runner.ts'
 import { gpuAvailable } from './support/gpu.ts'
 
 let session: NvmlSession | undefined

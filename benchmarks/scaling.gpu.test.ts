@@ -15,10 +15,10 @@ import {
   measureCapacity,
   runCapacitySuite,
   sequenceEquivalents,
-} from '../src/suites/capacity/index.ts'
-import type { ResolvedInput } from '../src/suites/input.ts'
-import { placementEntries, placementVerdict } from '../src/suites/placement.ts'
-import { writeScalingRecord } from '../src/suites/suites.ts'
+} from '../src/capacity/index.ts'
+import { placementEntries, placementVerdict } from '../src/engine/placement.ts'
+import type { ResolvedInput } from '../src/input/resolver.ts'
+import { writeScalingRecord } from '../src/suites/index.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { createRunContext, firstGpus, type RunContext } from './support/run-context.ts'

@@ -1,7 +1,7 @@
 /**
  * Sharded production mode, one array task: VIRNUCPRO_BENCH_SHARD=<index>/<count> (0-based index) names the shard of
  * the input this node runs: VIRNUCPRO_BENCH_INPUT (the whole of it), else the suite preset's fixture. The shard is
- * work-stratified (every shard carries the same GPU work: src/fixtures/shard.ts) and runs on all of this node's GPUs,
+ * work-stratified (every shard carries the same GPU work: src/input/shard.ts) and runs on all of this node's GPUs,
  * beside a nested tenth of it (for the shard's size model), 1 warm-up each + VIRNUCPRO_BENCH_RUNS; one `shard` record
  * goes into results/<runId>/. Every task of one array must share the run ID (VIRNUCPRO_BENCH_RUN_ID) and the results
  * root; `virnucpro-bench report results/<runId>` then merges the shards: fleet throughput, the straggler, N nodes
@@ -10,9 +10,9 @@
  * GPU machine: VIRNUCPRO_BENCH_SHARD=0/4 VIRNUCPRO_BENCH_RUN_ID=<id> npx vitest run --project gpu benchmarks/shard.gpu.test.ts
  */
 import { expect, test } from 'vitest'
+import { SHARD_ENV, shardFromEnv } from '../src/engine/shard-settings.ts'
 import type { ShardStats } from '../src/results/schema/index.ts'
-import { SHARD_ENV, shardFromEnv } from '../src/suites/shard-settings.ts'
-import { runShardSuite } from '../src/suites/shard-suite.ts'
+import { runShardSuite } from '../src/suites/shard/shard-suite.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
 import { DATASET_CACHE_DIR } from './support/dataset.ts'
 import { gpuAvailable } from './support/gpu.ts'

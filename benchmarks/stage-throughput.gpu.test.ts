@@ -4,7 +4,7 @@
  * GPU machine: npx vitest run --project gpu benchmarks/stage-throughput.gpu.test.ts
  */
 import { expect, test } from 'vitest'
-import { runStageSuite } from '../src/suites/suites.ts'
+import { runStageSuite } from '../src/suites/index.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
 import { useGpuSuite } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'

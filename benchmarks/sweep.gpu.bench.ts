@@ -5,9 +5,9 @@
  * GPU machine: npx vitest bench --project 'gpu (bench)' benchmarks/sweep.gpu.bench.ts
  */
 import { expect, test } from 'vitest'
-import { runSweepSuite } from '../src/suites/suites.ts'
-import type { SweepStats } from '../src/suites/sweep.ts'
-import { DEFAULT_SWEEP_GRID, expandGrid, parseSweepGrid } from '../src/suites/sweep-grid.ts'
+import { DEFAULT_SWEEP_GRID, expandGrid, parseSweepGrid } from '../src/engine/sweep-grid.ts'
+import { runSweepSuite } from '../src/suites/index.ts'
+import type { SweepStats } from '../src/suites/sweep/sweep.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { useGpuSuite } from './support/run-context.ts'
 

@@ -4,7 +4,7 @@ import {
   type Dataset,
   type DatasetRequest,
   FIXTURES_CACHE_DIR,
-} from '../../src/fixtures/dataset-cache.ts'
+} from '../../src/input/dataset-cache.ts'
 
 export type { Dataset, DatasetRequest }
 

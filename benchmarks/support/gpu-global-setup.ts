@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node'
-import { FIXTURES_CACHE_DIR } from '../../src/fixtures/dataset-cache.ts'
+import { checkSuiteSettings } from '../../src/engine/settings.ts'
+import { FIXTURES_CACHE_DIR } from '../../src/input/dataset-cache.ts'
 import { probeNvml } from '../../src/nvml/probe.ts'
-import { checkSuiteSettings } from '../../src/suites/settings.ts'
 import { describeUnavailable, type GpuAvailability } from './gpu-availability.ts'
 
 /** The gpu project refused to start: its settings, each named on a line of its own, are wrong. */

@@ -1,8 +1,15 @@
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { readSetting } from '../../src/config/variables.ts'
-import { FIXTURES_CACHE_DIR } from '../../src/fixtures/dataset-cache.ts'
-import { DEFAULT_WORK_CHUNK_LENGTH } from '../../src/fixtures/sample.ts'
+import { resultsRoot, workDirOf } from '../../src/engine/context.ts'
+import { chooseRun } from '../../src/engine/continuation.ts'
+import { installGracefulStop } from '../../src/engine/graceful-stop.ts'
+import { environmentKey } from '../../src/engine/run-keys.ts'
+import { campaignTask } from '../../src/engine/settings.ts'
+import { FIXTURES_CACHE_DIR } from '../../src/input/dataset-cache.ts'
+import { identifyInput } from '../../src/input/identity.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH } from '../../src/input/sample.ts'
+import { REPO_ROOT, selectProfile } from '../../src/pipeline/profiles.ts'
 import { reportsDir } from '../../src/report/run-dir.ts'
 import { unfinishedMeasurements } from '../../src/results/partial-records.ts'
 import { collectProvenance } from '../../src/results/provenance.ts'
@@ -10,13 +17,6 @@ import { makeRunId } from '../../src/results/run-id.ts'
 import { type RunState, writeRunState, writeRunStateSync } from '../../src/results/run-state.ts'
 import { runDirectory } from '../../src/results/store.ts'
 import { acquireWriter, newWriterToken, releaseWriter, startHeartbeat } from '../../src/results/writer-lock.ts'
-import { resultsRoot, workDirOf } from '../../src/suites/context.ts'
-import { chooseRun } from '../../src/suites/continuation.ts'
-import { installGracefulStop } from '../../src/suites/graceful-stop.ts'
-import { identifyInput } from '../../src/suites/input-identity.ts'
-import { environmentKey } from '../../src/suites/run-keys.ts'
-import { campaignTask } from '../../src/suites/settings.ts'
-import { REPO_ROOT, selectProfile } from '../../src/target/profiles.ts'
 import type { GpuAvailability } from './gpu-availability.ts'
 
 declare module 'vitest' {
@@ -28,7 +28,7 @@ declare module 'vitest' {
   }
 }
 
-/** The run key's shared part as the workers will compute it (src/suites/journal-options.ts), for choosing the run. */
+/** The run key's shared part as the workers will compute it (src/engine/journal-options.ts), for choosing the run. */
 async function invocationKey(env: NodeJS.ProcessEnv) {
   const profile = selectProfile(undefined, env)
   const userPath = env.VIRNUCPRO_BENCH_INPUT?.trim()
@@ -54,9 +54,9 @@ async function invocationKey(env: NodeJS.ProcessEnv) {
  * invocation land in `results/<runId>/` (root: VIRNUCPRO_BENCH_RESULTS_DIR, default `results/`). The run is a new one,
  * the one VIRNUCPRO_BENCH_RUN_ID pins (e.g. to add a second GPU machine's records to the same run; gpu-global-setup.ts,
  * which runs first, has refused a value that is no single directory name), or the newest run when it was interrupted
- * under the same key: the same command run again continues it (src/suites/continuation.ts). Where the project will
+ * under the same key: the same command run again continues it (src/engine/continuation.ts). Where the project will
  * measure (a GPU, or the fake NVML of the CPU tests), this invocation becomes the run's only writer (its lock,
- * heartbeat and state, src/results/), and a SIGTERM or SIGINT stops it gracefully (src/suites/graceful-stop.ts).
+ * heartbeat and state, src/results/), and a SIGTERM or SIGINT stops it gracefully (src/engine/graceful-stop.ts).
  */
 export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
   const env = process.env

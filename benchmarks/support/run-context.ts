@@ -4,12 +4,12 @@
  * reason to skip: not installed, with how to install), fixtures by preset, and the monitor options.
  */
 import { beforeAll, inject } from 'vitest'
-import type { PresetName } from '../../src/fixtures/presets.ts'
-import { createSuiteContext, type SuiteContext } from '../../src/suites/context.ts'
-import { createInputResolver, type InputResolver } from '../../src/suites/input.ts'
-import { configsFor, type ProfileConfigs } from '../../src/suites/profile-configs.ts'
-import { type SuiteSettings, suiteSettings } from '../../src/suites/settings.ts'
-import type { SuiteMeasure } from '../../src/suites/suites.ts'
+import { createSuiteContext, type SuiteContext } from '../../src/engine/context.ts'
+import { configsFor, type ProfileConfigs } from '../../src/engine/profile-configs.ts'
+import { type SuiteSettings, suiteSettings } from '../../src/engine/settings.ts'
+import type { PresetName } from '../../src/input/presets.ts'
+import { createInputResolver, type InputResolver } from '../../src/input/resolver.ts'
+import type { SuiteMeasure } from '../../src/suites/index.ts'
 import { cachedDataset, DATASET_CACHE_DIR } from './dataset.ts'
 import { gpuAvailability, gpuAvailable } from './gpu.ts'
 

@@ -6,19 +6,19 @@
 
 import { existsSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { MANIFEST_FILE, type SampleManifest } from '../../src/fixtures/manifest.ts'
-import { readManifest } from '../../src/fixtures/manifest-read.ts'
-import { sampleFasta } from '../../src/fixtures/sample.ts'
-import type { Configuration } from '../../src/suites/configuration.ts'
-import { journalFor } from '../../src/suites/journal-options.ts'
+import type { Configuration } from '../../src/engine/configuration.ts'
+import { journalFor } from '../../src/engine/journal-options.ts'
 import {
   type Arm,
   type MeasuredConfiguration,
   measureConfiguration,
   measureInterleaved,
-} from '../../src/suites/measure-configuration.ts'
-import type { MonitorSettings } from '../../src/suites/observe-run.ts'
-import type { SuiteMeasure } from '../../src/suites/suites.ts'
+} from '../../src/engine/measure-configuration.ts'
+import type { MonitorSettings } from '../../src/engine/observe-run.ts'
+import { MANIFEST_FILE, type SampleManifest } from '../../src/input/manifest.ts'
+import { readManifest } from '../../src/input/manifest-read.ts'
+import { sampleFasta } from '../../src/input/sample.ts'
+import type { SuiteMeasure } from '../../src/suites/index.ts'
 import { ONCE } from '../../src/validation/scenarios.ts'
 import { DATASET_CACHE_DIR } from '../support/dataset.ts'
 import { fixtureInput, type RunContext } from '../support/run-context.ts'

@@ -3,8 +3,9 @@
  * size's median wall time against the projection there (error, inside its CI), and k GPUs' measured speedup over 1
  * GPU against the projected one. How a user checks a fit from small sizes on one bigger run, without GPU time.
  */
+
+import type { CapacityStats, HeldOut } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
-import type { CapacityStats, HeldOut } from '../suites/capacity/index.ts'
 
 export interface HeldOutCheck extends HeldOut {
   projectedMs: SizeEstimate | null

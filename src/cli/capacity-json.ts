@@ -3,9 +3,10 @@
  * size and each GPU stage's utilization there, each with its CI (null bounds without one), and the verdicts with the
  * ids of the capacity record. Bumped `schemaVersion` when the shape changes.
  */
+
+import type { CapacityStats } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
-import type { CapacityStats } from '../suites/capacity/index.ts'
 import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 export const CAPACITY_JSON_SCHEMA_VERSION = 1

@@ -1,8 +1,9 @@
 /** The refit as lines for a terminal (`virnucpro-bench capacity`): pure, data in, lines out. */
+
+import type { CapacityStats } from '../capacity/index.ts'
+import { RATE_SOURCE_NAMES } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
-import type { CapacityStats } from '../suites/capacity/index.ts'
-import { RATE_SOURCE_NAMES } from '../suites/capacity/index.ts'
 import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 const HOUR_MS = 3_600_000

@@ -1,23 +1,23 @@
 /**
  * `virnucpro-bench capacity RUN_DIR... [--sizes R1,R2] [--at N1,N2] [--json FILE]`: refits the capacity size model
- * from stored run directories and projects it to any size, without GPU time (src/suites/capacity/refit.ts). Exit 0
+ * from stored run directories and projects it to any size, without GPU time (src/capacity/refit.ts). Exit 0
  * when refitted; 2 bad arguments; 3 nothing to fit.
  */
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { analyzeCapacityRuns, lacksBusySpans, refitInput } from '../capacity/index.ts'
+import { progressFromLog } from '../engine/progress-from-log.ts'
 import { MonitorLogError, readMonitorLog } from '../monitor/log-reader.ts'
 import { type MonitorSummary, summarizeRecords } from '../monitor/summary/summarize.ts'
+import { textLines } from '../pipeline/log-file-lines.ts'
+import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { fsProblem } from '../platform/fs-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
 import { monitorLogFile } from '../report/load.ts'
-import { writeFileAtomic } from '../results/atomic-write.ts'
 import { readRunDirectory } from '../results/partial-records.ts'
 import { isRunId } from '../results/run-id.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
-import { analyzeCapacityRuns, lacksBusySpans, refitInput } from '../suites/capacity/index.ts'
-import { progressFromLog } from '../suites/progress-from-log.ts'
-import { textLines } from '../target/log-file-lines.ts'
 import { heldOutChecks, heldOutSpeedups } from './capacity-checks.ts'
 import { capacityJson } from './capacity-json.ts'
 import { capacityText } from './capacity-text.ts'

@@ -2,8 +2,8 @@
  * What every `virnucpro-bench` command accepts, as data (command-spec.ts): the parsers and `--help` both read these.
  * Kept apart from the commands' code so that `virnucpro-bench --help` loads no command.
  */
-import { DEFAULT_CODING, PRESET_NAMES } from '../fixtures/presets.ts'
-import { SAMPLE_SELECTIONS, STRATIFY_BY } from '../fixtures/sample.ts'
+import { DEFAULT_CODING, PRESET_NAMES } from '../input/presets.ts'
+import { SAMPLE_SELECTIONS, STRATIFY_BY } from '../input/sample.ts'
 import { DEFAULT_SAMPLER_OPTIONS } from '../monitor/options.ts'
 import type { CommandSpec } from './command-spec.ts'
 import { capacitySpec } from './specs-capacity.ts'

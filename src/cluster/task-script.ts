@@ -92,7 +92,7 @@ export function renderTaskBody(c: Campaign, launcher: TaskLauncher): string[] {
     `printf '{"task":%s,"host":"%s","jobId":"%s","startedAt":"%s"}\\n' "$task_index" "$host" "${launcher.jobIdExpr}" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$campaign_dir/tasks/$task_index.started.json"`,
     '',
     ...exportLines(campaignEnv),
-    '# Record ids end in the task, and its scratch and run cache are its own (src/suites/settings.ts campaignTask).',
+    '# Record ids end in the task, and its scratch and run cache are its own (src/engine/settings.ts campaignTask).',
     'export VIRNUCPRO_BENCH_TASK="$task"',
     'export VIRNUCPRO_BENCH_REPORTS_DIR="$campaign_dir/reports/$task"',
     ...taskEnvCase(c),

@@ -5,11 +5,11 @@
  * naming the input, the problem and the fix; nothing is thrown for a bad setting, so all of them are reported at once.
  */
 
-import { DEFAULT_WORK_CHUNK_LENGTH } from '../fixtures/sample.ts'
+import { readInput } from '../input/input-check.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH } from '../input/sample.ts'
+import { formatRefusal } from '../platform/setting-error.ts'
 import { closestMatch } from './closest.ts'
 import type { Setting } from './env-parsers.ts'
-import { readInput } from './input-check.ts'
-import { formatRefusal } from './setting-error.ts'
 import { loadThresholds } from './thresholds.ts'
 import { KNOWN_VARIABLES, rawSetting, VARIABLES } from './variables.ts'
 

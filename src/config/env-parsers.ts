@@ -3,8 +3,9 @@
  * value, what is wrong and what to write instead. A parser sees the value trimmed and non-empty (an empty variable is
  * an unset one, as everywhere in this suite).
  */
+
+import { SettingError, variableInput } from '../platform/setting-error.ts'
 import { closestMatch } from './closest.ts'
-import { SettingError, variableInput } from './setting-error.ts'
 
 /** One variable: what it sets (for doctor and the README) and how its value is read. */
 export interface Setting<T> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { SNIFF_BYTES, sniffContent } from '../fixtures/content-sniff.ts'
-import { SettingError } from './setting-error.ts'
+import { SNIFF_BYTES, sniffContent } from '../input/content-sniff.ts'
+import { SettingError } from '../platform/setting-error.ts'
 
 const UTF8_BOM = '\uFEFF'
 

@@ -4,8 +4,8 @@
  */
 import { type Stats, statSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { SettingError, variableInput } from '../platform/setting-error.ts'
 import type { Setting } from './env-parsers.ts'
-import { SettingError, variableInput } from './setting-error.ts'
 
 type Want = 'file' | 'directory' | 'either'
 

@@ -4,7 +4,7 @@
  * stage names those of the pipeline. Value ranges are the schema's (thresholds-schema.ts).
  */
 
-import { PIPELINE_STAGES } from '../target/stages.ts'
+import { PIPELINE_STAGES } from '../pipeline/stages.ts'
 import { closestMatch } from './closest.ts'
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds-schema.ts'
 

@@ -3,8 +3,9 @@
  * file VIRNUCPRO_BENCH_THRESHOLDS names. The file is checked strictly (thresholds-check.ts): a key the suite would not
  * read is refused, never ignored.
  */
+
+import { SettingError } from '../platform/setting-error.ts'
 import { readJsonFile } from './json-file.ts'
-import { SettingError } from './setting-error.ts'
 import { meaningProblem, shapeProblem } from './thresholds-check.ts'
 import { DEFAULT_THRESHOLDS, type Thresholds, ThresholdsSchema } from './thresholds-schema.ts'
 

@@ -2,11 +2,11 @@
  * Every `VIRNUCPRO_BENCH_*` variable the suite reads (found by grep over src/, benchmarks/, reporters/, scripts/,
  * native/ and .ci/), each with the one parser its value goes through. Doctor and the gpu project's global setup check
  * them all before any work; the suites read theirs through `readSetting`, so a value is refused in the same words
- * wherever it is read. Two are parsed by their own modules above this one (SHARD: src/suites/shard-settings.ts,
- * SWEEP: src/suites/sweep-grid.ts) and are checked with the parsers those modules hand to `checkSettings`.
+ * wherever it is read. Two are parsed by their own modules above this one (SHARD: src/engine/shard-settings.ts,
+ * SWEEP: src/engine/sweep-grid.ts) and are checked with the parsers those modules hand to `checkSettings`.
  */
-import { PRESET_NAMES } from '../fixtures/presets.ts'
-import { PROFILES } from '../target/profiles.ts'
+import { PRESET_NAMES } from '../input/presets.ts'
+import { PROFILES } from '../pipeline/profiles.ts'
 import { parseAbArms } from './ab-arms.ts'
 import {
   anyText,

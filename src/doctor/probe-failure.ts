@@ -1,4 +1,4 @@
-import { ERROR_SCAN_START, errorLineOf, scanErrorLine } from '../target/error-line.ts'
+import { ERROR_SCAN_START, errorLineOf, scanErrorLine } from '../pipeline/error-line.ts'
 
 /** How a probe process ended, as spawnSync or execa report it. */
 export interface ProbeExit {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { execa, type Result } from 'execa'
+import { virnucproProfile } from '../pipeline/profiles.ts'
 import { findTorchPython } from '../platform/python.ts'
-import { virnucproProfile } from '../target/profiles.ts'
 import { explainProbeFailure, type ProbeExit } from './probe-failure.ts'
 import type { DoctorReport, PythonFinding } from './report.ts'
 

@@ -1,5 +1,5 @@
 import { thresholdsScopeNote } from '../config/thresholds.ts'
-import { checkSuiteSettings } from '../suites/settings.ts'
+import { checkSuiteSettings } from '../engine/settings.ts'
 import type { SettingsFinding } from './report.ts'
 
 /**

@@ -56,7 +56,7 @@ export const wallMetric = (setup: string) => `wall/${setup}`
 export const energyMetric = (setup: string) => `energy/${setup}`
 export const stageRateMetric = (setup: string, stage: string) => `rate/${setup}/${stage}`
 export const capacityRateMetric = (gpus: number, stage: string) => `capacity/${gpus}/rate/${stage}`
-/** The same id the capacity verdicts use (src/suites/capacity/verdicts.ts), so the two sources name one series. */
+/** The same id the capacity verdicts use (src/capacity/verdicts.ts), so the two sources name one series. */
 export const capacityWallMetric = (gpus: number, sequences: number) => `capacity/${gpus}/perf01/${sequences}`
 
 /** Units where less is better: times, energy, memory, counts of bad events, a time ratio B/A. */

@@ -1,5 +1,5 @@
 /**
- * Which series a record's metrics belong to. A campaign task's record id ends in `.<host>-t<task>` (src/suites/record.ts:
+ * Which series a record's metrics belong to. A campaign task's record id ends in `.<host>-t<task>` (src/engine/record.ts:
  * the task's short host name and its array index), so that tasks sharing a run directory never overwrite each other.
  * The host is part of a series' key already, and the index says only where the host stood in that night's array: the
  * series is the record's id without that suffix, or one host's nights would scatter over as many series as indices.

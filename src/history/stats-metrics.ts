@@ -1,12 +1,12 @@
 /**
- * Metrics read from a record's `stats`, whose shape each suite documents (src/suites/stage.ts StageThroughputStats,
- * src/suites/capacity/analyze.ts CapacityStats) and the result schema leaves open. Each reader checks only the slice it reads
+ * Metrics read from a record's `stats`, whose shape each suite documents (src/suites/stage/stage.ts StageThroughputStats,
+ * src/capacity/analyze.ts CapacityStats) and the result schema leaves open. Each reader checks only the slice it reads
  * (zod, loose) and gives nothing for a record whose stats are not that shape: an older or newer suite's record never
  * breaks `history add`, it just brings fewer metrics. Pure.
  */
 import { z } from 'zod'
+import { stageRunFigures } from '../engine/stage-metrics.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
-import { stageRunFigures } from '../suites/stage-metrics.ts'
 import { capacityRateMetric, capacityWallMetric, type MetricFigure, stageRateMetric } from './metric-names.ts'
 
 const Ci = z.looseObject({ low: z.number(), high: z.number() })

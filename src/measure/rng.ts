@@ -1,9 +1,9 @@
 /**
  * The one place in src/measure that builds a seeded random source. Every resampling function takes a `RandomSource`
  * parameter so that callers (and tests) decide the stream; this default exists so that a call without one is still
- * reproducible. It draws from the suite's single PRNG module (src/fixtures/random.ts).
+ * reproducible. It draws from the suite's single PRNG module (src/input/random.ts).
  */
-import { createFastRandom } from '../fixtures/random.ts'
+import { createFastRandom } from '../input/random.ts'
 
 /** A source of uniform numbers in [0, 1). Must be deterministic for a given seed where results must be reproducible. */
 export type RandomSource = () => number

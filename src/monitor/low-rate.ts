@@ -4,7 +4,7 @@
  * utilization samples. Each read fails alone: an error becomes an error record and the others go on.
  */
 import type { NvmlDevice } from '../nvml/device.ts'
-import { readProcStat } from '../target/proc.ts'
+import { readProcStat } from '../pipeline/proc.ts'
 import type { DriverUtilRecord, EnergyRecord, ErrorRecord, ProcessEntry, ProcessesRecord } from './records.ts'
 
 export type LowRateRecord = EnergyRecord | ProcessesRecord | DriverUtilRecord | ErrorRecord

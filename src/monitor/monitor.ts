@@ -30,7 +30,7 @@ export type MonitorStopResult =
   | { state: 'completed'; logPath: string; summary: MonitorSummary; worker: WorkerStats }
   | { state: 'failed'; logPath: string; error: string; summary: MonitorSummary | null }
 
-/** The target's process tree as the runner tracks it (src/target/process-tree.ts fits). */
+/** The target's process tree as the runner tracks it (src/pipeline/process-tree.ts fits). */
 export interface TargetTree {
   rootPid: number
   pids(): number[]

@@ -3,7 +3,7 @@
  * it (time between stages is untagged, not charged to the stage before), and the pipeline's closing summary gives
  * the sequence count for joules per sequence. Feed it the runner's `onEvent`.
  */
-import type { TargetEvent } from '../target/events.ts'
+import type { TargetEvent } from '../pipeline/events.ts'
 
 export interface StageTagger {
   onEvent(event: TargetEvent): void

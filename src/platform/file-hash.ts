@@ -1,6 +1,6 @@
 /**
- * sha256 of files' bytes, and of the source files under folders: an input's identity (src/suites/input-identity.ts),
- * a kept run's input and the version of the code that measured it (src/suites/run-keys.ts).
+ * sha256 of files' bytes, and of the source files under folders: an input's identity (src/input/identity.ts),
+ * a kept run's input and the version of the code that measured it (src/engine/run-keys.ts).
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'

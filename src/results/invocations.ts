@@ -9,11 +9,11 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { writeFileAtomicNew } from '../platform/atomic-write.ts'
+import { writeFileAtomicSync } from '../platform/atomic-write-sync.ts'
 import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
-import { writeFileAtomicNew } from './atomic-write.ts'
-import { writeFileAtomicSync } from './atomic-write-sync.ts'
 
 /** One benchmark task as vitest's `onTestCaseBenchmark` reports it, reduced to what reports show (latency in ms). */
 export interface BenchmarkTaskResult {
@@ -75,7 +75,7 @@ export async function storeInvocation(runDir: string, invocation: Omit<Invocatio
 }
 
 /**
- * As storeInvocation, synchronously: a graceful stop (src/suites/graceful-stop.ts) records its `interrupted` end in a
+ * As storeInvocation, synchronously: a graceful stop (src/engine/graceful-stop.ts) records its `interrupted` end in a
  * signal handler, where nothing asynchronous runs.
  * @throws the fs error when the file cannot be written.
  */
@@ -149,7 +149,7 @@ export function combinedOutcome(invocations: readonly Invocation[]): RunOutcome 
   const rebuilt = 'rebuilt from stored records'
   if (invocations.length === 0)
     return { state: 'unknown', note: `${rebuilt}; how the original run ended is not recorded` }
-  // An interrupted invocation that a later one continued and finished (src/suites/continuation.ts) left nothing undone.
+  // An interrupted invocation that a later one continued and finished (src/engine/continuation.ts) left nothing undone.
   const lastPassed = invocations.findLast((i) => i.outcome.state === 'passed')?.finishedAt ?? ''
   const standing = invocations.filter((i) => i.outcome.state !== 'interrupted' || i.finishedAt > lastPassed)
   for (const state of ['failed', 'interrupted'] as const) {

@@ -1,6 +1,6 @@
 /**
  * The run journal: every finished run kept on disk the moment it ends, so that nothing finished is only in memory and
- * an interrupted measurement can be continued (src/suites/kept-runs.ts decides what is reused). Layout, under a work
+ * an interrupted measurement can be continued (src/engine/kept-runs.ts decides what is reused). Layout, under a work
  * directory (`results/<runId>/work[/<task>]`):
  *   <slot>/<run>/target.log, gpu.jsonl, out/   what the run wrote while it ran
  *   <slot>/<run>/run.json                       written atomically once the run has ended: its record and key
@@ -12,9 +12,9 @@
 import { type Dirent, existsSync, readdirSync } from 'node:fs'
 import { mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
+import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
-import { writeFileAtomic } from './atomic-write.ts'
 import {
   JOURNAL_FORMAT,
   type MeasurementEntry,

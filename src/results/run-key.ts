@@ -1,7 +1,7 @@
 /**
  * A run's key: everything that must be equal for a kept run to stand for one measured now (the input's bytes, the
  * target and its version, the settings that shape a run, the GPUs and driver, the version of the code that measures).
- * Keys are plain JSON objects; what goes into one is src/suites/run-keys.ts's business, comparing and naming what
+ * Keys are plain JSON objects; what goes into one is src/engine/run-keys.ts's business, comparing and naming what
  * differs is this file's.
  */
 

@@ -2,22 +2,22 @@
  * How the invocation that last wrote a work directory ended: `running` while it runs (and still, after a SIGKILL, when
  * its writer lock has gone quiet), `interrupted` after a graceful stop (SIGTERM, SIGINT), `finished` when it ran to its
  * end. With it, the key its runs were measured under, so that the next invocation can continue an interrupted run
- * only when it would measure the same thing (src/suites/continuation.ts). One small file, `<work dir>/state.json`,
+ * only when it would measure the same thing (src/engine/continuation.ts). One small file, `<work dir>/state.json`,
  * rewritten atomically; the writer lock (writer-lock.ts) says whether its writer is alive.
  */
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from './atomic-write.ts'
-import { writeFileAtomicSync } from './atomic-write-sync.ts'
+import { writeFileAtomic } from '../platform/atomic-write.ts'
+import { writeFileAtomicSync } from '../platform/atomic-write-sync.ts'
 
 export const STATE_FILE = 'state.json'
 
 const RunStateSchema = z.object({
   format: z.literal(1),
   state: z.enum(['running', 'interrupted', 'finished']),
-  /** The run key's shared part (src/suites/run-keys.ts environmentKey) the runs were measured under. */
+  /** The run key's shared part (src/engine/run-keys.ts environmentKey) the runs were measured under. */
   key: z.record(z.string(), z.unknown()),
   startedAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),

@@ -1,9 +1,9 @@
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { writeFileAtomicNew } from '../platform/atomic-write.ts'
 import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
-import { writeFileAtomicNew } from './atomic-write.ts'
 import { type ResultRecord, ResultRecordSchema } from './schema/index.ts'
 
 /** A file in a results directory that is not a valid record (truncated by a crash, hand-edited, older schema). */

@@ -1,13 +1,14 @@
 /**
- * Known-answer checks of the size model (src/suites/capacity*.ts) against runs it was not fitted on:
+ * Known-answer checks of the size model (src/capacity*.ts) against runs it was not fitted on:
  * - direct: a fit from small sizes against runs measured directly at a larger size (wall time within a tolerance;
  *   a measured k-GPU speedup inside the projected CI);
  * - shift: a fault planted on top of the same configuration moves what it should (a fixed cost moves the measured-size
  *   figures and not the production-size projection; a per-batch stall moves both).
  * Pure: stats of capacity records in, figures out.
  */
+
+import type { CapacityStats } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
-import type { CapacityStats } from '../suites/capacity/index.ts'
 
 export interface DirectCheck {
   label: string

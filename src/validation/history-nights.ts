@@ -4,15 +4,16 @@
  * in order and judged after each add, as the nightly job does (scripts/nightly-history.sh runs the same calls through
  * the CLI). What each night's judgement found is returned for the caller's checks.
  */
+
+import type { Configuration } from '../engine/configuration.ts'
+import { createSuiteContext } from '../engine/context.ts'
 import { analyzeChanges, type Regression, type SeriesChange } from '../history/changes.ts'
 import { historyRunsOf } from '../history/entry.ts'
 import { readSeries, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
 import { findTorchPython } from '../platform/python.ts'
 import { readResultRecords } from '../results/store.ts'
-import type { Configuration } from '../suites/configuration.ts'
-import { createSuiteContext } from '../suites/context.ts'
-import { runStageSuite, type SuiteMeasure } from '../suites/suites.ts'
+import { runStageSuite, type SuiteMeasure } from '../suites/index.ts'
 import { checkoutNight, type SteppedTarget } from './history-target.ts'
 
 export interface NightsOptions {

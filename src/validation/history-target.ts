@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa } from 'execa'
-import { REPO_ROOT } from '../target/profiles.ts'
+import { REPO_ROOT } from '../pipeline/profiles.ts'
 
 /** What the shim runs: refpipe's own entry point, with the commit's injections after the caller's arguments. */
 const MAIN_PY = `"""VirNucPro's command line over the bundled reference pipeline (virnucpro-bench's history known answer)."""

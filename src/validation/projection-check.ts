@@ -1,10 +1,11 @@
 /**
  * The accuracy check "a 10% subset predicts the full run within 5%": the subset run is projected to the full run's
- * size by the e2e suite's own projection (src/suites/e2e-projection.ts, no second method) and compared with the full
+ * size by the e2e suite's own projection (src/suites/e2e/e2e-projection.ts, no second method) and compared with the full
  * run's measured wall time (the runner's spawn-to-exit time, RunRecord.wallMs).
  */
-import { type E2eProjection, projectObservation, wallParts } from '../suites/e2e-projection.ts'
-import type { RunObservation } from '../suites/observe-run.ts'
+
+import type { RunObservation } from '../engine/observe-run.ts'
+import { type E2eProjection, projectObservation, wallParts } from '../suites/e2e/e2e-projection.ts'
 
 export interface ProjectionAccuracy {
   projectedMs: number

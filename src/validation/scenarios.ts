@@ -4,8 +4,9 @@
  * A fault verdict is about the fault, not statistics: fault scenarios run once, no warm-up. docs/VALIDATION.md lists
  * the same scenarios (test/validation/scenarios.test.ts checks that it does).
  */
+
+import type { Configuration } from '../engine/configuration.ts'
 import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
-import type { Configuration } from '../suites/configuration.ts'
 
 export const ESM2 = 'ESM-2 Feature Extraction'
 

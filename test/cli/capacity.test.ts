@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
+import { h100Log, h100Record, h100RunDirs, h200RunDirs } from '../capacity/support/gpu-capacity.ts'
 import { header, sample } from '../monitor/support/records.ts'
-import { h100Log, h100Record, h100RunDirs, h200RunDirs } from '../suites/support/gpu-capacity.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const CLI = join(import.meta.dirname, '../../src/cli.ts')

@@ -6,9 +6,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { slug } from '../../src/engine/configuration.ts'
 import { JOURNAL_FORMAT } from '../../src/results/schema/run-entry.ts'
-import { slug } from '../../src/suites/configuration.ts'
-import { h200Record, h200RunDirs } from '../suites/support/gpu-capacity.ts'
+import { h200Record, h200RunDirs } from '../capacity/support/gpu-capacity.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const CLI = join(import.meta.dirname, '../../src/cli.ts')

@@ -1,7 +1,7 @@
 /**
  * Issue #25, inputs and settings: every bad input refused before any work, in one line naming the input, the problem
  * and the fix, with a documented exit code, no stack trace, and nothing of the user's touched. One row per case, each
- * run through the real CLI as a process. (SIGINT/SIGTERM during `fixtures generate`: test/fixtures/cli.test.ts; the
+ * run through the real CLI as a process. (SIGINT/SIGTERM during `fixtures generate`: test/input/cli.test.ts; the
  * gpu project's global setup: test/benchmarks/support/gpu-global-setup.test.ts.)
  */
 import { createHash } from 'node:crypto'
@@ -10,8 +10,8 @@ import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
-import { generateFixture } from '../../src/fixtures/generate.ts'
-import { resolveParams } from '../../src/fixtures/presets.ts'
+import { generateFixture } from '../../src/input/generate.ts'
+import { resolveParams } from '../../src/input/presets.ts'
 import { skipWithout } from '../support/optional-tools.ts'
 import { asOtherUser, CLI, otherUserProblem } from '../support/other-user.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'

@@ -3,11 +3,11 @@
 import { readdir } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { createSuiteContext } from '../../src/engine/context.ts'
+import { configsFor } from '../../src/engine/profile-configs.ts'
+import { type RecordInput, writeSuiteRecord } from '../../src/engine/record.ts'
+import { campaignTask, SuiteSettingsError, suiteSettings, targetDevice } from '../../src/engine/settings.ts'
 import { makeRunId } from '../../src/results/run-id.ts'
-import { createSuiteContext } from '../../src/suites/context.ts'
-import { configsFor } from '../../src/suites/profile-configs.ts'
-import { type RecordInput, writeSuiteRecord } from '../../src/suites/record.ts'
-import { campaignTask, SuiteSettingsError, suiteSettings, targetDevice } from '../../src/suites/settings.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const RECORD_ID = /^[A-Za-z0-9._-]+$/

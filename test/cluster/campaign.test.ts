@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { submissions, taskCount, validateCampaign } from '../../src/cluster/campaign.ts'
 import { campaignEnv, gpuSuiteNames, suiteFiles } from '../../src/cluster/campaign-inputs.ts'
 import { ClusterError } from '../../src/cluster/errors.ts'
-import { REPO_ROOT } from '../../src/target/profiles.ts'
+import { REPO_ROOT } from '../../src/pipeline/profiles.ts'
 import { campaignArb, sampleCampaign } from './support/campaigns.ts'
 
 test('submissions: one per partition, their task ranges tile 0..tasks-1 without overlap', () => {

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { checkSettings, unknownVariables } from '../../src/config/check.ts'
-import { checkSuiteSettings } from '../../src/suites/settings.ts'
+import { checkSuiteSettings } from '../../src/engine/settings.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const dir = tempDirUntilFileEnd('config-check-')

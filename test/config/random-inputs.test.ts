@@ -8,13 +8,13 @@ import { join, resolve } from 'node:path'
 import { execa } from 'execa'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { SettingError } from '../../src/config/setting-error.ts'
 import { loadThresholds } from '../../src/config/thresholds.ts'
 import { KNOWN_VARIABLES } from '../../src/config/variables.ts'
-import { FastaFormatError } from '../../src/fixtures/fasta-errors.ts'
-import { readFasta } from '../../src/fixtures/fasta-reader.ts'
 // The suites' check: it adds the parsers of SHARD and SWEEP (read above src/config), as the CLI's doctor does.
-import { checkSuiteSettings } from '../../src/suites/settings.ts'
+import { checkSuiteSettings } from '../../src/engine/settings.ts'
+import { FastaFormatError } from '../../src/input/fasta-errors.ts'
+import { readFasta } from '../../src/input/fasta-reader.ts'
+import { SettingError } from '../../src/platform/setting-error.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const dir = tempDirUntilFileEnd('random-inputs-')

@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { SettingError } from '../../src/config/setting-error.ts'
 import { KNOWN_VARIABLES, readSetting, VARIABLES, type VariableName } from '../../src/config/variables.ts'
+import { SettingError } from '../../src/platform/setting-error.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const repo = resolve(import.meta.dirname, '../..')

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { stageRunFigures } from '../../src/engine/stage-metrics.ts'
 import {
   betterOf,
   capacityRateMetric,
@@ -10,7 +11,6 @@ import {
 } from '../../src/history/metric-names.ts'
 import { headlineMetrics } from '../../src/history/metrics.ts'
 import { readResultRecords } from '../../src/results/store.ts'
-import { stageRunFigures } from '../../src/suites/stage-metrics.ts'
 import { sampleResultRecord } from '../support/result-records.ts'
 import { CAPACITY_CPU, CAPACITY_H200, readRecord, SCALING_RUN_DIR } from './support/fixtures.ts'
 

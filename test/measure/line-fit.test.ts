@@ -100,7 +100,7 @@ describe('lineLackOfFit', () => {
   })
 
   test("VirNucPro's growing cost, 4 runs a size at 1% noise: found over 1,000-20,000 records, hidden over 1,000-8,000", () => {
-    // Why the design reaches for a wide range before narrowing a CI (src/suites/capacity/design.ts REACH_RUN_TIME_RATIO).
+    // Why the design reaches for a wide range before narrowing a CI (src/capacity/design.ts REACH_RUN_TIME_RATIO).
     const random = createRandomSource('power')
     const rate = (largest: number) => {
       let found = 0

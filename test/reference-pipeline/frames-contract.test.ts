@@ -1,10 +1,10 @@
 import { execa } from 'execa'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { keptFrames } from '../../src/fixtures/six-frame.ts'
+import { keptFrames } from '../../src/input/six-frame.ts'
 import { pythonExecutable, REFPIPE_ROOT, skipReason } from './support.ts'
 
-// The chunk/six-frame contract has two independent implementations: src/fixtures/six-frame.ts and
+// The chunk/six-frame contract has two independent implementations: src/input/six-frame.ts and
 // reference-pipeline/refpipe/frames.py. Random records (ACGT with some IUPAC letters, any length) must give the same
 // kept frames, proteins and in-frame bases in both.
 

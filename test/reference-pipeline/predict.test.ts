@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { countStopFreeFrames, keptFrameIds } from '../../src/fixtures/six-frame.ts'
+import { countStopFreeFrames, keptFrameIds } from '../../src/input/six-frame.ts'
 import {
   CPU_TINY,
   messages,

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { execa } from 'execa'
-import { generateFixture } from '../../src/fixtures/generate.ts'
-import { resolveParams } from '../../src/fixtures/presets.ts'
+import { generateFixture } from '../../src/input/generate.ts'
+import { resolveParams } from '../../src/input/presets.ts'
+import { PIPELINE_STAGES } from '../../src/pipeline/stages.ts'
 import { findTorchPython } from '../../src/platform/python.ts'
-import { PIPELINE_STAGES } from '../../src/target/stages.ts'
 import { toolProblem } from '../support/optional-tools.ts'
 
 /** Helpers for the tests that drive the reference pipeline as a real process (python3 -m refpipe). */

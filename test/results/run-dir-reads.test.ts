@@ -18,9 +18,9 @@ import {
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { RECORD_MAX_BYTES } from '../../src/results/store.ts'
+import { h100RunDirs } from '../capacity/support/gpu-capacity.ts'
 import { cliSandbox } from '../cli/support/cli-sandbox.ts'
 import { DEMO_DIR } from '../report/support/demo.ts'
-import { h100RunDirs } from '../suites/support/gpu-capacity.ts'
 
 const { at, file, cli } = cliSandbox('run-dir-reads-')
 /** Less than the test's own 30 s: a command that waits on a FIFO is killed, and the test says it did not end. */

@@ -17,21 +17,21 @@ const REFERENCE_PIPELINE = [
   'test/reference-pipeline/predict.test.ts',
   'test/reference-pipeline/unittest.test.ts',
   // The runner and the target profile against the real pipeline (preflight imports torch: 10 s for one test).
-  'test/target/runner-reference.test.ts',
-  'test/target/profiles.test.ts',
+  'test/pipeline/runner-reference.test.ts',
+  'test/pipeline/profiles.test.ts',
   'test/platform/python.test.ts',
   // The CLI's doctor as a real process, which probes python and torch (4-5 s a test).
   'test/cli/doctor.test.ts',
   // The suites on the CPU: repeated real runs a configuration, monitored (16-109 s a file).
-  'test/suites/capacity/analyze.test.ts',
-  'test/suites/e2e-equivalence.test.ts',
-  'test/suites/e2e-projection.test.ts',
-  'test/suites/measure-interleaved.test.ts',
-  'test/suites/memory.test.ts',
-  'test/suites/scaling-many-gpus.test.ts',
-  'test/suites/scaling.test.ts',
-  'test/suites/shard.test.ts',
-  'test/suites/stage.test.ts',
+  'test/capacity/analyze.test.ts',
+  'test/suites/e2e/e2e-equivalence.test.ts',
+  'test/suites/e2e/e2e-projection.test.ts',
+  'test/engine/measure-interleaved.test.ts',
+  'test/suites/memory/memory.test.ts',
+  'test/suites/scaling/scaling-many-gpus.test.ts',
+  'test/suites/scaling/scaling.test.ts',
+  'test/suites/shard/shard.test.ts',
+  'test/suites/stage/stage.test.ts',
 ]
 
 /** A real single-node Slurm cluster running campaigns of the stage suite (67 s; a requeued task, about 60 s; skip without SLURM_CONF). */
@@ -45,7 +45,7 @@ const STUDIES = [
   'test/history/gate-study.test.ts',
   'test/measure/change-points-study.test.ts',
   // The capacity design against repeats at fixed sizes: 20 seeds x 3 designs through the real analysis (about 100 s).
-  'test/suites/capacity/design-study.test.ts',
+  'test/capacity/design-study.test.ts',
   'test/report/analyses/fleet-coverage.test.ts',
   'test/nvml/leak.test.ts',
 ]
@@ -60,7 +60,7 @@ const NESTED_VITEST_RUNS = [
   'test/benchmarks/ab-gpu-bench.test.ts',
   'test/benchmarks/support/gpu-global-setup.test.ts',
   // A CPU campaign killed at random moments (SIGKILL, SIGTERM) and continued: 5 campaigns of 4 runs (about 4 min).
-  'test/suites/continue-campaign.test.ts',
+  'test/engine/continue-campaign.test.ts',
 ]
 
 /**
@@ -100,7 +100,7 @@ export const INTEGRATION_TEST_FILES: readonly string[] = [
  */
 export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
   // A 10-hour tqdm stream through the runner, its pace read against a plain byte scan of the same stream (10-15 s).
-  'test/target/runner-long-line.test.ts',
+  'test/pipeline/runner-long-line.test.ts',
   'test/validation/cpu-scenarios.test.ts',
   'test/validation/capacity-cpu-known-answer.test.ts',
   'test/validation/history-known-answer.test.ts',

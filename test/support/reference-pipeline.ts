@@ -1,8 +1,8 @@
 // The reference pipeline on the CPU needs Python 3 with PyTorch, an optional tool (test/support/optional-tools.ts):
 // the tests that run it skip where it cannot run, and fail where VIRNUCPRO_BENCH_REQUIRE_TOOLS names torch (.ci/run
 // installs it and does).
-import type { Preflight } from '../../src/target/preflight.ts'
-import { referenceProfile } from '../../src/target/profiles.ts'
+import type { Preflight } from '../../src/pipeline/preflight.ts'
+import { referenceProfile } from '../../src/pipeline/profiles.ts'
 import { toolProblem } from './optional-tools.ts'
 
 /**

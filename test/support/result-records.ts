@@ -1,7 +1,7 @@
 import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
+import type { RunObservation } from '../../src/engine/observe-run.ts'
+import type { RunRecord } from '../../src/pipeline/run-record.ts'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
-import type { RunObservation } from '../../src/suites/observe-run.ts'
-import type { RunRecord } from '../../src/target/run-record.ts'
 
 /** A completed run record of the shape the runner writes (two stages), for schema, store and report tests. */
 export function sampleRunRecord(overrides: Partial<RunRecord> = {}): RunRecord {

@@ -3,9 +3,9 @@
 // a line with the planted slope, never a negative part; and the sequential design adds the runs it chooses within its
 // budget (capacity/topup.ts), each one in the record with why. The GPU version: benchmarks/validation/capacity (docs/VALIDATION.md).
 import { describe, expect, test } from 'vitest'
-import type { CapacityStats } from '../../src/suites/capacity/analyze.ts'
-import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/suites/capacity/suite.ts'
-import { createInputResolver } from '../../src/suites/input.ts'
+import type { CapacityStats } from '../../src/capacity/analyze.ts'
+import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/capacity/suite.ts'
+import { createInputResolver } from '../../src/input/resolver.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
 import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'

@@ -2,7 +2,7 @@
 // planted faults; the GPU readings come from the fake NVML, scripted (they stand for the scenario, the CPU never
 // touches a GPU). Asserted: the suites' verdicts and the bottleneck report, as the GPU files do at full scale.
 import { describe, expect, test } from 'vitest'
-import { runMemorySuite, runStageSuite } from '../../src/suites/suites.ts'
+import { runMemorySuite, runStageSuite } from '../../src/suites/index.ts'
 import { bottleneckFlags, stageShare, topStage } from '../../src/validation/bottleneck-check.ts'
 import { livePids, runEnding } from '../../src/validation/run-checks.ts'
 import { verdictOf } from '../../src/validation/verdict-checks.ts'

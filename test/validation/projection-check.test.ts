@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { projectObservation } from '../../src/suites/e2e-projection.ts'
+import { projectObservation } from '../../src/suites/e2e/e2e-projection.ts'
 import {
   checkProjection,
   describePartErrors,

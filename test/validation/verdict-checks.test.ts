@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { judgeAtLeast } from '../../src/engine/verdict.ts'
 import { createRandomSource, speedup } from '../../src/measure/index.ts'
-import { judgeAtLeast } from '../../src/suites/verdict.ts'
 import {
   checkRate,
   expectedAtLeastVerdict,

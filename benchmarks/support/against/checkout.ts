@@ -4,7 +4,7 @@
  * subject from a checkout root, importing the code under test from that root's `src/`, so the same bench runs both
  * revisions' code side by side in one process, in interleaved pairs.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -45,14 +45,33 @@ export function describeCheckout(other: OtherCheckout): string {
 }
 
 /**
- * Imports a module of a checkout by its path inside it (`src/measure/rng.ts`); `T` is the module's type as this
- * checkout declares it (`typeof import('../src/measure/rng.ts')`): the other revision must offer the same exports.
+ * Folders renamed since earlier revisions (issue 38: code named for what it does), newest name first: a revision from
+ * before the rename keeps the module under its former folder, and `--against` such a revision still finds it.
+ */
+const FORMER_FOLDERS: readonly (readonly [string, string])[] = [
+  ['src/input/', 'src/fixtures/'],
+  ['src/pipeline/', 'src/target/'],
+]
+
+/** The module's path in `root`: as given, or under its folder's former name where only that exists. */
+export function pathIn(root: string, relativePath: string): string {
+  if (existsSync(join(root, relativePath))) return relativePath
+  const former = FORMER_FOLDERS.find(([now]) => relativePath.startsWith(now))
+  const old = former ? former[1] + relativePath.slice(former[0].length) : null
+  return old && existsSync(join(root, old)) ? old : relativePath
+}
+
+/**
+ * Imports a module of a checkout by its path inside it (`src/measure/rng.ts`; a folder renamed since is found under
+ * its former name); `T` is the module's type as this checkout declares it (`typeof import('../src/measure/rng.ts')`):
+ * the other revision must offer the same exports.
  * @throws Error naming the checkout and the module when it cannot be loaded
  */
 export async function importFrom<T>(root: string, relativePath: string): Promise<T> {
+  const path = pathIn(root, relativePath)
   try {
-    return (await import(pathToFileURL(join(root, relativePath)).href)) as T
+    return (await import(pathToFileURL(join(root, path)).href)) as T
   } catch (error) {
-    throw new Error(`cannot load ${relativePath} from ${root}: ${(error as Error).message}`, { cause: error })
+    throw new Error(`cannot load ${path} from ${root}: ${(error as Error).message}`, { cause: error })
   }
 }

@@ -2,7 +2,7 @@
  * The saved baselines: one JSON file per machine and bench, `<dir>/<machine>/<bench>.json`, holding the runs of that
  * bench on that machine that a verdict compares against (each run's per-pair costs, not just a median: the verdict
  * needs this machine's spread). One file per bench, so that bench files running in parallel never write the same
- * file; each write is atomic (src/results/atomic-write.ts), so a killed run leaves the old baseline or the new one.
+ * file; each write is atomic (src/platform/atomic-write.ts), so a killed run leaves the old baseline or the new one.
  *
  * Where: `.bench-baselines/` in the checkout (ignored by git), or VIRNUCPRO_BENCH_BASELINE_DIR. In the checkout, as
  * Criterion keeps its baselines under `target/criterion`: a baseline describes the code this checkout ran on this
@@ -12,8 +12,8 @@
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { z } from 'zod'
+import { writeFileAtomic } from '../../../src/platform/atomic-write.ts'
 import { makeDirs } from '../../../src/platform/make-dirs.ts'
-import { writeFileAtomic } from '../../../src/results/atomic-write.ts'
 import { THIS_CHECKOUT } from '../against/checkout.ts'
 import { describeMachine, type MachineKey, machineDirName, sameMachine } from './machine.ts'
 

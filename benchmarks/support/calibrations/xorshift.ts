@@ -1,6 +1,6 @@
 /**
  * xorshift32 (Marsaglia 2003), one step: the calibrations' own random numbers, so that no calibration runs the suite's
- * PRNGs (src/measure/rng.ts, src/fixtures/random.ts), which are code under test. The state is a signed 32-bit integer
+ * PRNGs (src/measure/rng.ts, src/input/random.ts), which are code under test. The state is a signed 32-bit integer
  * kept in the caller's local variable (a closure's unsigned state costs a heap number per step in V8, which made a
  * calibration 5x slower here); `>>> 0` reads it as unsigned.
  */

@@ -16,17 +16,17 @@
  * a known answer needs a known input). GPU machine: npx vitest run --project gpu benchmarks/validation/capacity
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import { median, toSorted } from '../../../src/measure/index.ts'
-import type { MeasuredRun } from '../../../src/results/schema/index.ts'
-import type { CapacityStats } from '../../../src/suites/capacity/index.ts'
-import { measureCapacity, sequenceEquivalents, writeCapacityRecord } from '../../../src/suites/capacity/index.ts'
-import { createInputResolver, type ResolvedInput } from '../../../src/suites/input.ts'
-import { journalFor } from '../../../src/suites/journal-options.ts'
+import type { CapacityStats } from '../../../src/capacity/index.ts'
+import { measureCapacity, sequenceEquivalents, writeCapacityRecord } from '../../../src/capacity/index.ts'
+import { journalFor } from '../../../src/engine/journal-options.ts'
 import {
   completedRuns,
   type MeasuredConfiguration,
   measureConfiguration,
-} from '../../../src/suites/measure-configuration.ts'
+} from '../../../src/engine/measure-configuration.ts'
+import { createInputResolver, type ResolvedInput } from '../../../src/input/resolver.ts'
+import { median, toSorted } from '../../../src/measure/index.ts'
+import type { MeasuredRun } from '../../../src/results/schema/index.ts'
 import { checkDirect, checkPrework, checkShift } from '../../../src/validation/capacity-check.ts'
 import {
   CAPACITY_DIRECT_RUNS,

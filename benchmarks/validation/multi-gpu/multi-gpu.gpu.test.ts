@@ -5,9 +5,9 @@
  * GPU machine (2 GPUs): npx vitest run --project gpu benchmarks/validation/multi-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
+import { placementEntries, placementVerdict } from '../../../src/engine/placement.ts'
 import type { BalanceResult } from '../../../src/measure/index.ts'
-import { placementEntries, placementVerdict } from '../../../src/suites/placement.ts'
-import { runScalingSuite, runStageSuite } from '../../../src/suites/suites.ts'
+import { runScalingSuite, runStageSuite } from '../../../src/suites/index.ts'
 import { bottleneckFlags, describeFlags } from '../../../src/validation/bottleneck-check.ts'
 import { ESM2, faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'
 import { gpuOfWorker, speedupConsistency, verdictOf } from '../../../src/validation/verdict-checks.ts'

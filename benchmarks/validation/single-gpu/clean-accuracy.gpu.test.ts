@@ -6,12 +6,12 @@
  * GPU machine: npx vitest run --project gpu benchmarks/validation/single-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import type { SampleManifest } from '../../../src/fixtures/manifest.ts'
-import { medianRun } from '../../../src/suites/e2e.ts'
-import { projectRun } from '../../../src/suites/e2e-projection.ts'
-import { completedRuns } from '../../../src/suites/measure-configuration.ts'
-import type { RunObservation } from '../../../src/suites/observe-run.ts'
-import { runMemorySuite, runStageSuite } from '../../../src/suites/suites.ts'
+import { completedRuns } from '../../../src/engine/measure-configuration.ts'
+import type { RunObservation } from '../../../src/engine/observe-run.ts'
+import type { SampleManifest } from '../../../src/input/manifest.ts'
+import { medianRun } from '../../../src/suites/e2e/e2e.ts'
+import { projectRun } from '../../../src/suites/e2e/e2e-projection.ts'
+import { runMemorySuite, runStageSuite } from '../../../src/suites/index.ts'
 import { describeFlags, faultSignatureFlags } from '../../../src/validation/bottleneck-check.ts'
 import { checkEnergy } from '../../../src/validation/energy-check.ts'
 import { checkProjection, describePartErrors } from '../../../src/validation/projection-check.ts'

@@ -4,7 +4,7 @@
  * runs under a 20 s timeout. GPU machine: npx vitest run --project gpu benchmarks/validation/single-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
-import { runStageSuite } from '../../../src/suites/suites.ts'
+import { runStageSuite } from '../../../src/suites/index.ts'
 import { bottleneckFlags, stageShare, topStage } from '../../../src/validation/bottleneck-check.ts'
 import { describeEnding, livePids, runEnding } from '../../../src/validation/run-checks.ts'
 import { faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'

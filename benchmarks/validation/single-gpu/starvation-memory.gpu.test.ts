@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { BOTTLENECK_RULES } from '../../../src/report/analyses/bottleneck-rules.ts'
-import { runMemorySuite, runStageSuite } from '../../../src/suites/suites.ts'
+import { runMemorySuite, runStageSuite } from '../../../src/suites/index.ts'
 import { bottleneckFlags, describeFlags, STARVATION_RULES } from '../../../src/validation/bottleneck-check.ts'
 import { describeEnding, livePids, runEnding } from '../../../src/validation/run-checks.ts'
 import { ESM2, faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'

@@ -35,7 +35,7 @@ export interface IdleProfile {
   /**
    * From each window's first busy sample to its last, summed over the windows: how long the GPU worked on the stage,
    * its start-up before and its drain after left out (a rate's source where the pipeline logs none:
-   * src/suites/capacity/rates.ts). Sampled: each end is known to one interval. Null without a busy sample.
+   * src/capacity/rates.ts). Sampled: each end is known to one interval. Null without a busy sample.
    */
   busySpanMs: number | null
 }

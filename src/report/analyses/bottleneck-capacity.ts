@@ -3,10 +3,11 @@
  * start-up (the monitor's time before the GPU's first work) and the rest, with the utilization after onset; and, where a
  * capacity record fitted the same configuration, the stage's size model (fixed part + per-sequence part).
  */
+
+import type { CapacityStats } from '../../capacity/index.ts'
+import { type Figure, figureOf } from '../../capacity/table.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { CapacityStats } from '../../suites/capacity/index.ts'
 import type { StageEvidence } from './bottleneck-rules.ts'
-import { type Figure, figureOf } from './capacity-rows.ts'
 
 export interface StageSizeModel {
   /** The capacity record and configuration the parts come from. */

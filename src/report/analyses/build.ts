@@ -1,10 +1,10 @@
 /** All analyses of one run, as one plain object: what every renderer reads (and what summary.json holds). */
 
+import { analyzeCapacityRecords, type CapacityReport } from '../../capacity/report-analysis.ts'
 import { runGroups } from '../../results/runs.ts'
 import type { InvalidRecord } from '../../results/store.ts'
 import type { BenchmarkTaskResult, ReportInput, RunOutcome } from '../input.ts'
 import { analyzeBottlenecks, type BottleneckReport } from './bottleneck.ts'
-import { analyzeCapacityRecords, type CapacityReport } from './capacity.ts'
 import { analyzeE2e, type E2eReport } from './e2e.ts'
 import { analyzeFleet, type FleetReport } from './fleet.ts'
 import { analyzeKinds, type KindsReport } from './kinds.ts'

@@ -1,7 +1,7 @@
 /**
  * End to end: for each e2e record's run group, wall time and sequences processed, the time per sequence (median with
  * CI over the repeated runs), and for the group the suite projected, its projection to the PERF-01 sample sizes as
- * the record stores it (src/suites/e2e-projection.ts: fixed costs apart from the steady rate). The report computes no
+ * the record stores it (src/suites/e2e/e2e-projection.ts: fixed costs apart from the steady rate). The report computes no
  * projection of its own, so it never disagrees with the record's `perf01/...` verdicts.
  */
 import { medianWithCi, type ProjectedTime, toSorted } from '../../measure/index.ts'

@@ -5,10 +5,10 @@
  * node on. Every verdict and projection is the records' own or the shard analysis's; nothing is judged again. Pure.
  */
 
+import { analyzeCapacityRecords } from '../../capacity/report-analysis.ts'
+import type { Figure } from '../../capacity/table.ts'
 import { gpuModelOf } from '../../results/runs.ts'
 import type { ResultRecord, VerdictValue } from '../../results/schema/index.ts'
-import { analyzeCapacityRecords } from './capacity.ts'
-import type { Figure } from './capacity-rows.ts'
 import type { HostComparison } from './fleet-hosts.ts'
 import { hostOf } from './fleet-runs.ts'
 import { worstVerdict } from './suites.ts'

@@ -5,9 +5,10 @@
  * the hosts of the same model on seq/s, by more than the regression gate's threshold, its own runs agreeing). Only
  * measurements that two or more hosts ran are compared; the others are counted. Pure.
  */
+
+import type { Figure } from '../../capacity/table.ts'
 import { judgeFleetSpread, type SpreadVerdict } from '../../measure/fleet-spread.ts'
 import { groupBy } from '../../results/runs.ts'
-import type { Figure } from './capacity-rows.ts'
 import { figureOfValues, type MeasuredGroup } from './fleet-runs.ts'
 
 export interface HostRow {

@@ -7,11 +7,12 @@
  * one measurement here, read once. A shard record's full-shard runs are one measurement for all shards of its run
  * (`<configuration>, shards of N`): the shards carry equal work, so their rates compare like any other hosts'.
  */
+
+import type { Figure } from '../../capacity/table.ts'
 import { medianWithCi, toSorted } from '../../measure/index.ts'
 import { type CountedRun, gpuModelOf, runGroups } from '../../results/runs.ts'
 import { type ResultRecord, type ShardStats, ShardStatsSchema } from '../../results/schema/index.ts'
-import { type RunThroughput, runThroughput } from '../../suites/shard-run-figures.ts'
-import type { Figure } from './capacity-rows.ts'
+import { type RunThroughput, runThroughput } from '../../suites/shard/shard-run-figures.ts'
 
 export interface MeasuredGroup {
   /** Human key: setup and input, the same on every host that ran it. */

@@ -13,12 +13,13 @@
  * - the production size on the fleet (PERF-01), and each shard's node alone on it.
  * A comparison with nothing measured on one side is no verdict, and says what is missing. Pure.
  */
+
+import type { Figure } from '../../capacity/table.ts'
 import type { Thresholds } from '../../config/thresholds.ts'
+import { judgeAtMost } from '../../engine/verdict.ts'
 import { estimateFrom, type LineOf, type SizeEstimate, valueAt } from '../../measure/index.ts'
 import { medianOf } from '../../results/runs.ts'
 import type { VerdictValue } from '../../results/schema/index.ts'
-import { judgeAtMost } from '../../suites/verdict.ts'
-import type { Figure } from './capacity-rows.ts'
 import { ENERGY, meanOf, type ShardMeasured, WALL } from './fleet-shard-models.ts'
 
 export interface FleetFigures {

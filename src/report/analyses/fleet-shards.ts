@@ -6,11 +6,12 @@
  * 1 (fleet-shard-compare.ts); the production size on the fleet. A 0/1 record of the same input and configuration is
  * the one-node measurement of every N-shard run it matches; one that matches none is a run of its own. Pure.
  */
+
+import type { Figure } from '../../capacity/table.ts'
 import type { Thresholds } from '../../config/thresholds.ts'
 import { workerBalance } from '../../measure/index.ts'
 import { gpuModelOf, groupBy, medianOf } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { Figure } from './capacity-rows.ts'
 import type { ShardProjection } from './fleet-host-summary.ts'
 import { figureOfValues, hostOf, shardStatsOf } from './fleet-runs.ts'
 import {

@@ -3,8 +3,9 @@
  * events (onEvent) and the monitor (onGpuUtil). On a TTY one line is redrawn in place on every update; elsewhere
  * (CI logs) a plain line is written every `intervalMs`, and only when something changed.
  */
+
+import type { TargetEvent } from '../../pipeline/events.ts'
 import { escapeControls } from '../../platform/one-line.ts'
-import type { TargetEvent } from '../../target/events.ts'
 
 export interface ProgressState {
   stage: string | null

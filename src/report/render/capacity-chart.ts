@@ -5,7 +5,7 @@
  * points, and each finite break-even size inside the plotted range as a labelled point on the baseline's line.
  */
 import type { TopLevelSpec } from 'vega-lite'
-import type { CapacityEntry } from '../analyses/capacity.ts'
+import type { CapacityEntry } from '../../capacity/report-analysis.ts'
 import { columnTitle, fmtCount, fmtHours } from './capacity-text.ts'
 
 const HOUR_MS = 3_600_000

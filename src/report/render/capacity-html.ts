@@ -3,7 +3,7 @@
  * size with one row per configuration, break-even and asymptotic speedup per k, and each GPU stage as fixed cost and
  * steady state. The same figures and words as capacity.md (capacity-text.ts); every string from records escaped.
  */
-import type { CapacityEntry, CapacityReport, StageCell } from '../analyses/capacity.ts'
+import type { CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
 import { capacitySpec } from './capacity-chart.ts'
 import {
   answerLines,

@@ -3,7 +3,7 @@
  * 45,000, 6,000,000: one row per configuration), break-even and asymptotic speedup per k; capacity.md adds each GPU
  * stage as fixed cost + steady state, the wall line per configuration and the notes. Pure; text from records escaped.
  */
-import type { CapacityConfigRow, CapacityEntry, CapacityReport, StageCell } from '../analyses/capacity.ts'
+import type { CapacityConfigRow, CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
 import {
   answerLines,
   baselineOf,

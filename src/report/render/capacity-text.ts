@@ -11,7 +11,7 @@ import type {
   CapacityConfigRow,
   CapacityEntry,
   Figure,
-} from '../analyses/capacity.ts'
+} from '../../capacity/report-analysis.ts'
 
 const MINUTE_MS = 60_000
 const HOUR_MS = 3_600_000

@@ -4,7 +4,7 @@
  * held it up and why, N nodes against 1, the production size). A comparison with nothing measured on one side reads
  * `NO VERDICT` and why. Pure; raw text: callers escape.
  */
-import type { Figure } from '../analyses/capacity-rows.ts'
+import type { Figure } from '../../capacity/table.ts'
 import type { FleetReport } from '../analyses/fleet.ts'
 import type { PerfSummary } from '../analyses/fleet-host-summary.ts'
 import type { NodeComparison } from '../analyses/fleet-shard-compare.ts'

@@ -19,7 +19,7 @@ export type ProgressSource = (typeof PROGRESS_SOURCES)[number]
 /**
  * One stage's progress inside one run, per worker: the pipeline's own progress lines on the runner's clock (ms from
  * the run's start, the clock of the stage spans). What a stage's per-sequence rate is read from inside a run
- * (src/suites/capacity/rates.ts): thousands of batches give a tight slope that start-up noise does not enter. Kept in
+ * (src/capacity/rates.ts): thousands of batches give a tight slope that start-up noise does not enter. Kept in
  * the record so a stored run directory can be refitted without its logs.
  */
 export const StageProgressSchema = z

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 const GitStateSchema = z.object({ commit: z.string(), dirty: z.boolean() })
 
-/** The input a record's runs read (src/suites/input.ts): the source's identity and each file of it that was used. */
+/** The input a record's runs read (src/input/resolver.ts): the source's identity and each file of it that was used. */
 const InputProvenanceSchema = z.object({
   source: z.object({
     source: z.enum(['user', 'generated']),

@@ -44,7 +44,7 @@ export const MeasuredRunSchema = z.object({
   /** Each GPU stage's own progress lines, per worker (absent in records written before they were kept). */
   progress: z.array(StageProgressSchema).optional(),
   /**
-   * Present when the run was measured by an earlier invocation and kept in the run journal (src/suites/kept-runs.ts):
+   * Present when the run was measured by an earlier invocation and kept in the run journal (src/engine/kept-runs.ts):
    * who measured it. A continued measurement names every run it reused.
    */
   keptFrom: MeasuredBySchema.optional(),

@@ -15,7 +15,7 @@ export const JOURNAL_FORMAT = 1
 /**
  * One finished run. `key` is what makes it reusable (src/results/run-key.ts): a later measurement reuses it only when
  * its own key is equal. `extras` holds what the suites read beyond the record (batch events, memory observations):
- * their shape is the suites' (src/suites/kept-runs.ts checks it).
+ * their shape is the suites' (src/engine/kept-runs.ts checks it).
  */
 export const RunEntrySchema = z.object({
   format: z.literal(JOURNAL_FORMAT),

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { RunRecord } from '../../target/run-record.ts'
+import type { RunRecord } from '../../pipeline/run-record.ts'
 import { type MutuallyAssignable, typesAgree } from './type-checks.ts'
 
-// The runner's RunRecord (src/target/run-record.ts) as a schema, so a record read back from disk is checked field by
+// The runner's RunRecord (src/pipeline/run-record.ts) as a schema, so a record read back from disk is checked field by
 // field before any report trusts it.
 
 const extraValue = z.union([z.number(), z.string()])

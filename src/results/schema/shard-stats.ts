@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * `stats` of a `shard` record (src/suites/shard-suite.ts): one array task of a sharded production run. Shard `index` of
+ * `stats` of a `shard` record (src/suites/shard/shard-suite.ts): one array task of a sharded production run. Shard `index` of
  * `count` of one input ran on this node's GPUs, at the shard's full size and at a nested work-stratified subset of it,
  * so the report can fit each shard's size model and merge the shards of one run (fleet time, straggler, N nodes
  * against 1). This schema is the one definition of the shape: the suite writes it, the report reads it.

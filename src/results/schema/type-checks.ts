@@ -1,6 +1,6 @@
 /**
  * Compile-time guards that a zod schema and the TypeScript type it mirrors stay the same shape: `tsc` fails when
- * either side changes without the other (the runner's RunRecord is defined in src/target, the schema here).
+ * either side changes without the other (the runner's RunRecord is defined in src/pipeline, the schema here).
  */
 export type Assignable<From, To> = [From] extends [To] ? true : false
 export type MutuallyAssignable<A, B> = Assignable<A, B> extends true ? Assignable<B, A> : false

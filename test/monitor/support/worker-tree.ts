@@ -6,8 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { GpuMonitor } from '../../../src/monitor/monitor.ts'
 import type { MonitorSummary } from '../../../src/monitor/summary/summarize.ts'
-import { readChildren } from '../../../src/target/proc.ts'
-import { trackProcessTree } from '../../../src/target/process-tree.ts'
+import { readChildren } from '../../../src/pipeline/proc.ts'
+import { trackProcessTree } from '../../../src/pipeline/process-tree.ts'
 import type { FakeDevice } from '../../support/fake-nvml.ts'
 import { ADDON_PATH, sleep, tempLogPath, useFake } from './fake.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import type { CapacityStats } from '../../../src/capacity/analyze.ts'
 import { analyzeBottlenecks } from '../../../src/report/analyses/bottleneck.ts'
 import type { ResultRecord } from '../../../src/results/schema/index.ts'
-import type { CapacityStats } from '../../../src/suites/capacity/analyze.ts'
 import { capacityRecord, H200_1GPU } from '../support/capacity.ts'
 import { loadDemo } from '../support/demo.ts'
 

@@ -7,9 +7,9 @@
 import { describe, expect, test } from 'vitest'
 import type { MonitorRecord } from '../../../src/monitor/records.ts'
 import { summarizeRecords } from '../../../src/monitor/summary/summarize.ts'
+import type { StageSpan } from '../../../src/pipeline/stage-spans.ts'
 import { analyzeBottlenecks } from '../../../src/report/analyses/bottleneck.ts'
 import type { BottleneckFlag } from '../../../src/report/analyses/bottleneck-rules.ts'
-import type { StageSpan } from '../../../src/target/stage-spans.ts'
 import { header, sample } from '../../monitor/support/records.ts'
 import { sampleResultRecord, sampleRunRecord } from '../../support/result-records.ts'
 

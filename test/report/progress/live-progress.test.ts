@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import type { TargetEvent } from '../../../src/pipeline/events.ts'
 import {
   applyEvent,
   createLiveProgress,
   EMPTY_PROGRESS,
   formatProgress,
 } from '../../../src/report/progress/live-progress.ts'
-import type { TargetEvent } from '../../../src/target/events.ts'
 
 const start: TargetEvent = { type: 'stage-start', index: 6, name: 'ESM-2 Feature Extraction', atMs: 0 }
 const batch: TargetEvent = {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { analyzeCapacityRecords, type CapacityEntry } from '../../../src/report/analyses/capacity.ts'
+import { analyzeCapacityRecords, type CapacityEntry } from '../../../src/capacity/report-analysis.ts'
 import { capacitySpec } from '../../../src/report/render/capacity-chart.ts'
 import { CPU_1_2_WORKERS, capacityRecord, H200_1GPU } from '../support/capacity.ts'
 

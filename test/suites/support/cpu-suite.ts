@@ -3,11 +3,11 @@
 // the CPU pipeline never touches a GPU, so the fake's utilization, memory and process lists stand for the scenario a
 // test is about, while stage times, outputs, exit classes and cleanup come from real runs.
 import { cachedDataset } from '../../../benchmarks/support/dataset.ts'
+import type { Configuration } from '../../../src/engine/configuration.ts'
+import { createSuiteContext, type SuiteContext } from '../../../src/engine/context.ts'
 import { DEFAULT_REPETITION_POLICY } from '../../../src/measure/index.ts'
 import { makeRunId } from '../../../src/results/run-id.ts'
-import type { Configuration } from '../../../src/suites/configuration.ts'
-import { createSuiteContext, type SuiteContext } from '../../../src/suites/context.ts'
-import type { SuiteMeasure } from '../../../src/suites/suites.ts'
+import type { SuiteMeasure } from '../../../src/suites/index.ts'
 import { ADDON_PATH, useFake } from '../../monitor/support/fake.ts'
 import type { FakeDevice } from '../../support/fake-nvml.ts'
 import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'

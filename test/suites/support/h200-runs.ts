@@ -8,10 +8,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { RunObservation } from '../../../src/suites/observe-run.ts'
-import type { BatchEvent, InferenceCompleteEvent } from '../../../src/target/events.ts'
-import { createLogParser } from '../../../src/target/log-parser.ts'
-import type { RunRecord } from '../../../src/target/run-record.ts'
+import type { RunObservation } from '../../../src/engine/observe-run.ts'
+import type { BatchEvent, InferenceCompleteEvent } from '../../../src/pipeline/events.ts'
+import { createLogParser } from '../../../src/pipeline/log-parser.ts'
+import type { RunRecord } from '../../../src/pipeline/run-record.ts'
 
 export const H200_RUNS_DIR = resolve(import.meta.dirname, '../../fixtures/h200-runs')
 

@@ -1,0 +1,218 @@
+/**
+ * Capacity suite (kind `capacity`): every configuration (1, 2, 4, 8 GPUs as the host allows) measured at two or more
+ * nested sizes of one input, all arms interleaved after a warm-up each, so slow drift falls on every arm alike; one
+ * size model per configuration (src/measure/size-model.ts) and, against 1 GPU, speedup, break-even and asymptotic
+ * speedup. Answers "will my sample finish in time on k GPUs, and is the k-th GPU worth it" at the measured size and
+ * at the target sizes (thresholds.perf01: typical and production), each with a CI that covers run-to-run variation.
+ * `stats` has the shape CapacityStats.
+ */
+import type { Thresholds } from '../config/thresholds.ts'
+import type { Configuration } from '../engine/configuration.ts'
+import { completedRuns, type MeasuredConfiguration } from '../engine/measure-configuration.ts'
+import { type Analysis, verdict } from '../engine/verdict.ts'
+import type { InputIdentity } from '../input/identity.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
+import type { SizeModel } from '../measure/index.ts'
+import type { Verdict } from '../results/schema/index.ts'
+import { type ComparisonCapacity, compareCapacity } from './compare.ts'
+import type { DesignStep } from './design.ts'
+import { type ConfigCapacity, configCapacity } from './model.ts'
+import { type CapacityRun, capacityRun } from './runs.ts'
+import { sharedParts } from './shared.ts'
+import { withCommonSources } from './steady.ts'
+import { capacityVerdicts } from './verdicts.ts'
+
+/** What the projections' CIs cover, for reports. */
+export const CAPACITY_COVERS =
+  'run-to-run variation of every part (start-up included) at the measured sizes; not a different input mix, nor effects that appear only above the largest measured size (memory pressure, thermal limits)'
+
+export interface CapacityStats {
+  input: Pick<InputIdentity, 'source' | 'path' | 'sha256' | 'records' | 'workPerRecord' | 'chunkLength' | 'preset'>
+  /** Records of each nested subset, ascending. */
+  sizes: number[]
+  /** Sequence-equivalents of the largest measured size: where `measured` verdicts are judged. */
+  measuredSequences: number
+  targets: number[]
+  covers: string
+  configurations: ConfigCapacity[]
+  comparisons: ComparisonCapacity[]
+  /** Configurations that could not be fitted, with why. */
+  notFitted: { label: string; reason: string }[]
+  /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
+  sequential?: {
+    stop: string
+    topUps: number
+    gpuMinutes: number
+    budgetGpuMinutes: number
+    /** As the design took them (DesignStep), read back from a record: its kind any string, its runner-up left out. */
+    steps?: (Omit<DesignStep, 'kind' | 'runnerUp' | 'why'> & { kind: string; why?: string })[]
+    notALine?: string[]
+  } | null
+}
+
+/** One configuration's measurements, one per size (same order as the sizes). */
+export interface ConfigMeasurements {
+  config: Configuration
+  gpuCount: number
+  bySize: MeasuredConfiguration[]
+}
+
+/** A subset's size in sequences of the source's average work: its records times its work per record over the source's. */
+export const sequenceEquivalents = (input: ResolvedInput) => input.records * (1 + input.workRelativeDifference)
+
+function runsOf(c: ConfigMeasurements, inputs: readonly ResolvedInput[], gpuStages: readonly string[]): CapacityRun[] {
+  return c.bySize.flatMap((m, i) =>
+    completedRuns(m).flatMap((o) => {
+      const run = capacityRun(o.measured, sequenceEquivalents(inputs[i]!), gpuStages)
+      return run ? [run] : []
+    }),
+  )
+}
+
+function failureOf(c: ConfigMeasurements): string | null {
+  const failed = c.bySize.find((m) => m.failure)
+  return failed?.failure
+    ? `${failed.failure.label} ended as ${failed.failure.exitClass}: ${failed.failure.reason}`
+    : null
+}
+
+/** One configuration's completed runs as the size model reads them, or why it has none to fit. */
+export interface CapacityConfigRuns {
+  label: string
+  gpuCount: number
+  runs: CapacityRun[]
+  /** Records of each measured size (keyed by its sequence-equivalents). */
+  recordsBySize: ReadonlyMap<number, number>
+  /** A measurement that did not complete; null when every one did. */
+  failure: string | null
+}
+
+/** What the runs were measured on: the input, its measured sizes (records), the largest in sequence-equivalents. */
+export interface CapacityFrame {
+  input: CapacityStats['input']
+  sizes: number[]
+  measuredSequences: number
+}
+
+/**
+ * The index of the largest size every configuration has runs at (the sequential design may add a size to one
+ * configuration only): where the configurations are compared as measured.
+ */
+function largestMeasuredByAll(configs: readonly ConfigMeasurements[], sizes: number): number {
+  for (let i = sizes - 1; i >= 0; i--) if (configs.every((c) => (c.bySize[i]?.observations.length ?? 0) > 0)) return i
+  return sizes - 1
+}
+
+/**
+ * Fits and compares the configurations (the first is the baseline, normally 1 GPU).
+ * @param inputs the nested subsets the measurements ran on, ascending, parallel to each `bySize`.
+ */
+export function analyzeCapacity(
+  configs: readonly ConfigMeasurements[],
+  inputs: readonly ResolvedInput[],
+  t: Thresholds,
+  /** Further sizes (sequences) to project to, before the targets: e.g. a size measured directly to check against. */
+  extraSizes: readonly number[] = [],
+): Analysis<CapacityStats> {
+  const recordsBySize = new Map(inputs.map((input) => [sequenceEquivalents(input), input.records]))
+  const runs = configs.map((c) => ({
+    label: c.config.label,
+    gpuCount: c.gpuCount,
+    runs: runsOf(c, inputs, t.perf02.stages),
+    recordsBySize,
+    failure: failureOf(c),
+  }))
+  const source = inputs[0]!.source
+  const frame = {
+    input: {
+      source: source.source,
+      path: source.path,
+      sha256: source.sha256,
+      records: source.records,
+      workPerRecord: source.workPerRecord,
+      chunkLength: source.chunkLength,
+      preset: source.preset,
+    },
+    sizes: inputs.map((i) => i.records),
+    measuredSequences: sequenceEquivalents(inputs[largestMeasuredByAll(configs, inputs.length)]!),
+  }
+  return analyzeCapacityRuns(runs, frame, t, extraSizes)
+}
+
+/**
+ * Fits and compares configurations from their runs (the suite's, or a stored run directory's: `virnucpro-bench
+ * capacity`); the 1-GPU one is the baseline of the others.
+ */
+export function analyzeCapacityRuns(
+  given: readonly CapacityConfigRuns[],
+  frame: CapacityFrame,
+  t: Thresholds,
+  extraSizes: readonly number[] = [],
+): Analysis<CapacityStats> {
+  const targets = [t.perf01.typicalSequences, t.perf01.productionSequences]
+  const projected = [...new Set([...extraSizes, ...targets])]
+  const measured = frame.measuredSequences
+  const fitted: { figures: ConfigCapacity; model: SizeModel; parts: string[] }[] = []
+  const notFitted: CapacityStats['notFitted'] = []
+  const verdicts: Verdict[] = []
+  // Each stage of a configuration read from one source in all its runs, before anything is fitted (shared parts too).
+  const configs = given.map((c) => ({ ...c, runs: withCommonSources(c.runs) }))
+  const shared = sharedParts(
+    configs.filter((c) => !c.failure),
+    t.perf02.stages,
+    'capacity/shared',
+  )
+  for (const c of configs) {
+    const result = c.failure
+      ? null
+      : configCapacity(
+          { label: c.label, gpuCount: c.gpuCount, runs: c.runs, recordsBySize: c.recordsBySize },
+          t.perf02.stages,
+          projected,
+          `capacity/${c.label}`,
+          shared,
+        )
+    if (result) {
+      fitted.push(result)
+      continue
+    }
+    const reason = c.failure ?? 'completed runs do not span two sizes'
+    notFitted.push({ label: c.label, reason })
+    verdicts.push(
+      verdict({
+        id: `capacity/${c.gpuCount}/fit`,
+        title: `size model, ${c.label}`,
+        verdict: 'error',
+        detail: `no size model, so no projected verdict for this configuration: ${reason}`,
+      }),
+    )
+  }
+  const base = fitted.find((f) => f.figures.gpuCount === 1) ?? null
+  const comparisons = base
+    ? fitted
+        .filter((f) => f !== base)
+        .map((f) =>
+          compareCapacity(
+            { label: base.figures.label, model: base.model, parts: base.parts },
+            { label: f.figures.label, model: f.model, parts: f.parts, gpuCount: f.figures.gpuCount },
+            [measured, ...projected],
+            t,
+          ),
+        )
+    : []
+  const configurations = fitted.map((f) => f.figures)
+  verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
+  return {
+    stats: {
+      input: frame.input,
+      sizes: frame.sizes,
+      measuredSequences: measured,
+      targets,
+      covers: CAPACITY_COVERS,
+      configurations,
+      comparisons,
+      notFitted,
+    },
+    verdicts,
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Runs the capacity suite: every (configuration, size) arm measured in one interleaved measurement (A1 B1 C1 D1 A2 ...:
+ * one warm-up of each arm first, then the measured runs in turn, so drift and a cold first process fall on every arm
+ * alike), through the shared-run cache (the scaling suite's per-k records read the same runs), then analysed and
+ * written at once. The measured-size scaling records come from the largest size's arms (capacityArms' `largest`).
+ * With a budget, the sequential design (capacity/topup.ts) then adds the runs it chooses, sizes the input resolver
+ * makes on demand (InputResolver.resize) included, each through the same run journal under a label of its own.
+ */
+
+import { capacityTargets } from '../config/capacity-targets.ts'
+import type { Configuration } from '../engine/configuration.ts'
+import type { SuiteContext } from '../engine/context.ts'
+import { journalFor } from '../engine/journal-options.ts'
+import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from '../engine/measure-configuration.ts'
+import { failureReason, type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
+import { analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
+import { type TopUpState, topUp } from './topup.ts'
+
+/** A configuration and its GPU count (1 GPU first: the baseline every other one is compared with). */
+export interface SizedConfiguration {
+  config: Configuration
+  gpuCount: number
+}
+
+/**
+ * Each configuration's measurements, with the sequential design's outcome when it ran and the inputs measured (the
+ * planned ones and any size the design added, parallel to every `bySize`).
+ */
+export type CapacityMeasurements = ConfigMeasurements[] & { sequential?: TopUpState; inputs?: ResolvedInput[] }
+
+const sizeLabel = (config: Configuration, input: ResolvedInput) =>
+  `${config.label}, ${input.records.toLocaleString('en-US')} seqs`
+
+/**
+ * Every configuration at every size, interleaved; shared through the run cache (one call measures, later calls with
+ * the same arms read it back).
+ * @throws RangeError when there are fewer than 2 sizes or no configuration.
+ */
+export async function measureCapacity(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  configs: readonly SizedConfiguration[],
+  inputs: readonly ResolvedInput[],
+  /** GPU-minutes the sequential design may spend on top-up runs (capacity/topup.ts); 0: the planned runs only. */
+  budgetGpuMinutes = 0,
+  /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
+  purposeSuffix = '',
+): Promise<CapacityMeasurements> {
+  if (inputs.length < 2) throw new RangeError(`capacity needs >= 2 input sizes, got ${inputs.length}`)
+  if (configs.length === 0) throw new RangeError('capacity needs at least one configuration')
+  const arms = configs.flatMap(({ config }) =>
+    inputs.map((input) => ({ config: { ...config, label: sizeLabel(config, input) }, input: input.file })),
+  )
+  // Warm-ups of each configuration's smallest size only: it warms the host for the larger sizes, whose warm-up would
+  // cost as much as a measured run (a 10,000-record one ~40 s on an H100).
+  const policy = m.policy ?? SUITE_POLICY
+  const warmupArms = configs.map(({ config }) => sizeLabel(config, inputs[0]!))
+  const journal = journalFor(
+    ctx,
+    capacityPurpose(
+      configs.map((c) => c.config),
+      inputs,
+      purposeSuffix,
+    ),
+  )
+  const measured = await measureInterleaved(arms, {
+    ...m,
+    policy: { ...policy, warmupArms },
+    profile: ctx.profile,
+    workDir: ctx.workDir,
+    journal,
+  })
+  const byConfig: CapacityMeasurements = configs.map(({ config, gpuCount }, c) => ({
+    config,
+    gpuCount,
+    bySize: measured.slice(c * inputs.length, (c + 1) * inputs.length),
+  }))
+  byConfig.inputs = [...inputs]
+  if (budgetGpuMinutes <= 0) return byConfig
+  const resolver = ctx.inputs
+  byConfig.sequential = await topUp(byConfig, {
+    inputs: byConfig.inputs,
+    thresholds: ctx.thresholds,
+    budgetGpuMinutes,
+    ciTarget: capacityTargets(ctx.profile.name).ciHalfWidth,
+    // Sizes beyond the measured ones where the resolver can make them (a suite given only a provenance reader cannot).
+    ...(resolver?.resize && resolver.sizeLimit
+      ? {
+          sizes: {
+            resize: (base: ResolvedInput, records: number) => resolver.resize!(base, records),
+            maxRecords: resolver.sizeLimit(inputs.at(-1)!),
+          },
+        }
+      : {}),
+    measure: async (c, input, runs, k) => {
+      const at = byConfig.inputs!.indexOf(input)
+      // A size this configuration has runs at gets top-ups, one label each; a size new to it is an arm of its own.
+      const known = at >= 0 && c.bySize[at]!.observations.length > 0
+      const label = known ? `${sizeLabel(c.config, input)} top-up ${k}` : sizeLabel(c.config, input)
+      const [one] = await measureInterleaved([{ config: { ...c.config, label }, input: input.file }], {
+        ...m,
+        policy: { ...policy, warmupRuns: 0, minRuns: runs, maxRuns: runs },
+        profile: ctx.profile,
+        workDir: ctx.workDir,
+        // Each decision's runs have a label of their own: a continuation reuses the ones kept, in the order they ran.
+        journal,
+      })
+      return one!
+    },
+  })
+  return byConfig
+}
+
+/** The capacity record the runs are for: its id and name, as writeCapacityRecord writes them. */
+function capacityPurpose(configs: readonly Configuration[], inputs: readonly ResolvedInput[], idSuffix: string) {
+  const labels = configs.map((c) => c.label).join(' + ')
+  return {
+    kind: 'capacity' as const,
+    id: `capacity-${labels}${idSuffix}`,
+    name: `capacity, ${labels} at ${inputs.map((i) => i.records.toLocaleString('en-US')).join(' / ')} seqs`,
+  }
+}
+
+/** The largest size's measurement of each configuration: what the measured-size scaling verdicts read. */
+export function largestArms(measured: readonly ConfigMeasurements[]): MeasuredConfiguration[] {
+  return measured.map((c) => c.bySize.at(-1)!)
+}
+
+/**
+ * Measures (or reads from the cache), analyses and writes the capacity record. When the inputs are subsets of the
+ * user's own sample, its whole size is projected to as well: "will my sample finish in time" at its own size.
+ */
+export async function runCapacitySuite(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  configs: readonly SizedConfiguration[],
+  inputs: readonly ResolvedInput[],
+  /**
+   * GPU-minutes of runs the suite may spend, the sequential design's top-ups included (default 0: the planned runs
+   * only). The GPU suites pass VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN less a minute for what the runs' wall times do
+   * not hold (inputs, fits, reports).
+   */
+  budgetGpuMinutes = 0,
+): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
+  const measured = await measureCapacity(ctx, m, configs, inputs, budgetGpuMinutes)
+  const sizes = measured.inputs ?? inputs
+  const source = sizes[0]!.source
+  const largest = sizes.at(-1)!.records
+  const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
+  return {
+    ...(await writeCapacityRecord(ctx, measured, sizes, '', ownSize, [], measured.sequential ?? null)),
+    measured,
+  }
+}
+
+/**
+ * Analyses measurements (one per size, parallel to `inputs`) and writes the capacity record; `idSuffix` tells two
+ * capacity records of one run apart (a fault scenario beside the clean one).
+ */
+export function writeCapacityRecord(
+  ctx: SuiteContext,
+  measured: readonly ConfigMeasurements[],
+  inputs: readonly ResolvedInput[],
+  idSuffix = '',
+  extraSizes: readonly number[] = [],
+  /** Runs kept in the record but not fitted (a size measured directly to check the projection against). */
+  heldOut: readonly MeasuredConfiguration[] = [],
+  /** The sequential design's outcome, when it ran. */
+  sequential: TopUpState | null = null,
+): Promise<SuiteOutcome> {
+  const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes)
+  const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
+  const reason = failureReason(all)
+  return writeSuiteRecord(ctx, {
+    ...capacityPurpose(
+      measured.map((c) => c.config),
+      inputs,
+      idSuffix,
+    ),
+    measurements: all,
+    stats: { ...stats, sequential },
+    verdicts,
+    ...(reason ? { state: 'failed' as const, reason } : {}),
+  })
+}

@@ -1,0 +1,265 @@
+/**
+ * The capacity suite's sequential design: after the planned runs, each next run is chosen and measured, then the model
+ * refitted, in this order while the GPU-minute budget allows:
+ * 1. a range a bend in the cost can show over (capacity/bend.ts): the size whose run takes 4x the smallest run's time
+ *    (also the cost-optimal largest size: src/measure/size-design.ts), or a third size in the middle; not where it
+ *    would undo a CI already on target, and only while the budget holds its runs twice over;
+ * 2. a "not a line" from the lack-of-fit test on few runs, confirmed where the bend shows;
+ * 3. while some configuration's production-size CI is wider than a planner can decide on (CAPACITY_CI_TARGET), the run
+ *    expected to narrow it most per GPU-minute (capacity/design.ts: another run at a measured size, or 2-4 at a larger
+ *    one);
+ * 4. once every CI is on target, runs that settle a lack-of-fit test still in doubt.
+ * A configuration whose runs say its wall time is not a line gets no more runs (they would narrow a CI around the
+ * wrong line), and its model says so in its support: every projection inconclusive. Each step is kept with why.
+ *
+ * The budget counts the runs' own wall times (warm-ups included) times the GPUs the host holds for the measurement,
+ * not the clock: a measurement replayed from the run cache then makes the same decisions and measures nothing new. It
+ * is a cap: a step's cost is counted as slow as the slowest run seen against its median (overrunFactor).
+ */
+import type { Thresholds } from '../config/thresholds.ts'
+import type { MeasuredConfiguration } from '../engine/measure-configuration.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
+import { median, toSorted } from '../measure/index.ts'
+import { analyzeCapacity, type CapacityStats, type ConfigMeasurements } from './analyze.ts'
+import { bendCheck, bendCheckSizes, bendConfirmed } from './bend.ts'
+import {
+  CAPACITY_CI_TARGET,
+  type DesignChoice,
+  type DesignStep,
+  type DesignView,
+  designCandidates,
+  notALine,
+  toStep,
+} from './design.ts'
+
+export { CAPACITY_CI_TARGET, type DesignStep }
+/** Runs the top-ups add at most, whatever the budget: a runaway loop on a host too noisy to converge is no design. */
+export const CAPACITY_MAX_TOPUPS = 24
+/** The suite's budget: its runs' wall time x the GPUs the host holds, at most (issue 24: one 2-GPU host, 15). */
+export const CAPACITY_BUDGET_GPU_MIN = 15
+/**
+ * A size added so a bend can show is measured only while the budget holds this many times its cost: a new size of a
+ * few runs first widens the CI (its spread, in seconds the largest, holds the model's degrees of freedom down), and the
+ * rest is what brings it back. On a synthetic reference-like target (9 s start-up, 3.3 ms a sequence, 2.5% noise, 7
+ * GPU-minutes), without this rule a CI on target at +-2.1% ended the budget at +-3.0%.
+ */
+export const BEND_ROOM_FACTOR = 2
+
+export interface TopUpState {
+  /** Why the loop ended. */
+  stop: 'targets-reached' | 'budget' | 'max-top-ups' | 'no-fit' | 'no-ci' | 'not-a-line' | 'run-failed'
+  /** Runs added. */
+  topUps: number
+  /** GPU-minutes the runs took (their wall times x the GPUs held). */
+  gpuMinutes: number
+  budgetGpuMinutes: number
+  /** Each decision, in order. */
+  steps: DesignStep[]
+  /** Configurations whose runs say their wall time is not a line (they got no further runs). */
+  notALine: string[]
+  /** The run that did not complete, when one stopped the design (it stays in the record, unfitted). */
+  failure: string | null
+}
+
+/** How the suite measures what the design chose, and where a new size's input comes from. */
+export interface TopUpOptions {
+  /** The measured inputs, ascending, parallel to every `bySize`; a size the design adds is inserted in order. */
+  inputs: ResolvedInput[]
+  thresholds: Thresholds
+  budgetGpuMinutes: number
+  /** Measures `runs` more runs of `c` on `input`; k numbers the decisions (1, 2, ...). */
+  measure: (c: ConfigMeasurements, input: ResolvedInput, runs: number, k: number) => Promise<MeasuredConfiguration>
+  /**
+   * An input of `records` records nested with the measured ones (InputResolver.resize) and the most records it gives
+   * (InputResolver.sizeLimit); absent: repeats at the measured sizes only.
+   */
+  sizes?: { resize: (base: ResolvedInput, records: number) => Promise<ResolvedInput>; maxRecords: number }
+  /** Runs the design may add at most (default CAPACITY_MAX_TOPUPS). */
+  maxTopUps?: number
+  /** The 6 M CI half-width each configuration aims at (config/capacity-targets.ts); default CAPACITY_CI_TARGET. */
+  ciTarget?: (gpuCount: number) => number
+}
+
+const runsMs = (measured: readonly ConfigMeasurements[]) =>
+  measured.flatMap((c) => c.bySize.flatMap((m) => m.observations)).reduce((a, o) => a + o.measured.run.wallMs, 0)
+
+/**
+ * How much longer than its median a run took: the slowest completed run against its size's median, over every
+ * configuration and size (1 where no size has two runs). The design's costs are medians and fits, so a run as slow as
+ * one already seen would overspend a room its median fits: on a busy 2-core CI VM a design ended at 0.2268 GPU-minutes
+ * against a budget of 0.2245. topUp counts each step's cost times the most this, or a step's own runs against its
+ * cost, has been so far, so the budget is a cap for any run no slower than one seen.
+ */
+export function overrunFactor(measured: readonly ConfigMeasurements[]): number {
+  let factor = 1
+  for (const slot of measured.flatMap((c) => c.bySize)) {
+    const walls = slot.observations
+      .filter((o) => !o.measured.warmup && o.measured.run.exitClass === 'completed')
+      .map((o) => o.measured.run.wallMs)
+    if (walls.length < 2) continue
+    const mid = median(toSorted(walls, 'capacity top-up walls'))
+    if (mid > 0) factor = Math.max(factor, Math.max(...walls) / mid)
+  }
+  return factor
+}
+
+/** How far each configuration's production projection is from its target: half-width over target (> 1: too wide). */
+export function ciExcess(
+  stats: CapacityStats,
+  production: number,
+  ciTarget: (gpuCount: number) => number = CAPACITY_CI_TARGET,
+): { label: string; gpuCount: number; halfWidth: number; target: number; excess: number }[] {
+  return stats.configurations.map((c) => {
+    const at = c.at.find((a) => a.sequences === production)?.wallMs
+    const half = at?.ci ? (at.ci.high - at.ci.low) / 2 / at.estimate : Number.POSITIVE_INFINITY
+    const target = ciTarget(c.gpuCount)
+    return { label: c.label, gpuCount: c.gpuCount, halfWidth: half, target, excess: half / target }
+  })
+}
+
+type Choice = { step: DesignChoice; runnerUp?: DesignChoice } | { stop: TopUpState['stop'] }
+
+/** The next run by the rule, or why there is none. */
+function choose(
+  stats: CapacityStats,
+  production: number,
+  room: number,
+  o: {
+    held: number
+    maxRecords: number
+    canResize: boolean
+    known: readonly number[]
+    ciTarget?: (gpuCount: number) => number
+  },
+): Choice {
+  const excess = ciExcess(stats, production, o.ciTarget)
+  const views: (DesignView & { excess: number })[] = stats.configurations.map((figures, i) => ({
+    figures,
+    halfWidth: excess[i]!.halfWidth,
+    target: excess[i]!.target,
+    excess: excess[i]!.excess,
+  }))
+  const lines = views.filter((v) => !bendConfirmed(v.figures))
+  const cheapest = (choices: (DesignChoice | null)[]) =>
+    choices
+      .filter((c): c is DesignChoice => c !== null && c.gpuMinutes <= room)
+      .sort((a, b) => a.gpuMinutes - b.gpuMinutes)[0]
+  // First the range a bend can show over (also the cost-optimal largest size: capacity/design.ts REACH_RUN_TIME_RATIO):
+  // runs spent narrowing a CI around a line that does not hold are lost.
+  const at = { ...o, production }
+  // Per configuration, the first of its bend sizes the budget holds twice over; a CI on target is not traded for the
+  // check (a size whose runs are expected to widen it past its target is passed over for the next).
+  const bendOf = (v: DesignView & { excess: number }) =>
+    bendCheckSizes(v, at).find(
+      // A size for the per-file builds is taken whatever the CI says: a CI around a projection that misses them is
+      // no CI to keep.
+      (c) => BEND_ROOM_FACTOR * c.gpuMinutes <= room && (v.excess > 1 || c.halfWidth <= c.target || c.kind === 'files'),
+    ) ?? null
+  const bend = cheapest(o.canResize ? lines.map(bendOf) : [])
+  if (bend) return { step: bend }
+  const confirm = cheapest(lines.map((v) => bendCheck(v, { ...at, confirmOnly: true })))
+  if (confirm) return { step: confirm }
+  const wide = lines.filter((v) => v.excess > 1)
+  if (wide.length > 0) {
+    if (wide.every((v) => !Number.isFinite(v.halfWidth))) return { stop: 'no-ci' }
+    const ranked = wide
+      .flatMap((v) => designCandidates(v, { production, ...o }))
+      .filter((c) => c.gain > 0)
+      .sort((a, b) => b.gainPerCost - a.gainPerCost)
+    const affordable = ranked.filter((c) => c.gpuMinutes <= room)
+    if (affordable.length === 0) return { stop: ranked.length > 0 ? 'budget' : 'no-ci' }
+    return { step: affordable[0]!, runnerUp: affordable[1] }
+  }
+  const unsure = cheapest(lines.map((v) => bendCheck(v, at)))
+  if (unsure) return { step: unsure }
+  return { stop: lines.length < views.length ? 'not-a-line' : 'targets-reached' }
+}
+
+/**
+ * `extra`'s observations added to `c`'s measurement of `input` (a new size: a slot in every configuration, empty in
+ * the others). A run that did not complete stays among the observations, unfitted (completedRuns leaves it out), as a
+ * failed top-up always did: the planned runs' model stands, and the design's state says what failed.
+ */
+function merge(
+  measured: ConfigMeasurements[],
+  inputs: ResolvedInput[],
+  c: ConfigMeasurements,
+  input: ResolvedInput,
+  extra: MeasuredConfiguration,
+): void {
+  let at = inputs.findIndex((i) => i.file === input.file)
+  if (at < 0) {
+    at = inputs.filter((i) => i.records < input.records).length
+    inputs.splice(at, 0, input)
+    for (const m of measured)
+      m.bySize.splice(at, 0, { config: m.config, observations: [], stop: 'run-budget', failure: null, reusedRuns: 0 })
+  }
+  const slot = c.bySize[at]!
+  c.bySize[at] = {
+    ...slot,
+    observations: [...slot.observations, ...extra.observations],
+    reusedRuns: slot.reusedRuns + extra.reusedRuns,
+  }
+}
+
+/**
+ * Adds the runs the design chooses until every configuration's CI is on target (and measured at three sizes, where
+ * the budget allows), or the budget is spent. `inputs` grows with the sizes added, in order, as does every `bySize`.
+ */
+export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Promise<TopUpState> {
+  const held = Math.max(...measured.map((c) => c.gpuCount))
+  const production = o.thresholds.perf01.productionSequences
+  const gpuMinutes = () => (runsMs(measured) / 60_000) * held
+  const steps: DesignStep[] = []
+  const maxRecords = o.sizes?.maxRecords ?? o.inputs.at(-1)!.records
+  let added = 0
+  let failure: string | null = null
+  // Kept at its largest: runs added at a size pull its median up and so its own ratio down, but not the host's noise.
+  let overrun = overrunFactor(measured)
+  for (let k = 1; ; k++) {
+    const { stats } = analyzeCapacity(measured, o.inputs, o.thresholds)
+    const state = (stop: TopUpState['stop']): TopUpState => ({
+      stop,
+      topUps: added,
+      gpuMinutes: gpuMinutes(),
+      budgetGpuMinutes: o.budgetGpuMinutes,
+      steps,
+      notALine: stats.configurations.filter(notALine).map((c) => c.label),
+      failure,
+    })
+    if (stats.configurations.length === 0) return state('no-fit')
+    const room = (o.budgetGpuMinutes - gpuMinutes()) / overrun
+    const choice = choose(stats, production, room, {
+      held,
+      maxRecords,
+      canResize: o.sizes !== undefined,
+      known: o.inputs.map((i) => i.records),
+      ...(o.ciTarget && { ciTarget: o.ciTarget }),
+    })
+    if ('stop' in choice) return state(choice.stop)
+    const { step, runnerUp } = choice
+    if (added + step.runs > (o.maxTopUps ?? CAPACITY_MAX_TOPUPS)) return state('max-top-ups')
+    const c = measured.find((m) => m.config.label === step.label)!
+    const input = await inputOf(o, step.records)
+    steps.push(toStep(step, runnerUp))
+    const before = gpuMinutes()
+    const extra = await o.measure(c, input, step.runs, k)
+    added += extra.observations.filter((x) => !x.measured.warmup).length
+    merge(measured, o.inputs, c, input, extra)
+    if (step.gpuMinutes > 0) overrun = Math.max(overrun, (gpuMinutes() - before) / step.gpuMinutes)
+    overrun = Math.max(overrun, overrunFactor(measured))
+    if (extra.failure) {
+      failure = `${extra.failure.label} ended as ${extra.failure.exitClass}: ${extra.failure.reason}`
+      return state('run-failed')
+    }
+  }
+}
+
+/** The measured input of `records` records, or a new one nested with them. */
+async function inputOf(o: TopUpOptions, records: number): Promise<ResolvedInput> {
+  const known = o.inputs.find((i) => i.records === records)
+  if (known) return known
+  // The design proposes new sizes only where `sizes` gives them (maxRecords), or between measured ones.
+  if (!o.sizes) throw new RangeError(`capacity design: no input of ${records} records and no way to make one`)
+  return o.sizes.resize(o.inputs.at(-1)!, records)
+}

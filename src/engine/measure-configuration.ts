@@ -1,0 +1,155 @@
+/**
+ * Repeated runs of one or more configurations, as src/measure's repetition policy decides: warm-ups (kept, never
+ * counted), at least `minRuns` measured runs, an adaptive stop on precision or budget, and several arms interleaved
+ * (A B A B ...) so slow drift falls on every arm. A run that does not complete ends that arm's measurement (repeating
+ * a crash or an OOM measures nothing new); the other arms go on. Every run is kept in the run journal as it ends
+ * (measurement-journal.ts), and reused by a later measurement of the same key: a continuation after a kill, or
+ * another suite of the same invocation that needs the same runs (honest sharing: the same runs, not re-labelled ones).
+ */
+import {
+  DEFAULT_REPETITION_POLICY,
+  nextStep,
+  type RecordedRun,
+  type RepetitionPolicy,
+  type StopReason,
+} from '../measure/index.ts'
+import type { TargetProfile } from '../pipeline/profiles.ts'
+import type { Configuration } from './configuration.ts'
+import { type JournalOptions, openJournal } from './measurement-journal.ts'
+import { type MonitorSettings, observeRun, type RunObservation } from './observe-run.ts'
+
+/** Suite default: 1 warm-up and 3 measured runs (GPU time is scarce; 3 a side is the scaling minimum). */
+export const SUITE_POLICY: RepetitionPolicy = { ...DEFAULT_REPETITION_POLICY, warmupRuns: 1, minRuns: 3, maxRuns: 3 }
+
+export interface MeasureOptions {
+  profile: TargetProfile
+  input: string
+  workDir: string
+  monitor: MonitorSettings | null
+  policy?: RepetitionPolicy
+  timeoutMs?: number
+  /** The run journal's side: the runs' key, this invocation, the record they are for; omitted: runs keyed by arm only. */
+  journal?: JournalOptions
+}
+
+export type MeasurementStop = StopReason | 'run-failed'
+
+export interface MeasuredConfiguration {
+  config: Configuration
+  /** Every run in the order it ran, warm-ups included (marked). */
+  observations: RunObservation[]
+  stop: MeasurementStop
+  /** The first run that did not complete, with its exit class and reason. */
+  failure: { label: string; exitClass: string; reason: string } | null
+  /** How many of `observations` the run journal gave back (kept by an earlier invocation, or shared within this one). */
+  reusedRuns: number
+}
+
+/** Measured (non-warm-up) runs that completed. */
+export function completedRuns(m: MeasuredConfiguration): RunObservation[] {
+  return m.observations.filter((o) => !o.measured.warmup && o.measured.run.exitClass === 'completed')
+}
+
+/** One arm of an interleaved measurement: a configuration and the input it runs on. */
+export interface Arm {
+  config: Configuration
+  input: string
+}
+
+export type ArmsOptions = Omit<MeasureOptions, 'input'>
+
+/**
+ * Measures every configuration on `options.input`, interleaved; one configuration is a plain measurement.
+ * @throws MeasureInputError (from the policy) for a bad policy; run failures are data, never thrown.
+ */
+export function measureArms(
+  configs: readonly Configuration[],
+  options: MeasureOptions,
+): Promise<MeasuredConfiguration[]> {
+  return measureInterleaved(
+    configs.map((config) => ({ config, input: options.input })),
+    options,
+  )
+}
+
+/**
+ * Measures every arm, each on its own input, interleaved (A B A B ...): two sizes of one configuration compared
+ * under the same drift, e.g. a subset and the full input of a projection check. Each run is kept in the run journal
+ * the moment it ends; a run the journal already holds for this key is reused instead of measured (kept-runs.ts), so a
+ * measurement stopped by a kill continues where it stopped, and suites of one invocation that need the same runs
+ * share them.
+ * @throws RangeError for repeated arm labels; MeasureInputError (from the policy) for a bad policy; run failures
+ * are data, never thrown.
+ */
+export async function measureInterleaved(arms: readonly Arm[], options: ArmsOptions): Promise<MeasuredConfiguration[]> {
+  const byLabel = new Map(arms.map((arm) => [arm.config.label, arm]))
+  if (byLabel.size !== arms.length)
+    throw new RangeError(`arm labels must be unique: ${arms.map((a) => a.config.label).join(', ')}`)
+  const policy = options.policy ?? SUITE_POLICY
+  const journal = await openJournal(arms, options, policy)
+  const results = new Map(
+    arms.map((arm) => [
+      arm.config.label,
+      { config: arm.config, observations: [] as RunObservation[], failure: null as MeasuredConfiguration['failure'] },
+    ]),
+  )
+  // Arms still measured: an arm whose run did not complete stops (repeating a crash or an OOM measures nothing new),
+  // the others go on, so one configuration that cannot start does not take the rest of an interleaved campaign with it.
+  let live = [...byLabel.keys()]
+  const recorded: RecordedRun[] = []
+  const startedMs = performance.now()
+  // The time budget counts reused runs as the time they took, so a continuation decides as the first attempt would.
+  let reusedMs = 0
+  let stop: StopReason | null = null
+  while (live.length > 0) {
+    const step = nextStep(
+      recorded.filter((r) => live.includes(r.arm)),
+      reusedMs + performance.now() - startedMs,
+      live,
+      policy,
+    )
+    if (step.action === 'stop') {
+      stop = step.reason
+      break
+    }
+    const arm = byLabel.get(step.arm)!
+    const entry = results.get(step.arm)!
+    const n = entry.observations.length + 1
+    const label = `${arm.config.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
+    const { observation, reused } = await journal.run(arm, label, () =>
+      observeRun({
+        profile: options.profile,
+        config: arm.config,
+        input: arm.input,
+        workDir: journal.slotDir(arm),
+        label,
+        warmup: step.phase === 'warmup',
+        monitor: options.monitor,
+        timeoutMs: options.timeoutMs,
+      }),
+    )
+    entry.observations.push(observation)
+    const run = observation.measured.run
+    if (reused) reusedMs += run.wallMs
+    recorded.push({ arm: step.arm, phase: step.phase, durationMs: run.wallMs })
+    if (run.exitClass !== 'completed') {
+      entry.failure = { label, exitClass: run.exitClass, reason: run.reason ?? run.exitClass }
+      live = live.filter((a) => a !== step.arm)
+    }
+  }
+  journal.finish()
+  return [...results.values()].map((r) => ({
+    ...r,
+    stop: r.failure ? ('run-failed' as const) : (stop ?? 'run-failed'),
+    reusedRuns: r.observations.filter((o) => journal.reused.has(o)).length,
+  }))
+}
+
+/** Measures one configuration (warm-up, repeats, adaptive stop). */
+export async function measureConfiguration(
+  config: Configuration,
+  options: MeasureOptions,
+): Promise<MeasuredConfiguration> {
+  const [measured] = await measureArms([config], options)
+  return measured!
+}

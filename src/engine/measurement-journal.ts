@@ -1,0 +1,190 @@
+/**
+ * A measurement's side of the run journal: where each arm's runs go (its slot: configuration, input, profile, monitor
+ * and warm-ups; never the run count, which a continuation may raise), the measurement file that tells a reader which
+ * record the runs are for, the key each run is checked against, and the lines that say what was reused and what is
+ * measured again. The store is src/results/run-journal.ts; what may be reused is kept-runs.ts.
+ */
+import { createHash } from 'node:crypto'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Thresholds } from '../config/thresholds.ts'
+import type { RepetitionPolicy } from '../measure/index.ts'
+import type { TargetProfile } from '../pipeline/profiles.ts'
+import { isRunOf, readRunEntry, writeMeasurementEntry } from '../results/run-journal.ts'
+import { keyDifferences, type RunKey } from '../results/run-key.ts'
+import type { Provenance } from '../results/schema/index.ts'
+import { JOURNAL_FORMAT, type Purpose } from '../results/schema/run-entry.ts'
+import { type Configuration, configKey, slug } from './configuration.ts'
+import { keepRun, measuredByThisProcess, takeKeptRun } from './kept-runs.ts'
+import type { MonitorSettings, RunObservation } from './observe-run.ts'
+import { runKey } from './run-keys.ts'
+
+export interface JournalOptions {
+  /** The part of every run's key this invocation shares (run-keys.ts environmentKey). */
+  environment: RunKey | Promise<RunKey>
+  /** This invocation's writer token: runs it measured are shared within it, others' are "kept". */
+  invocation: string
+  runId: string
+  /** The record the runs are for; null: the runs are kept, but no reader can show them as a record after a kill. */
+  purpose: Purpose | null
+  /** What a reader needs to show the runs as that record (provenance of the arms' inputs, thresholds). */
+  describe?: (inputFiles: string[]) => Promise<{ provenance: Provenance; thresholds: Thresholds }>
+  /** Where the continuing / measured-again lines go; default stderr. */
+  say?: (line: string) => void
+}
+
+interface JournalArm {
+  config: { label: string }
+  input: string
+}
+
+export interface OpenJournal {
+  /** The folder an arm's runs go to. */
+  slotDir(arm: JournalArm): string
+  /** The kept run of `label` if one stands for it, else `measure()`'s run, kept at once. */
+  run(
+    arm: JournalArm,
+    label: string,
+    measure: () => Promise<RunObservation>,
+  ): Promise<{ observation: RunObservation; reused: boolean }>
+  /** Observations the journal gave back. */
+  readonly reused: ReadonlySet<RunObservation>
+  /** Says what the measurement reused and measured again (nothing when it reused nothing of another invocation). */
+  finish(): void
+}
+
+interface MeasureSide {
+  profile: TargetProfile
+  workDir: string
+  monitor: MonitorSettings | null
+  journal?: JournalOptions
+}
+
+/** A process-local invocation for measurements without journal options (library use, tests). */
+const LOCAL_INVOCATION = `process-${process.pid}-${Date.now()}`
+
+const hash8 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8)
+
+/**
+ * Opens the journal for a measurement of `arms`: writes its measurement file (when it has a purpose) and says how many
+ * runs of earlier invocations it finds kept.
+ */
+export async function openJournal(
+  arms: readonly { config: Configuration; input: string }[],
+  options: MeasureSide,
+  policy: RepetitionPolicy,
+): Promise<OpenJournal> {
+  const j = options.journal
+  const invocation = j?.invocation ?? LOCAL_INVOCATION
+  const say = j?.say ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const measuredBy = measuredByThisProcess(invocation)
+  const warmupsOf = (label: string) => ((policy.warmupArms?.includes(label) ?? true) ? policy.warmupRuns : 0)
+  const slots = new Map(
+    arms.map((arm) => {
+      const extra = JSON.stringify({
+        journal: JOURNAL_FORMAT,
+        profile: options.profile.name,
+        monitorIntervalMs: options.monitor?.intervalMs ?? null,
+        warmups: warmupsOf(arm.config.label),
+      })
+      return [arm.config.label, configKey(arm.config, arm.input, extra)] as const
+    }),
+  )
+  const environment = (await j?.environment) ?? {}
+  const keys = new Map<string, Promise<RunKey>>()
+  const keyOf = (arm: (typeof arms)[number]) => {
+    let key = keys.get(arm.config.label)
+    if (!key) {
+      key = runKey(environment, {
+        config: arm.config,
+        input: arm.input,
+        monitorIntervalMs: options.monitor?.intervalMs ?? null,
+      })
+      keys.set(arm.config.label, key)
+    }
+    return key
+  }
+  const name = j?.purpose?.name ?? arms.map((a) => a.config.label).join(' + ')
+  const planned = arms.reduce((n, arm) => n + warmupsOf(arm.config.label) + policy.maxRuns, 0)
+  if (j?.purpose && j.describe) {
+    const { provenance, thresholds } = await j.describe(arms.map((a) => a.input))
+    // Keyed by the arms' labels and slots: the capacity suite's top-ups share the planned arms' record and slot, and
+    // each is a measurement of its own (a key of slots alone let each top-up's file replace the one before).
+    const armsKey = arms.map((a) => `${a.config.label}\u0000${slots.get(a.config.label)}`).join('\u0001')
+    await writeMeasurementEntry(options.workDir, `${slug(j.purpose.id)}-${hash8(armsKey)}`, {
+      format: JOURNAL_FORMAT,
+      purpose: j.purpose,
+      arms: arms.map((a) => ({ label: a.config.label, slot: slots.get(a.config.label)! })),
+      plannedRuns: policy.maxRuns,
+      provenance,
+      thresholds,
+      startedAt: new Date().toISOString(),
+    })
+  }
+  let found = 0
+  for (const arm of arms)
+    found += await keptElsewhere(
+      join(options.workDir, slots.get(arm.config.label)!),
+      arm.config.label,
+      await keyOf(arm),
+      invocation,
+    )
+  if (found > 0 && j) say(`continuing ${j.runId}: ${name}: ${Math.min(found, planned)} of ${planned} runs kept`)
+
+  const reused = new Set<RunObservation>()
+  let measuredAgain = 0
+  let fromEarlier = 0
+  let measuredNow = 0
+  const byLabel = new Map(arms.map((a) => [a.config.label, a]))
+  return {
+    slotDir: (arm) => join(options.workDir, slots.get(arm.config.label)!),
+    reused,
+    async run(arm, label, measure) {
+      const full = byLabel.get(arm.config.label)!
+      const dir = join(options.workDir, slots.get(arm.config.label)!, slug(label))
+      const key = await keyOf(full)
+      const outcome = await takeKeptRun(dir, key)
+      if (outcome.state === 'kept') {
+        const { observation, measuredBy: by } = outcome.kept
+        const earlier = by.invocation !== invocation
+        const shown = earlier ? { ...observation, measured: { ...observation.measured, keptFrom: by } } : observation
+        if (earlier) fromEarlier++
+        reused.add(shown)
+        return { observation: shown, reused: true }
+      }
+      if (outcome.why) {
+        measuredAgain++
+        say(`${j?.runId ?? 'run'}: ${label}: measured again: ${outcome.why}`)
+      }
+      const observation = await measure()
+      measuredNow++
+      await keepRun(dir, key, observation, measuredBy)
+      return { observation, reused: false }
+    },
+    finish() {
+      if (fromEarlier === 0 && measuredAgain === 0) return
+      say(
+        `continuing ${j?.runId ?? 'run'}: ${name}: ${fromEarlier} run(s) kept from earlier invocations, ${measuredNow} measured now${measuredAgain > 0 ? ` (${measuredAgain} measured again)` : ''}`,
+      )
+    },
+  }
+}
+
+/**
+ * Completed runs of `arm` in its slot that an earlier invocation kept with this key: what a continuation will reuse.
+ * By label too: a capacity top-up shares the planned arm's slot, and those runs are not the top-up's.
+ */
+async function keptElsewhere(slotDir: string, arm: string, key: RunKey, invocation: string): Promise<number> {
+  const names = await readdir(slotDir).catch(() => [] as string[])
+  let count = 0
+  for (const name of names) {
+    if (/\.attempt-\d+$/.test(name)) continue
+    const reading = await readRunEntry(join(slotDir, name))
+    if (reading.state !== 'kept') continue
+    const { entry } = reading
+    if (!isRunOf(entry.measured.label, arm)) continue
+    if (entry.measuredBy.invocation === invocation || entry.measured.run.exitClass !== 'completed') continue
+    if (keyDifferences(entry.key, key).length === 0) count++
+  }
+  return count
+}

@@ -1,0 +1,155 @@
+/**
+ * Suite settings from the environment, sized so that the whole `gpu` project at `full` scale on one GPU takes
+ * minutes, not hours. Every knob has an env override (names below), parsed by src/config/variables.ts; a bad value
+ * throws naming the variable, the value, the problem and the fix.
+ */
+
+import { capacityTargets } from '../config/capacity-targets.ts'
+import { checkSettings, type SettingProblem } from '../config/check.ts'
+import { parsedBy, type Setting } from '../config/env-parsers.ts'
+import { type PARSED_ELSEWHERE, readSetting, type VariableName } from '../config/variables.ts'
+import { type InputIdentity, identifyInput } from '../input/identity.ts'
+import type { PresetName } from '../input/presets.ts'
+import { DEFAULT_WORK_CHUNK_LENGTH } from '../input/sample.ts'
+import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
+import { parseShardSpec } from './shard-settings.ts'
+import { parseSweepGrid } from './sweep-grid.ts'
+
+export interface SuiteSettings {
+  /** VIRNUCPRO_BENCH_MODEL_SCALE (reference pipeline only): tiny | small | full. Default full. */
+  modelScale: string
+  /** VIRNUCPRO_BENCH_PRESET: fixture preset of scaling, stage, memory, equivalence and benches. Default MEDIUM. */
+  preset: PresetName
+  /** VIRNUCPRO_BENCH_RECORDS: records override of that preset (0: the preset's). */
+  records: number
+  /** VIRNUCPRO_BENCH_WARMUP / VIRNUCPRO_BENCH_RUNS: warm-ups and measured runs per configuration. Default 1 / 3. */
+  policy: RepetitionPolicy
+  /** VIRNUCPRO_BENCH_E2E_SEQUENCES: the typical-like sample. Default 5,000. */
+  e2eSequences: number
+  /** VIRNUCPRO_BENCH_E2E_RUNS: measured runs of that sample (no warm-up: start-up is part of e2e time). Default 2. */
+  e2eRuns: number
+  /** VIRNUCPRO_BENCH_LARGE_SEQUENCES: the large-sample stability run (LARGE preset); 0 skips it. Default 10,000. */
+  largeSequences: number
+  /** VIRNUCPRO_BENCH_MATRIX: 0, false, no or off skips the optimization-impact matrix. Default on. */
+  matrix: boolean
+  /** VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: monitor poll interval. Default 100. */
+  monitorIntervalMs: number
+  /** VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: one target run ends (as timeout) after this. Default 540,000 (9 min). */
+  runTimeoutMs: number
+  /**
+   * VIRNUCPRO_BENCH_SIZES: records of the nested subsets the scaling suite fits its size model from, e.g.
+   * `1000,10000` (at least two, ascending after parsing). Default DEFAULT_SIZES.
+   */
+  sizes: number[]
+  /**
+   * VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: GPU-minutes (runs' wall time x GPUs held) the capacity suite may spend,
+   * the sequential design's top-up runs included. Default 15; the runs get a minute less (inputs, fits, reports).
+   */
+  capacityBudgetGpuMin: number
+  /** VIRNUCPRO_BENCH_DEVICE: gpu (default) or cpu; see targetDevice. */
+  device: TargetDevice
+}
+
+/**
+ * Where the suites run the target. `cpu` stands in for a GPU host on a machine without one (a Slurm campaign dry-run
+ * on a CPU partition, the cluster tests in CI): every configuration keeps its label and GPU count but runs on the CPU
+ * (profile-configs.ts), its GPU readings come from whatever NVML the host has (a fake one in the tests), so the
+ * records prove the plumbing, never a GPU figure.
+ */
+export type TargetDevice = 'gpu' | 'cpu'
+
+/**
+ * The scaling suite's default sizes: 1,000 and 4,000 records. Each GPU stage's steady part is read inside every run
+ * from its batch lines (capacity/rates.ts), so start-up noise no longer enters the per-sequence cost; what is left is
+ * mostly whole-stage slowdowns of the host (a host-bound stage ran 1.6x slower in one of three runs on an H100), which
+ * a wider spread of sizes does not divide and more runs do: 1,000 / 10,000 records cost 13.1 GPU-minutes on a 2 x H100
+ * host for a 6 M CI of +-13% (1 GPU), where 1,000 / 4,000 cost ~9 and leave the budget's rest to the sequential
+ * design's top-up runs at 4,000 (capacity/topup.ts). docs/VALIDATION.md has the figures measured.
+ */
+export const DEFAULT_SIZES = [1_000, 4_000]
+
+/** A bad setting: one line naming the variable, its value, the problem and the fix (src/platform/setting-error.ts). */
+export { SettingError as SuiteSettingsError } from '../platform/setting-error.ts'
+
+/**
+ * The suites' settings, each variable read through its one parser (src/config/variables.ts).
+ * @throws SettingError naming the variable, its bad value, the problem and the fix.
+ */
+export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettings {
+  const read = <N extends VariableName>(name: N) => readSetting(env, name)
+  const runs = read('VIRNUCPRO_BENCH_RUNS') ?? 3
+  const warmupRuns = read('VIRNUCPRO_BENCH_WARMUP') ?? 1
+  return {
+    modelScale: read('VIRNUCPRO_BENCH_MODEL_SCALE') ?? 'full',
+    preset: read('VIRNUCPRO_BENCH_PRESET') ?? 'MEDIUM',
+    records: read('VIRNUCPRO_BENCH_RECORDS') ?? 0,
+    policy: { ...DEFAULT_REPETITION_POLICY, warmupRuns, minRuns: runs, maxRuns: runs },
+    e2eSequences: read('VIRNUCPRO_BENCH_E2E_SEQUENCES') ?? 5_000,
+    e2eRuns: read('VIRNUCPRO_BENCH_E2E_RUNS') ?? 2,
+    largeSequences: read('VIRNUCPRO_BENCH_LARGE_SEQUENCES') ?? 10_000,
+    matrix: read('VIRNUCPRO_BENCH_MATRIX') ?? true,
+    monitorIntervalMs: read('VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS') ?? 100,
+    runTimeoutMs: read('VIRNUCPRO_BENCH_RUN_TIMEOUT_MS') ?? 540_000,
+    sizes: read('VIRNUCPRO_BENCH_SIZES') ?? DEFAULT_SIZES,
+    // The pipeline's own budget (config/capacity-targets.ts) unless set: 15 for the reference pipeline, 60 for VirNucPro.
+    capacityBudgetGpuMin:
+      read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ??
+      capacityTargets(read('VIRNUCPRO_BENCH_TARGET') ?? undefined).budgetGpuMinutes,
+    device: targetDevice(env),
+  }
+}
+
+/** VIRNUCPRO_BENCH_DEVICE: `gpu` (default) or `cpu`. @throws SettingError for any other value. */
+export function targetDevice(env: NodeJS.ProcessEnv = process.env): TargetDevice {
+  return readSetting(env, 'VIRNUCPRO_BENCH_DEVICE') ?? 'gpu'
+}
+
+/**
+ * VIRNUCPRO_BENCH_TASK: this invocation's name among the tasks of one campaign that share a run directory (set by the
+ * job scripts of src/cluster as `<host>-t<array task>`). Its records' ids end in `.<task>` and its scratch and run-cache
+ * directories are its own, so tasks on one host or many never overwrite, reuse or mix each other's runs. Null outside
+ * a campaign. Characters outside [A-Za-z0-9._-] become `-` (the record id's alphabet).
+ */
+export function campaignTask(env: NodeJS.ProcessEnv = process.env): string | null {
+  const raw = env.VIRNUCPRO_BENCH_TASK?.trim()
+  if (!raw) return null
+  return raw.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64)
+}
+
+/** The variables parsed by suite modules of their own, handed to the one settings check (src/config/check.ts). */
+const SUITE_PARSED: Record<(typeof PARSED_ELSEWHERE)[number], Setting<unknown>> = {
+  VIRNUCPRO_BENCH_SHARD: parsedBy(
+    'the shard this array task runs',
+    parseShardSpec,
+    'set it to <index>/<count>, e.g. VIRNUCPRO_BENCH_SHARD=0/8',
+  ),
+  VIRNUCPRO_BENCH_SWEEP: parsedBy(
+    'the parameter-sweep grid (JSON)',
+    parseSweepGrid,
+    'write it as JSON, e.g. {"--esm-batch-size": [8192, 16384]}',
+  ),
+}
+
+/**
+ * Every setting the gpu project reads, checked before any work (doctor and the gpu project's global setup): each
+ * variable, the thresholds file, and the input read as the suites read it (its identity, cached in `cacheDir` when
+ * given, so the suites do not read it again).
+ * @returns one line per problem; none when all is well.
+ */
+export async function checkSuiteSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { cacheDir?: string; readInput?: boolean; onInput?: (identity: InputIdentity) => void } = {},
+): Promise<SettingProblem[]> {
+  const readInput = async (path: string) => {
+    const identity = await identifyInput(path, {
+      source: 'user',
+      chunkLength: DEFAULT_WORK_CHUNK_LENGTH,
+      cacheDir: options.cacheDir,
+    })
+    options.onInput?.(identity)
+  }
+  return checkSettings(env, {
+    parsedElsewhere: SUITE_PARSED,
+    readInput: options.readInput === false ? false : readInput,
+  })
+}
