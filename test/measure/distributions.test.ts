@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { fSurvival, tQuantile } from '../../src/measure/distributions.ts'
+import { fSurvival, normalCdf, normalQuantile, tQuantile } from '../../src/measure/distributions.ts'
 
 describe('t and F', () => {
   test('known values (tables): t 0.975 at 1, 4, 30 df; the F test 5% and 1% points', () => {
@@ -33,5 +33,24 @@ describe('t and F', () => {
     expect(() => tQuantile(0.5, 0)).toThrow(/degrees of freedom must be > 0, got 0/)
     expect(() => fSurvival(-1, 1, 1)).toThrow(/F must be >= 0, got -1/)
     expect(() => fSurvival(1, 1, Number.NaN)).toThrow(/degrees of freedom/)
+  })
+})
+
+describe('the standard normal', () => {
+  test('known values: 1.96 at 0.975, 2.498 at 0.99375 (four looks at alpha 0.05), the CDF back', () => {
+    expect(normalQuantile(0.975)).toBeCloseTo(1.95996, 4)
+    expect(normalQuantile(0.99375)).toBeCloseTo(2.49771, 4)
+    expect(normalCdf(1.95996)).toBeCloseTo(0.975, 5)
+    expect(normalCdf(Number.NEGATIVE_INFINITY)).toBe(0)
+    expect(normalCdf(Number.POSITIVE_INFINITY)).toBe(1)
+    expect(() => normalQuantile(0)).toThrow(/p must be in \(0, 1\)/)
+  })
+
+  test('property: the CDF inverts the quantile', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.001, max: 0.999, noNaN: true }), (p) => {
+        expect(normalCdf(normalQuantile(p))).toBeCloseTo(p, 6)
+      }),
+    )
   })
 })
