@@ -13,6 +13,7 @@ export { DEFAULT_SAMPLER_OPTIONS, MonitorOptionError, type SamplerOptions } from
 export type * from './records.ts'
 export { createStageTagger, type StageTagger } from './stage-events.ts'
 export { type Attribution, gpusUsedBy } from './summary/attribution.ts'
+export type { HostMemoryRole, HostMemorySummary } from './summary/host-memory.ts'
 export { IDLE_UTIL_PCT } from './summary/idle-throttle.ts'
 export type { MetricName, MetricStats } from './summary/metric-stats.ts'
 export {

@@ -31,6 +31,14 @@ const processEntry = z.object({
   comm: z.string().nullable(),
 })
 
+const hostMemoryProcess = z.object({
+  pid: index,
+  ppid: index.nullable(),
+  comm: z.string().nullable(),
+  rssBytes: num,
+  pssBytes: nullableNum,
+})
+
 export const monitorRecordSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('header'),
@@ -73,6 +81,13 @@ export const monitorRecordSchema = z.discriminatedUnion('kind', [
     rootPid: index,
     pids: z.array(index),
     requestedGpus: z.array(index).nullable(),
+  }),
+  z.object({
+    kind: z.literal('host-memory'),
+    tMs: num,
+    rootPid: index,
+    hostMemTotalBytes: num,
+    processes: z.array(hostMemoryProcess),
   }),
   z.object({ kind: z.literal('gpu-lost'), tMs: num, gpu: index, error: z.string() }),
   z.object({ kind: z.literal('error'), tMs: num, gpu: index.nullable(), metric: z.string(), error: z.string() }),

@@ -9,6 +9,7 @@
  *   const result = await monitor.stop({ sequenceCount: 1000 })
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads'
+import { HostMemorySampler } from './host-memory.ts'
 import { defaultLogPath } from './jsonl-writer.ts'
 import { readMonitorLog } from './log-reader.ts'
 import { resolveSamplerOptions, type SamplerOptions } from './options.ts'
@@ -47,7 +48,10 @@ export class GpuMonitor {
   readonly #stopSignal: Int32Array
   readonly #startNs: bigint
   readonly #exited: Promise<FromWorker>
+  readonly #hostMemoryIntervalMs: number
   #target: { tree: TargetTree; requestedGpus: number[] | null; timer: NodeJS.Timeout } | null = null
+  /** One per attached tree; each ends with a last reading at stop(). */
+  readonly #hostMemory: HostMemorySampler[] = []
   #stopping: Promise<MonitorStopResult> | null = null
 
   private constructor(init: {
@@ -58,12 +62,14 @@ export class GpuMonitor {
     logPath: string
     sampledGpus: number[]
     exited: Promise<FromWorker>
+    hostMemoryIntervalMs: number
   }) {
     this.#worker = init.worker
     this.#controlPort = init.controlPort
     this.#stopSignal = init.stopSignal
     this.#startNs = init.startNs
     this.#exited = init.exited
+    this.#hostMemoryIntervalMs = init.hostMemoryIntervalMs
     this.logPath = init.logPath
     this.sampledGpus = init.sampledGpus
   }
@@ -110,6 +116,7 @@ export class GpuMonitor {
       logPath,
       sampledGpus: first.sampledGpus,
       exited,
+      hostMemoryIntervalMs: samplerOptions.hostMemoryIntervalMs,
     })
     return { state: 'started', monitor }
   }
@@ -127,14 +134,26 @@ export class GpuMonitor {
   }
 
   /**
-   * Attributes GPU use to `tree` (its PIDs, refreshed every second and at stop) and to its session/process group.
+   * Attributes GPU use to `tree` (its PIDs, refreshed every second and at stop) and to its session/process group, and
+   * samples the host memory of its processes (every hostMemoryIntervalMs, and once more at stop).
    * `requestedGpus`: the GPUs the target was asked to use; null: every sampled GPU.
    */
   attachTarget(tree: TargetTree, requestedGpus: number[] | null = null): void {
+    if (this.#stopping) return
     if (this.#target) clearInterval(this.#target.timer)
     const timer = setInterval(() => this.#sendTarget(), TARGET_REFRESH_MS).unref()
     this.#target = { tree, requestedGpus, timer }
     this.#sendTarget()
+    const hostMemory = new HostMemorySampler({
+      tree,
+      intervalMs: this.#hostMemoryIntervalMs,
+      clock: () => this.nowMs(),
+      emit: (record) => this.#controlPort.postMessage({ type: 'host-memory', record } satisfies ControlMessage),
+    })
+    // The tree attached before is no longer sampled; stop() still waits for its last reading.
+    for (const earlier of this.#hostMemory) void earlier.stop()
+    this.#hostMemory.push(hostMemory)
+    hostMemory.start()
   }
 
   #sendTarget(): void {
@@ -162,6 +181,7 @@ export class GpuMonitor {
 
   async #stop(options: SummaryOptions): Promise<MonitorStopResult> {
     this.#worker.ref()
+    await Promise.all(this.#hostMemory.map((sampler) => sampler.stop()))
     if (this.#target) {
       this.#sendTarget()
       clearInterval(this.#target.timer)

@@ -13,6 +13,11 @@ export interface SamplerOptions {
   driverSamplesIntervalMs: number
   /** GPM pairs at least this far apart (NVML wants > 100 ms). */
   gpmMinIntervalMs: number
+  /**
+   * Host memory of an attached target's processes, this often (read by the main thread, not the sampling worker:
+   * host-memory.ts). Memory moves slowly next to utilization; 1 s misses only a peak shorter than that.
+   */
+  hostMemoryIntervalMs: number
 }
 
 export const DEFAULT_SAMPLER_OPTIONS: SamplerOptions = {
@@ -22,6 +27,7 @@ export const DEFAULT_SAMPLER_OPTIONS: SamplerOptions = {
   processIntervalMs: 500,
   driverSamplesIntervalMs: 1_000,
   gpmMinIntervalMs: 100,
+  hostMemoryIntervalMs: 1_000,
 }
 
 export const MIN_INTERVAL_MS = 1
@@ -43,7 +49,14 @@ export class MonitorOptionError extends Error {
  */
 export function resolveSamplerOptions(partial: Partial<SamplerOptions> = {}): SamplerOptions {
   const options = { ...DEFAULT_SAMPLER_OPTIONS, ...stripUndefined(partial) }
-  for (const name of ['intervalMs', 'energyIntervalMs', 'processIntervalMs', 'driverSamplesIntervalMs'] as const) {
+  const intervals = [
+    'intervalMs',
+    'energyIntervalMs',
+    'processIntervalMs',
+    'driverSamplesIntervalMs',
+    'hostMemoryIntervalMs',
+  ] as const
+  for (const name of intervals) {
     const value = options[name]
     if (!Number.isFinite(value) || value < MIN_INTERVAL_MS)
       throw new MonitorOptionError(name, `must be a number >= ${MIN_INTERVAL_MS}, got ${value}`)

@@ -1,7 +1,7 @@
 /** Messages between GpuMonitor (main thread) and its sampling worker. Times are tMs on the shared clock. */
 import type { MessagePort } from 'node:worker_threads'
 import type { SamplerOptions } from './options.ts'
-import type { EndRecord, TargetRecord } from './records.ts'
+import type { EndRecord, HostMemoryRecord, TargetRecord } from './records.ts'
 
 export interface WorkerInput {
   options: SamplerOptions
@@ -10,7 +10,10 @@ export interface WorkerInput {
   startNs: string
   startEpochMs: number
   startedAt: string
-  /** Stage changes and target updates arrive here; the worker drains it synchronously each tick (receiveMessageOnPort). */
+  /**
+   * Stage changes, target updates and host-memory readings arrive here; the worker drains it synchronously each tick
+   * (receiveMessageOnPort).
+   */
   controlPort: MessagePort
   /** Int32Array over it: slot STOP_SLOT set to 1 (and notified) asks the worker to stop. */
   stopSignal: SharedArrayBuffer
@@ -19,7 +22,10 @@ export interface WorkerInput {
 }
 
 /** Drained from `controlPort` at every tick. */
-export type ControlMessage = StageMessage | { type: 'target'; record: TargetRecord }
+export type ControlMessage =
+  | StageMessage
+  | { type: 'target'; record: TargetRecord }
+  | { type: 'host-memory'; record: HostMemoryRecord }
 
 export const STOP_SLOT = 0
 

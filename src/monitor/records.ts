@@ -109,6 +109,28 @@ export interface TargetRecord {
   requestedGpus: number[] | null
 }
 
+/** One process of the target's tree as host-memory.ts read it. */
+export interface HostMemoryProcess {
+  pid: number
+  /** From /proc/<pid>/stat at the same read; null when it went away in between. */
+  ppid: number | null
+  comm: string | null
+  /** VmRSS: what the process holds, pages it shares with others included (proc-memory.ts says why both). */
+  rssBytes: number
+  /** PSS, on the rounds its (costly) read was due for this process; null on the others, or where it cannot be read. */
+  pssBytes: number | null
+}
+
+/** The host memory of the target's live processes, read about once a second from the main thread. */
+export interface HostMemoryRecord {
+  kind: 'host-memory'
+  tMs: number
+  rootPid: number
+  /** os.totalmem() at this read: what a verdict sets the tree's memory against. */
+  hostMemTotalBytes: number
+  processes: HostMemoryProcess[]
+}
+
 export interface GpuLostRecord {
   kind: 'gpu-lost'
   tMs: number
@@ -147,6 +169,7 @@ export type MonitorRecord =
   | ProcessesRecord
   | DriverUtilRecord
   | TargetRecord
+  | HostMemoryRecord
   | GpuLostRecord
   | ErrorRecord
   | EndRecord

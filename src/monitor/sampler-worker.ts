@@ -9,7 +9,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { openNvml } from '../nvml/session.ts'
 import { JsonlWriter } from './jsonl-writer.ts'
 import { type ControlMessage, elapsedMs, type FromWorker, STOP_SLOT, type WorkerInput } from './protocol.ts'
-import { type EndRecord, MONITOR_LOG_VERSION, type TargetRecord } from './records.ts'
+import { type EndRecord, type HostMemoryRecord, MONITOR_LOG_VERSION, type TargetRecord } from './records.ts'
 import { SamplerCore } from './sampler.ts'
 import type { StageChange } from './stage-timeline.ts'
 
@@ -20,14 +20,15 @@ const startNs = BigInt(input.startNs)
 const clock = () => elapsedMs(startNs)
 
 const stopSignal = new Int32Array(input.stopSignal)
-const pendingTargets: TargetRecord[] = []
+// Made in the main thread, logged as they are with the next tick.
+const pendingRecords: (TargetRecord | HostMemoryRecord)[] = []
 
-/** Stage changes for this tick; target updates are kept for the log on the side. */
+/** Stage changes for this tick; target updates and host-memory readings are kept for the log on the side. */
 function drainStages(): StageChange[] {
   const changes: StageChange[] = []
   for (let m = receiveMessageOnPort(input.controlPort); m; m = receiveMessageOnPort(input.controlPort)) {
     const message = m.message as ControlMessage
-    if (message.type === 'target') pendingTargets.push(message.record)
+    if (message.type !== 'stage') pendingRecords.push(message.record)
     else changes.push({ tMs: message.tMs, stage: message.stage })
   }
   return changes
@@ -83,7 +84,7 @@ function run(core: SamplerCore, writer: JsonlWriter, closeSession: () => void): 
     lastTickMs = clock()
     if (!steady && lastTickMs - firstTickMs >= WARMUP_MS) steady = { fromMs: lastTickMs, cpu: process.threadCpuUsage() }
     const records = core.tick({ drainStages, forceLowRate })
-    writer.write(pendingTargets.length > 0 ? [...pendingTargets.splice(0), ...records] : records)
+    writer.write(pendingRecords.length > 0 ? [...pendingRecords.splice(0), ...records] : records)
     ticks++
   }
   post({ type: 'ready', sampledGpus: core.sampledGpus })

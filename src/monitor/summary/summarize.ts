@@ -8,6 +8,7 @@ import { MonitorLogError } from '../log-reader.ts'
 import type { DeviceInfo, EndRecord, GpuLostRecord, HeaderRecord, MonitorRecord } from '../records.ts'
 import { StageTimeline, type StageWindow } from '../stage-timeline.ts'
 import { type Attribution, attribute } from './attribution.ts'
+import { type HostMemorySummary, summarizeHostMemory } from './host-memory.ts'
 import { collectSeries, stagesOf } from './series.ts'
 import { type GpuSeries, type GpuWindowStats, gpuWindowStats } from './window-stats.ts'
 
@@ -65,6 +66,11 @@ export interface MonitorSummary {
   }
   errors: { gpu: number | null; metric: string; count: number; first: string }[]
   sampler: Omit<EndRecord, 'kind' | 'tMs'> | null
+  /**
+   * Host memory of the attached target's processes; null when none was attached. Absent in summaries written before
+   * the monitor sampled it (their peak GPU memory is in `gpus[].peakMemUsedBytes`, as it still is).
+   */
+  hostMemory?: HostMemorySummary | null
 }
 
 const sum = (values: (number | null)[]): number | null =>
@@ -129,6 +135,10 @@ export function summarizeRecords(
     },
     errors: countErrors(records),
     sampler: end ? samplerStats(end) : null,
+    hostMemory: summarizeHostMemory(
+      records.filter((r) => r.kind === 'host-memory').sort((a, b) => a.tMs - b.tMs),
+      (tMs) => timeline.at(tMs),
+    ),
   }
 }
 

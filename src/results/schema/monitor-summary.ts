@@ -37,6 +37,25 @@ const StageSummarySchema = z.looseObject({
   throttledSamples: z.number().int(),
 })
 
+const HostMemorySummarySchema = z.looseObject({
+  hostMemTotalBytes: z.number(),
+  readings: z.number().int(),
+  peakTreeBytes: z.number(),
+  peakTreeAtMs: z.number(),
+  peakTreeStage: z.string().nullable(),
+  peakTreeFromPss: z.boolean(),
+  peakProcessBytes: z.number(),
+  peakProcess: z.looseObject({ pid: z.number().int(), comm: z.string().nullable(), role: z.string() }).nullable(),
+  roles: z.array(
+    z.looseObject({
+      role: z.string(),
+      processes: z.number().int(),
+      peakProcessBytes: z.number(),
+      peakTotalBytes: z.number(),
+    }),
+  ),
+})
+
 const MonitorSummaryShape = z.looseObject({
   version: z.literal(1),
   logPath: z.string().nullable(),
@@ -61,6 +80,8 @@ const MonitorSummaryShape = z.looseObject({
     idleRequestedGpus: z.array(z.number()),
     foreignProcesses: z.number(),
   }),
+  /** Absent in records written before the monitor sampled host memory. */
+  hostMemory: HostMemorySummarySchema.nullable().optional(),
 })
 
 /** Validated fields, typed as the monitor's own MonitorSummary. */
