@@ -16,6 +16,7 @@ import type { SizeModel } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import { type ComparisonCapacity, compareCapacity } from './compare.ts'
 import type { DesignStep } from './design.ts'
+import { type ConfigMemory, memoryCapacity } from './memory.ts'
 import { type ConfigCapacity, configCapacity } from './model.ts'
 import { type CapacityRun, capacityRun } from './runs.ts'
 import { sharedParts } from './shared.ts'
@@ -38,6 +39,8 @@ export interface CapacityStats {
   comparisons: ComparisonCapacity[]
   /** Configurations that could not be fitted, with why. */
   notFitted: { label: string; reason: string }[]
+  /** Memory peaks per configuration projected to the targets (capacity/memory.ts); absent in records written before. */
+  memory?: ConfigMemory[]
   /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
   sequential?: {
     stop: string
@@ -202,6 +205,8 @@ export function analyzeCapacityRuns(
     : []
   const configurations = fitted.map((f) => f.figures)
   verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
+  const memory = memoryCapacity(configs, targets)
+  verdicts.push(...memory.verdicts)
   return {
     stats: {
       input: frame.input,
@@ -212,6 +217,7 @@ export function analyzeCapacityRuns(
       configurations,
       comparisons,
       notFitted,
+      memory: memory.figures,
     },
     verdicts,
   }

@@ -13,6 +13,7 @@ import { stageDurationMs } from '../engine/stage-metrics.ts'
 import { type MeasuredRun, PROGRESS_SOURCES } from '../results/schema/index.ts'
 import { type FileWork, fileWorkOf } from './per-file.ts'
 import { busySteady, type StageSteady, stageSteady } from './rates.ts'
+import { type RunMemory, runMemory } from './run-memory.ts'
 
 export const WALL = 'wall'
 export const OUTSIDE_STAGES = 'outside stages'
@@ -48,6 +49,8 @@ export interface CapacityRun {
   readings?: Record<string, StageSteady[]>
   /** Per stage that built its model once per file, its files (capacity/per-file.ts); absent where none did. */
   files?: Record<string, FileWork>
+  /** Its memory peaks (capacity/run-memory.ts); absent in runs built by hand, null without a monitor summary. */
+  memory?: RunMemory | null
 }
 
 type StageGpus = NonNullable<MeasuredRun['gpu']>['stages'][number]['gpus']
@@ -136,7 +139,16 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
   }
   values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
   const files = fileWorkOf(o)
-  return { label: o.label, size, values, startup, steady, readings, ...(Object.keys(files).length > 0 && { files }) }
+  return {
+    label: o.label,
+    size,
+    values,
+    startup,
+    steady,
+    readings,
+    memory: runMemory(o),
+    ...(Object.keys(files).length > 0 && { files }),
+  }
 }
 
 /** The series every run has: a stage skipped in one run cannot be fitted over all of them. */

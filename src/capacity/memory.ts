@@ -1,0 +1,144 @@
+/**
+ * Memory at production size (issue 36): will the host's RAM and each GPU's memory hold the run at the target sizes?
+ * The suite projects time to 45 K and 6 M sequences; by VirNucPro's code its v2 workers (2+ GPUs) keep every embedding
+ * in host memory until the end, so memory may decide first. Per configuration the peaks are fitted as fixed +
+ * per-sequence (memory-fit.ts) and judged on their CIs: PASS where the CI's high end fits, FAIL where its low end
+ * already exceeds, else inconclusive; without a CI, inconclusive (a point alone neither passes nor fails a projection,
+ * as for the time verdicts). A PASS from a line the runs reject as a line, bending upwards, is inconclusive: a line
+ * projects such a peak low.
+ */
+import { judgeAtMost, verdict } from '../engine/verdict.ts'
+import type { SizeEstimate } from '../measure/index.ts'
+import type { Verdict, VerdictValue } from '../results/schema/index.ts'
+import { type ConfigMemory, fitConfigMemory, HOST_TREE, type MemorySeries } from './memory-fit.ts'
+import type { CapacityRun } from './runs.ts'
+
+export type { ConfigMemory, MemorySeries } from './memory-fit.ts'
+
+/** What the memory is set against: the host's RAM and each GPU's memory, bytes. */
+export interface MemoryHost {
+  memBytes: number | null
+  gpuMemTotalBytes: Readonly<Record<number, number>>
+}
+
+export interface MemoryCapacity {
+  figures: ConfigMemory[]
+  verdicts: Verdict[]
+}
+
+/** Below this p-value a line's lack of fit is taken as real (line-fit.ts). */
+export const LINE_REJECTED_P = 0.05
+const GIB = 2 ** 30
+const count = (n: number) => Math.round(n).toLocaleString('en-US')
+const gib = (bytes: number) => (bytes / GIB).toFixed(1)
+const ciGib = (e: SizeEstimate) => (e.ci ? { ...e.ci, low: e.ci.low / GIB, high: e.ci.high / GIB } : null)
+
+/**
+ * The host the runs ran on, as they recorded it: the smallest RAM any run saw (os.totalmem() at run time) and each
+ * GPU's memory total; `given` overrides either.
+ */
+export function memoryHostOf(runs: readonly CapacityRun[], given: Partial<MemoryHost> = {}): MemoryHost {
+  const mems = runs.map((r) => r.memory?.hostMemTotalBytes).filter((m): m is number => typeof m === 'number')
+  const gpus: Record<number, number> = {}
+  for (const g of runs.flatMap((r) => r.memory?.gpus ?? []))
+    if (g.memTotalBytes !== null) gpus[g.gpu] = Math.min(gpus[g.gpu] ?? Number.POSITIVE_INFINITY, g.memTotalBytes)
+  return {
+    memBytes: given.memBytes ?? (mems.length > 0 ? Math.min(...mems) : null),
+    gpuMemTotalBytes: given.gpuMemTotalBytes ?? gpus,
+  }
+}
+
+/** One peak at one size against its capacity, with why in words. */
+function judge(s: MemorySeries, sequences: number, capacityBytes: number | null): { value: VerdictValue; why: string } {
+  const bytes = s.at.find((a) => a.sequences === sequences)!.bytes
+  const line = `${gib(bytes.estimate)} GiB${bytes.ci ? ` [${gib(bytes.ci.low)}, ${gib(bytes.ci.high)}]` : ' (no CI)'} from ${gib(s.fixedBytes.estimate)} GiB + ${(s.bytesPerSequence.estimate / 2 ** 20).toFixed(3)} MiB/sequence`
+  if (capacityBytes === null) return { value: 'inconclusive', why: `${line}; capacity unknown` }
+  const against = `${line} against ${gib(capacityBytes)} GiB`
+  if (!bytes.ci) return { value: 'inconclusive', why: `${against}; no CI` }
+  const value = judgeAtMost(bytes.estimate, bytes.ci, capacityBytes)
+  const fit = s.lineFit
+  if (value === 'pass' && fit && fit.pValue < LINE_REJECTED_P && fit.upperSlope > fit.lowerSlope)
+    return {
+      value: 'inconclusive',
+      why: `${against}; but the runs are not a line (lack of fit p = ${fit.pValue.toPrecision(2)}), bending upwards: a line projects it low`,
+    }
+  return { value, why: against }
+}
+
+function hostVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdict {
+  const s = c.series.find((x) => x.series === HOST_TREE)
+  const judged = s ? judge(s, sequences, host.memBytes) : null
+  const bytes = s?.at.find((a) => a.sequences === sequences)?.bytes
+  return verdict({
+    id: `capacity/${c.gpuCount}/memory/host/${sequences}`,
+    title: `host memory of the pipeline's processes on ${c.label} at ${count(sequences)} sequences`,
+    verdict: judged?.value ?? 'inconclusive',
+    value: bytes ? bytes.estimate / GIB : null,
+    unit: 'GiB',
+    ci: bytes ? ciGib(bytes) : null,
+    threshold: host.memBytes === null ? 'host RAM (unknown)' : `<= ${gib(host.memBytes)} GiB (host RAM)`,
+    detail: judged
+      ? `peak of the whole process tree, each page once: ${judged.why}${c.ciProblem ? `; ${c.ciProblem}` : ''}`
+      : `no host-memory line: ${c.notFitted ?? 'the runs did not read the process tree'}`,
+  })
+}
+
+/** Every GPU's peak against its own memory: FAIL where any fails, PASS where all pass; the worst GPU is the figure. */
+function gpuVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdict {
+  const judged = c.series
+    .filter((s) => s.of === 'gpu')
+    .map((s) => ({
+      s,
+      capacity: host.gpuMemTotalBytes[s.gpu!] ?? null,
+      ...judge(s, sequences, host.gpuMemTotalBytes[s.gpu!] ?? null),
+    }))
+  const share = (j: (typeof judged)[number]) =>
+    j.s.at.find((a) => a.sequences === sequences)!.bytes.estimate / (j.capacity ?? Number.POSITIVE_INFINITY)
+  const worst = judged.reduce<(typeof judged)[number] | null>((w, j) => (!w || share(j) > share(w) ? j : w), null)
+  const value: VerdictValue =
+    judged.length === 0
+      ? 'inconclusive'
+      : judged.some((j) => j.value === 'fail')
+        ? 'fail'
+        : judged.every((j) => j.value === 'pass')
+          ? 'pass'
+          : 'inconclusive'
+  const bytes = worst?.s.at.find((a) => a.sequences === sequences)?.bytes
+  return verdict({
+    id: `capacity/${c.gpuCount}/memory/gpu/${sequences}`,
+    title: `GPU memory on ${c.label} at ${count(sequences)} sequences`,
+    verdict: value,
+    value: bytes ? bytes.estimate / GIB : null,
+    unit: 'GiB',
+    ci: bytes ? ciGib(bytes) : null,
+    threshold: "<= each GPU's memory",
+    detail:
+      judged.length > 0
+        ? judged.map((j) => `GPU ${j.s.gpu}: ${j.value.toUpperCase()}, ${j.why}`).join('; ')
+        : `no GPU memory line: ${c.notFitted ?? 'the runs read no GPU'}`,
+    gpu: worst?.s.gpu ?? null,
+  })
+}
+
+/**
+ * Memory lines of each configuration and their verdicts at `sizes` (sequences: the targets, 45 K and 6 M).
+ * Configurations whose measurement failed are left out: their fit verdict already says so, and a peak fitted to the
+ * runs that completed would hide what failed (an out-of-memory error, most of all).
+ * @param host what the memory is set against; by default what the runs recorded (memoryHostOf).
+ */
+export function memoryCapacity(
+  configs: readonly { label: string; gpuCount: number; runs: readonly CapacityRun[]; failure: string | null }[],
+  sizes: readonly number[],
+  host: Partial<MemoryHost> = {},
+): MemoryCapacity {
+  const judged = configs.filter((c) => !c.failure)
+  const on = memoryHostOf(
+    judged.flatMap((c) => c.runs),
+    host,
+  )
+  const figures = judged.map((c) => fitConfigMemory(c, sizes))
+  const verdicts = figures.flatMap((c) =>
+    sizes.flatMap((sequences) => [hostVerdict(c, sequences, on), gpuVerdict(c, sequences, on)]),
+  )
+  return { figures, verdicts }
+}
