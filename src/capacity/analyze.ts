@@ -6,6 +6,7 @@
  * at the target sizes (thresholds.perf01: typical and production), each with a CI that covers run-to-run variation.
  * `stats` has the shape CapacityStats.
  */
+import { DECISION } from '../config/capacity-targets.ts'
 import type { Thresholds } from '../config/thresholds.ts'
 import type { Configuration } from '../engine/configuration.ts'
 import { completedRuns, type MeasuredConfiguration } from '../engine/measure-configuration.ts'
@@ -15,6 +16,7 @@ import type { ResolvedInput } from '../input/resolver.ts'
 import type { SizeModel } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import { type ComparisonCapacity, compareCapacity } from './compare.ts'
+import { type Decision, type DecisionOptions, decideCapacity, withDecisions } from './decisions.ts'
 import type { DesignStep } from './design.ts'
 import { type ConfigMemory, memoryCapacity } from './memory.ts'
 import { type ConfigCapacity, configCapacity } from './model.ts'
@@ -41,6 +43,10 @@ export interface CapacityStats {
   notFitted: { label: string; reason: string }[]
   /** Memory peaks per configuration projected to the targets (capacity/memory.ts); absent in records written before. */
   memory?: ConfigMemory[]
+  /** The level of every interval of the figures (0.95, or a look's level where the design decides). */
+  ciLevel?: number
+  /** The questions in scope and where each stands (capacity/decisions.ts); absent in records written before. */
+  decisions?: Decision[]
   /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
   sequential?: {
     stop: string
@@ -50,6 +56,12 @@ export interface CapacityStats {
     /** As the design took them (DesignStep), read back from a record: its kind any string, its runner-up left out. */
     steps?: (Omit<DesignStep, 'kind' | 'runnerUp' | 'why'> & { kind: string; why?: string })[]
     notALine?: string[]
+    /** Under the `decided` rule (capacity/topup.ts TopUpState): its looks and level, and what stayed undecided. */
+    rule?: string
+    looks?: number
+    maxLooks?: number
+    level?: number
+    undecided?: { id: string; question: string; why: string; needs: string }[]
   } | null
 }
 
@@ -116,6 +128,7 @@ export function analyzeCapacity(
   t: Thresholds,
   /** Further sizes (sequences) to project to, before the targets: e.g. a size measured directly to check against. */
   extraSizes: readonly number[] = [],
+  options: AnalysisOptions = PLAIN_ANALYSIS,
 ): Analysis<CapacityStats> {
   const recordsBySize = new Map(inputs.map((input) => [sequenceEquivalents(input), input.records]))
   const runs = configs.map((c) => ({
@@ -139,8 +152,17 @@ export function analyzeCapacity(
     sizes: inputs.map((i) => i.records),
     measuredSequences: sequenceEquivalents(inputs[largestMeasuredByAll(configs, inputs.length)]!),
   }
-  return analyzeCapacityRuns(runs, frame, t, extraSizes)
+  return analyzeCapacityRuns(runs, frame, t, extraSizes, options)
 }
+
+/** How an analysis judges: its intervals' level and what the decisions read (capacity/answer-options.ts). */
+export interface AnalysisOptions {
+  level: number
+  decide: DecisionOptions
+}
+
+/** A plain 95% analysis with the decisions' default margin and no batching threshold (tests, studies). */
+export const PLAIN_ANALYSIS: AnalysisOptions = { level: 0.95, decide: { margin: DECISION.margin, batching: null } }
 
 /**
  * Fits and compares configurations from their runs (the suite's, or a stored run directory's: `virnucpro-bench
@@ -151,6 +173,7 @@ export function analyzeCapacityRuns(
   frame: CapacityFrame,
   t: Thresholds,
   extraSizes: readonly number[] = [],
+  options: AnalysisOptions = PLAIN_ANALYSIS,
 ): Analysis<CapacityStats> {
   const targets = [t.perf01.typicalSequences, t.perf01.productionSequences]
   const projected = [...new Set([...extraSizes, ...targets])]
@@ -174,6 +197,7 @@ export function analyzeCapacityRuns(
           projected,
           `capacity/${c.label}`,
           shared,
+          options.level,
         )
     if (result) {
       fitted.push(result)
@@ -200,6 +224,7 @@ export function analyzeCapacityRuns(
             { label: f.figures.label, model: f.model, parts: f.parts, gpuCount: f.figures.gpuCount },
             [measured, ...projected],
             t,
+            options.level,
           ),
         )
     : []
@@ -207,8 +232,11 @@ export function analyzeCapacityRuns(
   verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
   const memory = memoryCapacity(configs, targets)
   verdicts.push(...memory.verdicts)
+  const decisions = decideCapacity(configurations, comparisons, verdicts, t, options.decide)
   return {
     stats: {
+      ciLevel: options.level,
+      decisions,
       input: frame.input,
       sizes: frame.sizes,
       measuredSequences: measured,
@@ -219,6 +247,6 @@ export function analyzeCapacityRuns(
       notFitted,
       memory: memory.figures,
     },
-    verdicts,
+    verdicts: withDecisions(verdicts, decisions),
   }
 }

@@ -36,9 +36,10 @@ function speedupAt(
   base: { model: CapacityModel; parts: readonly string[] },
   candidate: { model: CapacityModel; parts: readonly string[] },
   size: number,
+  level: number,
 ): SizeEstimate {
   const [a, b] = [valueOfParts(base.model, base.parts), valueOfParts(candidate.model, candidate.parts)]
-  return estimateFrom([base.model, candidate.model], (la, lb) => a(la, size) / b(lb, size))
+  return estimateFrom([base.model, candidate.model], (la, lb) => a(la, size) / b(lb, size), level)
 }
 
 /**
@@ -49,6 +50,8 @@ export function compareCapacity(
   candidate: FittedConfiguration & { gpuCount: number },
   sizes: readonly number[],
   t: Thresholds,
+  /** The level of every CI (capacity/decisions.ts: a look's level). */
+  level = 0.95,
 ): ComparisonCapacity {
   const k = candidate.gpuCount
   const stage = t.perf03.stage
@@ -63,14 +66,14 @@ export function compareCapacity(
     baseline: base.label,
     candidate: candidate.label,
     at: sizes.map((sequences) => {
-      const speedup = speedupAt(base, candidate, sequences)
+      const speedup = speedupAt(base, candidate, sequences, level)
       return { sequences, speedup, efficiency: scale(speedup, 1 / k) }
     }),
-    breakEvenSequences: breakEvenSize(wallA, wallB),
-    asymptoticSpeedup: asymptoticSpeedup(wallA, wallB),
+    breakEvenSequences: breakEvenSize(wallA, wallB, level),
+    asymptoticSpeedup: asymptoticSpeedup(wallA, wallB, level),
     perf03:
       stageA && stageB && k === t.perf03.gpus
-        ? sizes.map((sequences) => ({ sequences, speedup: speedupAt(stageA, stageB, sequences) }))
+        ? sizes.map((sequences) => ({ sequences, speedup: speedupAt(stageA, stageB, sequences, level) }))
         : [],
   }
 }

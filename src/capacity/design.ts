@@ -30,7 +30,7 @@ export const NEW_SIZE_RUNS = [2, 3, 4] as const
 /** Larger sizes the design weighs, as multiples of the largest measured one (capped at what the input holds). */
 export const GROWTH_FACTORS = [2, 4] as const
 
-export type DesignKind = 'repeat' | 'new size' | 'reach' | 'third size' | 'bend check' | 'files'
+export type DesignKind = 'repeat' | 'new size' | 'reach' | 'third size' | 'bend check' | 'files' | 'batching'
 
 /** A candidate as the suite runs it: which configuration, how many records. */
 export interface DesignChoice extends DesignSize, CandidateScore {

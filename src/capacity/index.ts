@@ -16,8 +16,17 @@
  */
 
 export { type CapacityTargets, capacityTargets } from '../config/capacity-targets.ts'
-export { analyzeCapacityRuns, type CapacityStats, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
+export { analysisOptions, plannedLooks, recordLooks, refitOptions } from './analysis-options.ts'
+export {
+  type AnalysisOptions,
+  analyzeCapacityRuns,
+  type CapacityStats,
+  type ConfigMeasurements,
+  PLAIN_ANALYSIS,
+  sequenceEquivalents,
+} from './analyze.ts'
 export type { ComparisonCapacity } from './compare.ts'
+export { type Decision, decisionWord } from './decisions.ts'
 export type { ConfigCapacity, StageCapacity } from './model.ts'
 export { RATE_SOURCE_NAMES } from './rates.ts'
 export { type HeldOut, refitInput } from './refit.ts'

@@ -91,6 +91,20 @@ export interface ConfigCapacity {
    * (one source for all the configuration's runs: capacity/steady.ts).
    */
   steady: { stage: string; runs: number; of: number; source: RateSource }[]
+  /**
+   * Per stage with per-worker progress, the fewest items a worker got in any run at the largest measured size
+   * (capacity/worker-items.ts): what the batching precondition reads. Absent in records written before it.
+   */
+  workerItems?: Record<string, number>
+}
+
+/** The fewest items a worker of each stage got in any of `runs`. */
+function fewestWorkerItems(runs: readonly CapacityRun[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const r of runs)
+    for (const [stage, items] of Object.entries(r.workerItems ?? {}))
+      out[stage] = Math.min(out[stage] ?? Number.POSITIVE_INFINITY, items)
+  return out
 }
 
 /**
@@ -105,8 +119,12 @@ export function curveSizes(smallestMeasured: number, largestTarget: number): num
   return out
 }
 
-function partFigures(model: CapacityModel, name: string): PartFigures {
-  return { name, shape: model.shapes[name] ?? 'line', ...lineFigures(model, (line) => partLine(line, name, model)) }
+function partFigures(model: CapacityModel, name: string, level: number): PartFigures {
+  return {
+    name,
+    shape: model.shapes[name] ?? 'line',
+    ...lineFigures(model, (line) => partLine(line, name, model), level),
+  }
 }
 
 export interface ConfigInput {
@@ -117,10 +135,10 @@ export interface ConfigInput {
   recordsBySize: ReadonlyMap<number, number>
 }
 
-const wallEstimates = (model: CapacityModel, parts: readonly string[], sizes: readonly number[]) =>
+const wallEstimates = (model: CapacityModel, parts: readonly string[], sizes: readonly number[], level: number) =>
   sizes.map((sequences) => ({
     sequences,
-    wallMs: estimateFrom([model], (line) => valueOfParts(model, parts)(line, sequences)),
+    wallMs: estimateFrom([model], (line) => valueOfParts(model, parts)(line, sequences), level),
   }))
 
 /** Per stage with a steady part in some run: how many runs had it read inside them, and from what. */
@@ -171,6 +189,8 @@ export function configCapacity(
   seed: string,
   /** CPU-stage parts fitted over every configuration's runs (capacity/shared.ts); none: each part its own. */
   shared: SharedParts = { model: null, series: [], checks: [] },
+  /** The level of every CI of the figures (capacity/decisions.ts: a look's level); the checks keep their own. */
+  level = 0.95,
 ): { figures: ConfigCapacity; model: CapacityModel; parts: string[] } | null {
   const sizes = [...new Set(input.runs.map((r) => r.size))].sort((a, b) => a - b)
   if (sizes.length < 2) return null
@@ -200,7 +220,7 @@ export function configCapacity(
   const model = fitModel(constantParts.filter((c) => c.heldConstant).map((c) => c.name))
   const largestSize = sizes.at(-1)!
   const atSizes = [largestSize, ...projected]
-  const at = wallEstimates(model, parts, atSizes).map((a) => ({
+  const at = wallEstimates(model, parts, atSizes, level).map((a) => ({
     ...a,
     dominant: dominantParts(model, parts, a.sequences),
   }))
@@ -212,8 +232,8 @@ export function configCapacity(
     CONSTANT_PART_TOLERANCE,
     new Set(builds.map((b) => b.replace(/^builds: /, ''))),
   )
-  const wall = { name: WALL, shape: 'line' as const, ...lineFigures(model, wallOf(parts, model)) }
-  const partRows = parts.map((p) => partFigures(model, p))
+  const wall = { name: WALL, shape: 'line' as const, ...lineFigures(model, wallOf(parts, model), level) }
+  const partRows = parts.map((p) => partFigures(model, p, level))
   return {
     model,
     parts,
@@ -226,7 +246,10 @@ export function configCapacity(
       constantParts,
       wall,
       at,
-      unconstrainedAt: atSizes.map((sequences) => ({ sequences, wallMs: projectSeries(lines, WALL, sequences) })),
+      unconstrainedAt: atSizes.map((sequences) => ({
+        sequences,
+        wallMs: projectSeries(lines, WALL, sequences, level),
+      })),
       stages: gpuStages
         .filter((s) => series.includes(s))
         .map((stage) =>
@@ -235,9 +258,10 @@ export function configCapacity(
             stage,
             runs.filter((r) => r.size === largestSize),
             atSizes,
+            level,
           ),
         ),
-      curve: wallEstimates(model, parts, curveSizes(sizes[0]!, production)).map(({ sequences, wallMs }) => ({
+      curve: wallEstimates(model, parts, curveSizes(sizes[0]!, production), level).map(({ sequences, wallMs }) => ({
         sequences,
         wallMs: wallMs.estimate,
         low: wallMs.ci?.low ?? null,
@@ -254,6 +278,7 @@ export function configCapacity(
         perFile,
       }),
       steady: steadyCoverage(input.runs),
+      workerItems: fewestWorkerItems(input.runs.filter((r) => r.size === largestSize)),
       sharedParts: shared.checks,
     },
   }

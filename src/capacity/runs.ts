@@ -14,6 +14,7 @@ import { type MeasuredRun, PROGRESS_SOURCES } from '../results/schema/index.ts'
 import { type FileWork, fileWorkOf } from './per-file.ts'
 import { busySteady, type StageSteady, stageSteady } from './rates.ts'
 import { type RunMemory, runMemory } from './run-memory.ts'
+import { workerItemsOf } from './worker-items.ts'
 
 export const WALL = 'wall'
 export const OUTSIDE_STAGES = 'outside stages'
@@ -51,6 +52,8 @@ export interface CapacityRun {
   files?: Record<string, FileWork>
   /** Its memory peaks (capacity/run-memory.ts); absent in runs built by hand, null without a monitor summary. */
   memory?: RunMemory | null
+  /** Per stage with per-worker progress, the smallest worker's items (capacity/worker-items.ts); absent: none. */
+  workerItems?: Record<string, number>
 }
 
 type StageGpus = NonNullable<MeasuredRun['gpu']>['stages'][number]['gpus']
@@ -139,6 +142,7 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
   }
   values[OUTSIDE_STAGES] = Math.max(0, run.wallMs - insideMs)
   const files = fileWorkOf(o)
+  const workerItems = workerItemsOf(o)
   return {
     label: o.label,
     size,
@@ -148,6 +152,7 @@ export function capacityRun(o: MeasuredRun, size: number, gpuStages: readonly st
     readings,
     memory: runMemory(o),
     ...(Object.keys(files).length > 0 && { files }),
+    ...(Object.keys(workerItems).length > 0 && { workerItems }),
   }
 }
 

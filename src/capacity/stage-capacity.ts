@@ -53,10 +53,11 @@ const pct = (e: SizeEstimate): SizeEstimate => {
   return { estimate: scaled(e.estimate), ci: e.ci ? { ...e.ci, low: scaled(e.ci.low), high: scaled(e.ci.high) } : null }
 }
 
-export function lineFigures(model: SizeModel, read: LineSelector) {
+/** A line's fixed part and slope, each with its CI at `level`. */
+export function lineFigures(model: SizeModel, read: LineSelector, level = 0.95) {
   return {
-    fixedMs: estimateFrom([model], (line) => read(line).fixed),
-    msPerSequence: estimateFrom([model], (line) => read(line).perUnit),
+    fixedMs: estimateFrom([model], (line) => read(line).fixed, level),
+    msPerSequence: estimateFrom([model], (line) => read(line).perUnit, level),
   }
 }
 
@@ -65,6 +66,8 @@ export function stageCapacity(
   stage: string,
   largest: CapacityRun[],
   sizes: number[],
+  /** The level of every CI (capacity/decisions.ts: a look's level). */
+  level = 0.95,
 ): StageCapacity {
   const busy = seriesLine(busySeries(stage))
   const hasBusy = model.series.includes(busySeries(stage))
@@ -83,15 +86,16 @@ export function stageCapacity(
   const idleShare = files
     ? Math.min(1, partLine(fit, buildsSeries(stage), model).perUnit / stageLine(fit).perUnit || 0)
     : 0
-  const median = (get: (r: CapacityRun) => number | null, what: string) => toStat(estimate(largest.map(get), what))
+  const median = (get: (r: CapacityRun) => number | null, what: string) =>
+    toStat(estimate(largest.map(get), what, level))
   const startupMs = median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`)
   const steadyUtilPct = median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`)
   const utilAt = hasBusy
     ? sizes.map((sequences) => {
         const busyModelPct = pct(
-          estimateFrom([model], (line) => valueAt(busy(line), sequences) / stageAt(line, sequences)),
+          estimateFrom([model], (line) => valueAt(busy(line), sequences) / stageAt(line, sequences), level),
         )
-        const stageMs = estimateFrom([model], (line) => stageAt(line, sequences))
+        const stageMs = estimateFrom([model], (line) => stageAt(line, sequences), level)
         const fromSteady = utilFromSteady(steadyUtilPct, idleBefore(startupMs, extraBuildsMs(sequences)), stageMs)
         // Without a steady state the busy line is all there is: shown as it is, or, where it leaves 0-100%, no figure.
         const disagreement = fromSteady ? utilDisagreement(fromSteady, busyModelPct) : outOfRange(busyModelPct)
@@ -118,9 +122,9 @@ export function stageCapacity(
           },
         }
       : hasBusy
-        ? pct(asymptoticRatio(model, busy, stageLine))
+        ? pct(asymptoticRatio(model, busy, stageLine, level))
         : null,
-    ...lineFigures(model, stageLine),
+    ...lineFigures(model, stageLine, level),
   }
 }
 

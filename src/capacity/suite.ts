@@ -7,13 +7,14 @@
  * makes on demand (InputResolver.resize) included, each through the same run journal under a label of its own.
  */
 
-import { capacityTargets } from '../config/capacity-targets.ts'
+import { type CapacityStopRule, capacityTargets } from '../config/capacity-targets.ts'
 import type { Configuration } from '../engine/configuration.ts'
 import type { SuiteContext } from '../engine/context.ts'
 import { journalFor } from '../engine/journal-options.ts'
 import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from '../engine/measure-configuration.ts'
 import { failureReason, type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
+import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
 import { type TopUpState, topUp } from './topup.ts'
 
@@ -46,6 +47,8 @@ export async function measureCapacity(
   budgetGpuMinutes = 0,
   /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
   purposeSuffix = '',
+  /** When the design stops (config/capacity-targets.ts): once every verdict in scope is decided, or on CI widths. */
+  rule: CapacityStopRule = 'decided',
 ): Promise<CapacityMeasurements> {
   if (inputs.length < 2) throw new RangeError(`capacity needs >= 2 input sizes, got ${inputs.length}`)
   if (configs.length === 0) throw new RangeError('capacity needs at least one configuration')
@@ -84,6 +87,8 @@ export async function measureCapacity(
     thresholds: ctx.thresholds,
     budgetGpuMinutes,
     ciTarget: capacityTargets(ctx.profile.name).ciHalfWidth,
+    rule,
+    analysis: analysisOptions(ctx.profile.name, plannedLooks(rule, true)),
     // Sizes beyond the measured ones where the resolver can make them (a suite given only a provenance reader cannot).
     ...(resolver?.resize && resolver.sizeLimit
       ? {
@@ -142,8 +147,10 @@ export async function runCapacitySuite(
    * not hold (inputs, fits, reports).
    */
   budgetGpuMinutes = 0,
+  /** When the design stops (VIRNUCPRO_BENCH_CAPACITY_STOP; default `decided`). */
+  rule: CapacityStopRule = 'decided',
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
-  const measured = await measureCapacity(ctx, m, configs, inputs, budgetGpuMinutes)
+  const measured = await measureCapacity(ctx, m, configs, inputs, budgetGpuMinutes, '', rule)
   const sizes = measured.inputs ?? inputs
   const source = sizes[0]!.source
   const largest = sizes.at(-1)!.records
@@ -169,7 +176,11 @@ export function writeCapacityRecord(
   /** The sequential design's outcome, when it ran. */
   sequential: TopUpState | null = null,
 ): Promise<SuiteOutcome> {
-  const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes)
+  // Judged at the level the design's looks spent (one look where no design ran: 95%).
+  const base = analysisOptions(ctx.profile.name, sequential?.maxLooks ?? 1)
+  const needs = new Map((sequential?.undecided ?? []).map((u) => [u.id, u.needs]))
+  const options = { ...base, decide: { ...base.decide, needs } }
+  const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes, options)
   const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
   const reason = failureReason(all)
   return writeSuiteRecord(ctx, {

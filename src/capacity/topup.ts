@@ -16,12 +16,20 @@
  * not the clock: a measurement replayed from the run cache then makes the same decisions and measures nothing new. It
  * is a cap: a step's cost is counted as slow as the slowest run seen against its median (overrunFactor).
  */
+import { type CapacityStopRule, DECISION } from '../config/capacity-targets.ts'
 import type { Thresholds } from '../config/thresholds.ts'
 import type { MeasuredConfiguration } from '../engine/measure-configuration.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
-import { median, toSorted } from '../measure/index.ts'
-import { analyzeCapacity, type CapacityStats, type ConfigMeasurements } from './analyze.ts'
+import { median, toSorted, twoSidedZ } from '../measure/index.ts'
+import {
+  type AnalysisOptions,
+  analyzeCapacity,
+  type CapacityStats,
+  type ConfigMeasurements,
+  PLAIN_ANALYSIS,
+} from './analyze.ts'
 import { bendCheck, bendCheckSizes, bendConfirmed } from './bend.ts'
+import { chooseToDecide, type DecideContext, decideStep, neededFor } from './decide-design.ts'
 import {
   CAPACITY_CI_TARGET,
   type DesignChoice,
@@ -46,8 +54,30 @@ export const CAPACITY_BUDGET_GPU_MIN = 15
 export const BEND_ROOM_FACTOR = 2
 
 export interface TopUpState {
-  /** Why the loop ended. */
-  stop: 'targets-reached' | 'budget' | 'max-top-ups' | 'no-fit' | 'no-ci' | 'not-a-line' | 'run-failed'
+  /**
+   * Why the loop ended. Under the `decided` rule: `decided` (every question in scope decided), `looks` (the last look
+   * taken), `undecidable` (no run the design can make is expected to decide what is open), `budget`; under `width`:
+   * `targets-reached` and the rest.
+   */
+  stop:
+    | 'decided'
+    | 'looks'
+    | 'undecidable'
+    | 'targets-reached'
+    | 'budget'
+    | 'max-top-ups'
+    | 'no-fit'
+    | 'no-ci'
+    | 'not-a-line'
+    | 'run-failed'
+  /** The stop rule it ran under (absent in records written before: `width`). */
+  rule?: CapacityStopRule
+  /** Looks taken (the planned runs' one, then one after each step) and at most; the interval level each judged at. */
+  looks?: number
+  maxLooks?: number
+  level?: number
+  /** Under `decided`, each question left undecided when it stopped, and what would decide it. */
+  undecided?: { id: string; question: string; why: string; needs: string }[]
   /** Runs added. */
   topUps: number
   /** GPU-minutes the runs took (their wall times x the GPUs held). */
@@ -78,6 +108,10 @@ export interface TopUpOptions {
   maxTopUps?: number
   /** The 6 M CI half-width each configuration aims at (config/capacity-targets.ts); default CAPACITY_CI_TARGET. */
   ciTarget?: (gpuCount: number) => number
+  /** When to stop (config/capacity-targets.ts CapacityStopRule); default `width`, the suite passes its setting. */
+  rule?: CapacityStopRule
+  /** How each look judges (capacity/analysis-options.ts); default a plain 95% analysis. */
+  analysis?: AnalysisOptions
 }
 
 const runsMs = (measured: readonly ConfigMeasurements[]) =>
@@ -212,47 +246,91 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
   const gpuMinutes = () => (runsMs(measured) / 60_000) * held
   const steps: DesignStep[] = []
   const maxRecords = o.sizes?.maxRecords ?? o.inputs.at(-1)!.records
+  const rule = o.rule ?? 'width'
+  const analysis = o.analysis ?? PLAIN_ANALYSIS
   let added = 0
   let failure: string | null = null
   // Kept at its largest: runs added at a size pull its median up and so its own ratio down, but not the host's noise.
   let overrun = overrunFactor(measured)
-  for (let k = 1; ; k++) {
-    const { stats } = analyzeCapacity(measured, o.inputs, o.thresholds)
+  for (let look = 1; ; look++) {
+    const { stats } = analyzeCapacity(measured, o.inputs, o.thresholds, [], analysis)
+    const room = (o.budgetGpuMinutes - gpuMinutes()) / overrun
+    const ctx: DecideContext = {
+      held,
+      maxRecords,
+      canResize: o.sizes !== undefined,
+      room,
+      z: twoSidedZ(analysis.level),
+      margin: analysis.decide.margin,
+      batching: analysis.decide.batching,
+    }
     const state = (stop: TopUpState['stop']): TopUpState => ({
       stop,
+      rule,
+      looks: look,
+      maxLooks: rule === 'decided' ? DECISION.maxLooks : look,
+      level: analysis.level,
       topUps: added,
       gpuMinutes: gpuMinutes(),
       budgetGpuMinutes: o.budgetGpuMinutes,
       steps,
       notALine: stats.configurations.filter(notALine).map((c) => c.label),
       failure,
+      ...(rule === 'decided' && {
+        undecided: (stats.decisions ?? [])
+          .filter((d) => d.state === 'undecided')
+          .map((d) => ({ id: d.id, question: d.question, why: d.why, needs: neededFor(d, stats.configurations, ctx) })),
+      }),
     })
     if (stats.configurations.length === 0) return state('no-fit')
-    const room = (o.budgetGpuMinutes - gpuMinutes()) / overrun
-    const choice = choose(stats, production, room, {
-      held,
-      maxRecords,
-      canResize: o.sizes !== undefined,
-      known: o.inputs.map((i) => i.records),
-      ...(o.ciTarget && { ciTarget: o.ciTarget }),
-    })
-    if ('stop' in choice) return state(choice.stop)
-    const { step, runnerUp } = choice
-    if (added + step.runs > (o.maxTopUps ?? CAPACITY_MAX_TOPUPS)) return state('max-top-ups')
-    const c = measured.find((m) => m.config.label === step.label)!
-    const input = await inputOf(o, step.records)
-    steps.push(toStep(step, runnerUp))
+    const next = rule === 'decided' ? decideNext(stats, look, ctx) : widthNext(stats, production, room, o, held)
+    if ('stop' in next) return state(next.stop)
+    if (added + next.runs > (o.maxTopUps ?? CAPACITY_MAX_TOPUPS)) return state('max-top-ups')
+    const c = measured.find((m) => m.config.label === next.step.label)!
+    const input = await inputOf(o, next.records)
+    steps.push(next.step)
     const before = gpuMinutes()
-    const extra = await o.measure(c, input, step.runs, k)
+    const extra = await o.measure(c, input, next.runs, look)
     added += extra.observations.filter((x) => !x.measured.warmup).length
     merge(measured, o.inputs, c, input, extra)
-    if (step.gpuMinutes > 0) overrun = Math.max(overrun, (gpuMinutes() - before) / step.gpuMinutes)
+    if (next.gpuMinutes > 0) overrun = Math.max(overrun, (gpuMinutes() - before) / next.gpuMinutes)
     overrun = Math.max(overrun, overrunFactor(measured))
     if (extra.failure) {
       failure = `${extra.failure.label} ended as ${extra.failure.exitClass}: ${extra.failure.reason}`
       return state('run-failed')
     }
   }
+}
+
+/** What one step measures: the record's step, and the runs at which size it costs. */
+type Next = { step: DesignStep; records: number; runs: number; gpuMinutes: number } | { stop: TopUpState['stop'] }
+
+/** The `width` rule's next step (choose). */
+function widthNext(stats: CapacityStats, production: number, room: number, o: TopUpOptions, held: number): Next {
+  const choice = choose(stats, production, room, {
+    held,
+    maxRecords: o.sizes?.maxRecords ?? o.inputs.at(-1)!.records,
+    canResize: o.sizes !== undefined,
+    known: o.inputs.map((i) => i.records),
+    ...(o.ciTarget && { ciTarget: o.ciTarget }),
+  })
+  if ('stop' in choice) return choice
+  const { step, runnerUp } = choice
+  return { step: toStep(step, runnerUp), records: step.records, runs: step.runs, gpuMinutes: step.gpuMinutes }
+}
+
+/**
+ * The `decided` rule's next step (capacity/decide-design.ts): none once every question is decided or this was the
+ * last look (DECISION.maxLooks: a further look would judge at a level the looks before it did not spend for).
+ */
+function decideNext(stats: CapacityStats, look: number, ctx: DecideContext): Next {
+  const decisions = stats.decisions ?? []
+  if (decisions.every((d) => d.state !== 'undecided')) return { stop: 'decided' }
+  if (look >= DECISION.maxLooks) return { stop: 'looks' }
+  const choice = chooseToDecide(stats.configurations, decisions, ctx)
+  if ('stop' in choice) return { stop: choice.stop }
+  const k = choice.candidate
+  return { step: decideStep(choice, stats.targets.at(-1)!), records: k.records, runs: k.runs, gpuMinutes: k.gpuMinutes }
 }
 
 /** The measured input of `records` records, or a new one nested with them. */

@@ -79,6 +79,8 @@ export function capacityJson(
       value: v.value,
       unit: v.unit,
       ci: v.ci ? { low: v.ci.low, high: v.ci.high } : null,
+      threshold: v.threshold,
+      decision: v.decision ?? null,
     })),
   }
 }

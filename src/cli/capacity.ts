@@ -5,7 +5,7 @@
  */
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { analyzeCapacityRuns, lacksBusySpans, refitInput } from '../capacity/index.ts'
+import { analyzeCapacityRuns, lacksBusySpans, refitInput, refitOptions } from '../capacity/index.ts'
 import { progressFromLog } from '../engine/progress-from-log.ts'
 import { MonitorLogError, readMonitorLog } from '../monitor/log-reader.ts'
 import { type MonitorSummary, summarizeRecords } from '../monitor/summary/summarize.ts'
@@ -161,7 +161,13 @@ export async function run(args: string[]): Promise<number> {
       `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${input.frame.sizes.join(', ') || 'none'}); --sizes picks from those`,
     )
   const heldOutSizes = input.heldOut.map((h) => h.sequences)
-  const { stats, verdicts } = analyzeCapacityRuns(input.configs, input.frame, thresholds, [...at, ...heldOutSizes])
+  const { stats, verdicts } = analyzeCapacityRuns(
+    input.configs,
+    input.frame,
+    thresholds,
+    [...at, ...heldOutSizes],
+    refitOptions(records),
+  )
   const checks = { sizes: heldOutChecks(stats, input.heldOut), speedups: heldOutSpeedups(stats, input.heldOut) }
   console.log(capacityText(stats, verdicts, input.notes, checks).map(escapeControls).join('\n'))
   if (values.json !== undefined) {

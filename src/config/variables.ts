@@ -8,6 +8,7 @@
 import { PRESET_NAMES } from '../input/presets.ts'
 import { PROFILES } from '../pipeline/profiles.ts'
 import { parseAbArms } from './ab-arms.ts'
+import { CAPACITY_STOP_RULES } from './capacity-targets.ts'
 import {
   anyText,
   choice,
@@ -42,6 +43,11 @@ export const VARIABLES = {
     1,
     undefined,
     15,
+  ),
+  VIRNUCPRO_BENCH_CAPACITY_STOP: choice(
+    'when the capacity design stops: decided (every verdict in scope decided) or width (every 6 M CI on its target)',
+    CAPACITY_STOP_RULES,
+    true,
   ),
   VIRNUCPRO_BENCH_DEVICE: choice('where the suites run the target', ['gpu', 'cpu'] as const, true),
   VIRNUCPRO_BENCH_TASK: anyText("this invocation's task name in a campaign"),

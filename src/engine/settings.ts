@@ -4,7 +4,7 @@
  * throws naming the variable, the value, the problem and the fix.
  */
 
-import { capacityTargets } from '../config/capacity-targets.ts'
+import { type CapacityStopRule, capacityTargets } from '../config/capacity-targets.ts'
 import { checkSettings, type SettingProblem } from '../config/check.ts'
 import { parsedBy, type Setting } from '../config/env-parsers.ts'
 import { type PARSED_ELSEWHERE, readSetting, type VariableName } from '../config/variables.ts'
@@ -46,6 +46,8 @@ export interface SuiteSettings {
    * the sequential design's top-up runs included. Default 15; the runs get a minute less (inputs, fits, reports).
    */
   capacityBudgetGpuMin: number
+  /** VIRNUCPRO_BENCH_CAPACITY_STOP: `decided` (default) or `width` (config/capacity-targets.ts CapacityStopRule). */
+  capacityStop: CapacityStopRule
   /** VIRNUCPRO_BENCH_DEVICE: gpu (default) or cpu; see targetDevice. */
   device: TargetDevice
 }
@@ -95,6 +97,7 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     capacityBudgetGpuMin:
       read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ??
       capacityTargets(read('VIRNUCPRO_BENCH_TARGET') ?? undefined).budgetGpuMinutes,
+    capacityStop: read('VIRNUCPRO_BENCH_CAPACITY_STOP') ?? 'decided',
     device: targetDevice(env),
   }
 }

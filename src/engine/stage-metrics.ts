@@ -61,10 +61,10 @@ export function stageItemCounts(run: RunRecord): Record<string, number> {
   return counts
 }
 
-/** Median with CI of the finite values, or null when there are none. */
-export function estimate(values: readonly (number | null)[], input: string): MedianEstimate | null {
+/** Median with CI (at `level`, default 0.95) of the finite values, or null when there are none. */
+export function estimate(values: readonly (number | null)[], input: string, level?: number): MedianEstimate | null {
   const present = values.filter((v): v is number => v !== null && Number.isFinite(v))
-  return present.length === 0 ? null : medianWithCi(toSorted(present, input))
+  return present.length === 0 ? null : medianWithCi(toSorted(present, input), level === undefined ? {} : { level })
 }
 
 /** A MedianEstimate as the record stores it: median, n and the CI bounds. */

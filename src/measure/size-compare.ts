@@ -34,10 +34,11 @@ export interface Selected {
 }
 
 /** base(size) / candidate(size): above 1, the candidate is faster. */
-export function speedupAt(base: Selected, candidate: Selected, size: number): SizeEstimate {
+export function speedupAt(base: Selected, candidate: Selected, size: number, level = 0.95): SizeEstimate {
   return estimateFrom(
     [base.model, candidate.model],
     (b, c) => valueAt(base.select(b), size) / valueAt(candidate.select(c), size),
+    level,
   )
 }
 
@@ -54,13 +55,17 @@ export function crossingSize(base: Line, candidate: Line): number {
 }
 
 /** Break-even size, with CI (the upper end is Infinity when some draws never break even). */
-export function breakEvenSize(base: Selected, candidate: Selected): SizeEstimate {
-  return estimateFrom([base.model, candidate.model], (b, c) => crossingSize(base.select(b), candidate.select(c)))
+export function breakEvenSize(base: Selected, candidate: Selected, level = 0.95): SizeEstimate {
+  return estimateFrom([base.model, candidate.model], (b, c) => crossingSize(base.select(b), candidate.select(c)), level)
 }
 
 /** base.perUnit / candidate.perUnit: the speedup as the input grows without bound. */
-export function asymptoticSpeedup(base: Selected, candidate: Selected): SizeEstimate {
-  return estimateFrom([base.model, candidate.model], (b, c) => base.select(b).perUnit / candidate.select(c).perUnit)
+export function asymptoticSpeedup(base: Selected, candidate: Selected, level = 0.95): SizeEstimate {
+  return estimateFrom(
+    [base.model, candidate.model],
+    (b, c) => base.select(b).perUnit / candidate.select(c).perUnit,
+    level,
+  )
 }
 
 /** numerator(size) / denominator(size) within one model, e.g. GPU-busy time over stage time: utilization. */
@@ -74,6 +79,11 @@ export function ratioAt(
 }
 
 /** numerator.perUnit / denominator.perUnit: the ratio once the fixed parts no longer count. */
-export function asymptoticRatio(model: SizeModel, numerator: LineSelector, denominator: LineSelector): SizeEstimate {
-  return estimateFrom([model], (line) => numerator(line).perUnit / denominator(line).perUnit)
+export function asymptoticRatio(
+  model: SizeModel,
+  numerator: LineSelector,
+  denominator: LineSelector,
+  level = 0.95,
+): SizeEstimate {
+  return estimateFrom([model], (line) => numerator(line).perUnit / denominator(line).perUnit, level)
 }

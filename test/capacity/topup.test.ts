@@ -112,7 +112,8 @@ describe('the sequential design, repeats only (no way to make a new size)', () =
       })
       expect(state.gpuMinutes, `room ${roomMs} ms`).toBeLessThanOrEqual(state.budgetGpuMinutes)
     }
-  })
+    // 53 designs of a few analyses each: 25 s alone on 2 cores, past the 30 s default beside other files.
+  }, 120_000)
 
   test('one run a size, or all alike, expects no overrun', () => {
     const one = noisy().map((c) => ({

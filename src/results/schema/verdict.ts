@@ -34,5 +34,18 @@ export const VerdictSchema = z.object({
   detail: z.string(),
   stage: z.string().nullable(),
   gpu: z.number().int().nullable(),
+  /**
+   * Where a design decides the verdict (the capacity answer's questions: src/capacity/decisions.ts): one of four
+   * states (`at-threshold` and `undecided` read `inconclusive` above), the interval level it was judged at, why, and
+   * what would decide it. Absent on every other verdict and in records written before.
+   */
+  decision: z
+    .object({
+      state: z.enum(['pass', 'fail', 'at-threshold', 'undecided']),
+      level: z.number().nullable(),
+      why: z.string(),
+      needs: z.string().nullable(),
+    })
+    .optional(),
 })
 export type Verdict = z.infer<typeof VerdictSchema>
