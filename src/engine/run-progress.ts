@@ -1,7 +1,8 @@
 /**
  * Collects each stage's progress during one run into the compact series a record keeps (StageProgress), thinned to
  * PROGRESS_MAX_POINTS, from every kind of line that says how far a stage got:
- * - batch lines (ESM-2's `Batch` lines, any `<label> progress: done/total` line), per worker, as they come;
+ * - batch lines (ESM-2's `Batch` lines, any `<label> progress: done/total` line), per worker, as they come, with the
+ *   time of the worker's `First batch ready` line (where its GPU work starts: src/engine/work-spans.ts);
  * - worker spans (`Starting inference on N sequences` ... `Async inference complete: N sequences`), per worker, and
  *   file lines (`Extracting X features from FILE`, `X ready:`, `Saved X features to FILE (N sequences)`), per stage:
  *   each a piece of work with a start and an end, kept as a pair of points, with the time the files spent building a
@@ -157,6 +158,12 @@ export function createProgressCollector(maxPoints = PROGRESS_MAX_POINTS): Progre
       if (stage === null) return
       if (event.type === 'files-done') return filesDone(event, stage)
       if (event.type === 'tqdm') return tqdmEvent(event, stage)
+      if (event.type === 'first-batch') {
+        // Kept on the worker's batch series, whose first `Batch` line comes one batch later.
+        const p = seriesOf(`${stage}\u0000${event.worker ?? ''}`, stage, undefined, event.worker)
+        p.firstBatchMs ??= event.atMs
+        return
+      }
       if (event.type !== 'batch' && event.type !== 'progress') return pieceEvent(event, stage)
       if (!(Number.isFinite(event.done) && Number.isFinite(event.total))) return
       const p = seriesOf(`${stage}\u0000${event.worker ?? ''}`, stage, undefined, event.worker)

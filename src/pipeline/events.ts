@@ -93,6 +93,21 @@ export interface InferenceStartEvent {
   atMs: number
 }
 
+/**
+ * `First batch ready after X s buffering (N sequences, T tokens)`: a v2 ESM-2 worker's first packed batch goes to its
+ * GPU (first-batch-line.ts): where the worker's steady part starts.
+ */
+export interface FirstBatchEvent {
+  type: 'first-batch'
+  /** Seconds the worker says it spent from its loop's start to this batch. */
+  bufferingS: number
+  /** Sequences and tokens in the first batch. */
+  sequences: number
+  tokens: number
+  worker: number | null
+  atMs: number
+}
+
 /** `Extracting {label} features from FILE`: one file's extraction starts (VirNucPro's v1 features.py). */
 export interface FileStartEvent {
   type: 'file-start'
@@ -238,6 +253,7 @@ export type TargetEvent =
   | TranslationRateEvent
   | InferenceCompleteEvent
   | InferenceStartEvent
+  | FirstBatchEvent
   | FileStartEvent
   | ModelReadyEvent
   | FileDoneEvent

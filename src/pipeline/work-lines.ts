@@ -1,4 +1,5 @@
 import type { TargetEvent } from './events.ts'
+import { parseFirstBatchLine } from './first-batch-line.ts'
 import { type ReadProblems, readNumber } from './log-line.ts'
 
 /**
@@ -51,6 +52,8 @@ export function parseWorkLine(
   const before = p.length
   const done = INFERENCE_DONE.exec(message)
   if (done) return inferenceDone(done, message, worker, atMs, p)
+  const first = parseFirstBatchLine(message, worker, atMs, p)
+  if (first || p.length > before) return first
   const start = INFERENCE_START.exec(message)
   if (start) {
     const sequences = readNumber(start[1]!, 'inference sequences', p)

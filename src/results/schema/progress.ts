@@ -48,6 +48,12 @@ export const StageProgressSchema = z
      */
     setupMs: z.number().nonnegative().optional(),
     itemsPerFile: z.number().positive().optional(),
+    /**
+     * Batch lines only: when the worker's `First batch ready` line came (same clock as `atMs`), one batch before its
+     * first `Batch` line: where its GPU work starts (src/engine/work-spans.ts). Absent where the worker logged none,
+     * and in records written before it was kept (their first batch line stands in).
+     */
+    firstBatchMs: z.number().optional(),
   })
   .refine((p) => p.atMs.length === p.done.length, { message: 'atMs and done must be parallel arrays' })
 export type StageProgress = z.infer<typeof StageProgressSchema>
