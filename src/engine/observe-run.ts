@@ -19,6 +19,7 @@ import { type GpuMemoryObservation, gpusUsedFromLog, memoryObservations } from '
 import { pruneTensorOutputs } from './prune-outputs.ts'
 import { createProgressCollector } from './run-progress.ts'
 import { stageItemCounts } from './stage-metrics.ts'
+import { workSpansOf } from './work-spans.ts'
 
 export interface MonitorSettings {
   /** Fast-metric poll interval (ms). */
@@ -176,7 +177,11 @@ async function finish(
 ): Promise<RunObservation> {
   const sequenceCount = o.run.summary?.sequencesProcessed ?? null
   const stopped = o.monitor
-    ? await o.monitor.stop({ sequenceCount, stageSequenceCounts: stageItemCounts(o.run) })
+    ? await o.monitor.stop({
+        sequenceCount,
+        stageSequenceCounts: stageItemCounts(o.run),
+        workSpans: workSpansOf(o.progress, o.run),
+      })
     : null
   let problem = o.problem
   if (stopped?.state === 'failed') problem = `monitor failed: ${stopped.error}`

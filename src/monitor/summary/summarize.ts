@@ -11,12 +11,15 @@ import { type Attribution, attribute } from './attribution.ts'
 import { type HostMemorySummary, summarizeHostMemory } from './host-memory.ts'
 import { collectSeries, stagesOf } from './series.ts'
 import { type GpuSeries, type GpuWindowStats, gpuWindowStats } from './window-stats.ts'
+import type { WorkSpan } from './work-onset.ts'
 
 export interface SummaryOptions {
   /** Sequences the run processed: gives joules per sequence. */
   sequenceCount?: number | null
   /** Sequences per stage name, where known. */
   stageSequenceCounts?: Readonly<Record<string, number>>
+  /** Per stage and GPU, where the pipeline's log bounds the GPU's work (work-onset.ts); none: the samples say. */
+  workSpans?: readonly WorkSpan[]
 }
 
 export interface GpuSummary extends GpuWindowStats {
@@ -165,7 +168,8 @@ function stageSummary(
   requestedGpus: readonly number[],
   options: SummaryOptions,
 ): StageSummary {
-  const stats = series.map((s) => gpuWindowStats(s, windows))
+  const spanOf = (gpu: number) => options.workSpans?.find((w) => w.stage === stage && w.gpu === gpu) ?? null
+  const stats = series.map((s) => gpuWindowStats(s, windows, spanOf(s.gpu)))
   const gpus = stats.filter((g) => requestedGpus.includes(g.gpu))
   const energyJ = sum(gpus.map((g) => g.energyJ))
   const sequences = stage === null ? undefined : options.stageSequenceCounts?.[stage]

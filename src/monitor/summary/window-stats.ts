@@ -4,8 +4,14 @@ import type { StageWindow } from '../stage-timeline.ts'
 import { counterEnergyJ, powerEnergyJ, type TimedValue } from './energy.ts'
 import { countThrottle, IDLE_UTIL_PCT, type IdleRun, idleProfile, type ThrottleCount } from './idle-throttle.ts'
 import { allMetricStats, type MetricName, type MetricStats } from './metric-stats.ts'
+import { type WorkFigures, type WorkSpan, workFigures } from './work-onset.ts'
 
-export interface GpuWindowStats {
+/**
+ * `workOnsetMs`, `workOnsetSource`, `workUtilPct` (work-onset.ts): where the GPU's work starts (its first batch, or
+ * the first sample from which it stays busy) and its utilization from there: PERF-02's steady state without the
+ * worker's start. Absent in summaries written before the monitor kept them.
+ */
+export interface GpuWindowStats extends WorkFigures {
   gpu: number
   sampleCount: number
   metrics: Record<MetricName, MetricStats | null>
@@ -43,8 +49,15 @@ export function inWindows(tMs: number, windows: readonly StageWindow[]): boolean
   return windows.some((w) => tMs >= w.startMs && tMs < w.endMs)
 }
 
-/** Statistics of `series` restricted to `windows` (a sample belongs to the window holding its tMs). */
-export function gpuWindowStats(series: GpuSeries, windows: readonly StageWindow[]): GpuWindowStats {
+/**
+ * Statistics of `series` restricted to `windows` (a sample belongs to the window holding its tMs); `work`: where the
+ * log bounds this GPU's work in them (null: the samples say where it starts).
+ */
+export function gpuWindowStats(
+  series: GpuSeries,
+  windows: readonly StageWindow[],
+  work: WorkSpan | null = null,
+): GpuWindowStats {
   const samples = series.samples.filter((s) => inWindows(s.tMs, windows))
   const driver = series.driverUtil.filter((d) => inWindows(d.tMs, windows)).map((d) => d.utilPct)
   const metrics = allMetricStats(samples, driver)
@@ -61,6 +74,7 @@ export function gpuWindowStats(series: GpuSeries, windows: readonly StageWindow[
     leadingIdleMs: idle.leadingMs,
     busySpanMs: idle.busySpanMs,
     steadyUtilPct: steadyUtil(samples, windows),
+    ...workFigures(samples, windows, work),
     throttle: countThrottle(samples),
   }
 }
