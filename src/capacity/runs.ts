@@ -2,7 +2,7 @@
  * One completed run as the size model reads it (src/measure/size-model.ts): its input size in GPU work, and its wall
  * time split into parts (each logged stage, and the time outside every stage: interpreter start-up, imports, exit),
  * plus, for the GPU stages that PERF-02 judges, the GPU-busy time (stage time x mean utilization of the GPUs the run
- * asked for), the start-up before the GPU's first work, and the utilization after it.
+ * asked for), the start-up before the GPU's work onset (its first batch), and the utilization after it.
  *
  * Why GPU work and not sequences as the size: nested subsets of one input carry its work per record only to a fraction
  * of a percent (nested-order.ts), and a GPU stage's time follows the tokens it embeds, not the record count. A target
@@ -11,6 +11,7 @@
 
 import { stageDurationMs } from '../engine/stage-metrics.ts'
 import { type MeasuredRun, PROGRESS_SOURCES } from '../results/schema/index.ts'
+import { type GpuWork, gpuWork } from './gpu-work.ts'
 import { type FileWork, fileWorkOf } from './per-file.ts'
 import { busySteady, type StageSteady, stageSteady } from './rates.ts'
 import { type RunMemory, runMemory } from './run-memory.ts'
@@ -20,9 +21,9 @@ export const WALL = 'wall'
 export const OUTSIDE_STAGES = 'outside stages'
 /** The GPU-busy series of a stage: stage time x mean utilization / 100, ms. */
 export const busySeries = (stage: string) => `busy: ${stage}`
-/** A GPU stage's time before the GPU's first work (start-up: process, CUDA context, model build), ms. */
+/** A GPU stage's time before the GPU's work onset (start-up: process, CUDA context, model build, loader), ms. */
 export const startupSeries = (stage: string) => `startup: ${stage}`
-/** A GPU stage's time from the GPU's first work to the stage's end, ms. */
+/** A GPU stage's time from the GPU's work onset to the stage's end, ms. */
 export const workSeries = (stage: string) => `work: ${stage}`
 /** A stage's steady part inside the run: its batch lines' span, scaled to all its items (capacity/rates.ts), ms. */
 export const steadySeries = (stage: string) => `steady: ${stage}`
@@ -32,10 +33,19 @@ export const preSeries = (stage: string) => `pre: ${stage}`
 export const buildsSeries = (stage: string) => `builds: ${stage}`
 
 export interface StageStartup {
-  /** ms from the stage's start to the GPU's first work, on the slowest GPU to start (the stage waits for it). */
+  /**
+   * ms from the stage's start to the GPU's work onset (its worker's first batch, else the first sample from which it
+   * stays busy: monitor/summary/work-onset.ts), on the slowest GPU to start (the stage waits for it).
+   */
   startupMs: number
-  /** Mean utilization from the first busy sample on, over the GPUs the run asked for. */
+  /** Mean utilization from each GPU's work onset to its work's end, over the GPUs the run asked for. */
   steadyUtilPct: number
+  /**
+   * `first-busy`: some GPU's figures are from its first busy sample (a record that holds neither the monitor's work
+   * figures nor batch lines: capacity/gpu-work.ts), so the steady state holds the wait for the first batch. Absent:
+   * from the work's onset.
+   */
+  steadyFrom?: 'work-onset' | Extract<GpuWork['from'], 'first-busy'>
 }
 
 export interface CapacityRun {
@@ -64,17 +74,6 @@ function askedFor(o: MeasuredRun, gpus: StageGpus): StageGpus {
   return requested ? gpus.filter((g) => requested.includes(g.gpu)) : gpus
 }
 
-/** Steady utilization of one GPU's stage window; records written before the monitor kept it are estimated from the
- *  mean over the stage and the idle lead (the leading samples read under 10%, counted as idle). */
-function steadyOf(g: StageGpus[number], durationMs: number): number | null {
-  const steady = (g as { steadyUtilPct?: number | null }).steadyUtilPct
-  if (typeof steady === 'number') return steady
-  const mean = g.metrics.utilPct?.mean
-  const lead = g.leadingIdleMs
-  if (mean === undefined || lead === null || lead >= durationMs) return null
-  return (mean * durationMs) / (durationMs - lead)
-}
-
 /**
  * Every steady part the run gives for a stage, best first (RATE_SOURCES), each no longer than the stage: from its
  * progress series, and for a GPU stage from its GPUs' busy spans (tqdm bars only for a CPU stage: a GPU stage's bars
@@ -96,12 +95,14 @@ function gpuStageFigures(o: MeasuredRun, stage: string, durationMs: number) {
   const utils = gpus.map((g) => g.metrics.utilPct?.mean).filter((u): u is number => u !== undefined)
   if (gpus.length === 0 || utils.length !== gpus.length) return null
   const busyMs = (durationMs * utils.reduce((a, u) => a + u, 0)) / utils.length / 100
-  const leads = gpus.map((g) => g.leadingIdleMs)
-  const steady = gpus.map((g) => steadyOf(g, durationMs))
-  const startup =
-    leads.every((l): l is number => l !== null) && steady.every((s): s is number => s !== null)
-      ? { startupMs: Math.max(...leads), steadyUtilPct: steady.reduce((a, s) => a + s, 0) / steady.length }
-      : null
+  const work = gpus.map((g) => gpuWork(o, stage, g, durationMs))
+  const startup = work.every((w) => w !== null)
+    ? {
+        startupMs: Math.max(...work.map((w) => w.onsetMs)),
+        steadyUtilPct: work.reduce((a, w) => a + w.utilPct, 0) / work.length,
+        steadyFrom: work.some((w) => w.from === 'first-busy') ? ('first-busy' as const) : ('work-onset' as const),
+      }
+    : null
   return { busyMs, startup }
 }
 
