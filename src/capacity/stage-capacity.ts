@@ -14,32 +14,38 @@ import {
   seriesLine,
   valueAt,
 } from '../measure/index.ts'
-import { type CapacityModel, filesAt, partLine, partsOfStage, stageOf, valueOfParts } from './parts.ts'
+import { type CapacityModel, partLine, partsOfStage, stageOf, valueOfParts } from './parts.ts'
 import { buildsSeries, busySeries, type CapacityRun } from './runs.ts'
-import { outOfRange, utilDisagreement, utilFromSteady } from './util-projection.ts'
+import { heldMarginal, steadyVersusMarginal, utilDisagreement, utilTowardMarginal } from './util-projection.ts'
 
 export interface StageCapacity {
   stage: string
-  /** From the runs at the largest size: start-up before the GPU's first work, and utilization after it. */
+  /**
+   * From the runs at the largest size: start-up before the GPU's work onset (its worker's first batch, else the first
+   * sample from which it stays busy), and utilization from there to its work's end (runs.ts).
+   */
   startupMs: EstimateStat | null
   steadyUtilPct: EstimateStat | null
   /**
-   * Utilization at each size of `at`, built from the steady state: steady utilization x the share of the stage after
-   * the GPU's first work (1 - start-up / stage time at that size), so it tends to the steady state as the input grows
-   * and never leaves 0-100% by construction (capacity/util-projection.ts). `busyModelPct`: what the GPU-busy series' own
-   * line says at that size (its busy time over stage time, unclipped); `disagreement` says so when the two CIs do not
-   * meet (the monitor's busy time and the stage times tell two stories), null when they agree or one is missing.
+   * Utilization at each size of `at`: the busy share measured at the largest size, carried over to the time a larger
+   * input adds at the marginal busy share across sizes (d busy / d stage, held inside 0-100% and at the steady state),
+   * so it tends to that share as the input grows and never leaves 0-100% (capacity/util-projection.ts says how it
+   * relates to the steady state). `busyModelPct`: what the GPU-busy series' own line says at that size (its busy time
+   * over stage time, unclipped). `disagreement`, null where all agree: above the largest size, that the steady state
+   * and the marginal share's CIs do not meet (the stage's idle time grows with the input, or the reverse); at any
+   * size, that the projection and the busy line's reading do not meet (the line leaves what the projection holds).
    */
   utilAt: {
     sequences: number
-    /** null: no projection stands (no steady state, and the busy line leaves 0-100%); `disagreement` says why. */
+    /** Nullable for the readers of analyses made before the projection always stood (it no longer is null). */
     utilPct: SizeEstimate | null
     busyModelPct: SizeEstimate | null
     disagreement: string | null
   }[]
   /**
-   * Utilization as the input grows without bound: the steady state (less the share of the stage's per-sequence time
-   * that its builds per file idle through, capacity/builds.ts), or the busy model's slope ratio without one.
+   * Utilization as the input grows without bound: the marginal busy share across sizes (d busy / d stage), held inside
+   * 0-100% and at the steady state; without a busy line, the steady state less the share of the stage's per-sequence
+   * time that its builds per file idle through (capacity/builds.ts).
    */
   asymptoticUtilPct: SizeEstimate | null
   /** The stage as fixed + per-sequence: what is start-up and what is steady state. */
@@ -73,15 +79,9 @@ export function stageCapacity(
   const hasBusy = model.series.includes(busySeries(stage))
   const stageLine = stageOf(model, stage)
   const stageAt = valueOfParts(model, partsOfStage(model, stage))
-  // A stage that builds per file idles through each build: those a size makes beyond the largest measured size's
-  // (whose steady utilization holds its own) add to its start-up (point cost a build; the interval product is wide).
+  // Builds never stop as the input grows: without a busy line, the stage idles through the builds' share of its
+  // per-sequence time.
   const files = model.fileCounts?.[buildsSeries(stage)]
-  const extraBuildsMs = (sequences: number) =>
-    files
-      ? model.fits[buildsSeries(stage)]!.fixed *
-        Math.max(0, filesAt(files, sequences) - filesAt(files, largest[0]?.size ?? sequences))
-      : 0
-  // Builds never stop as the input grows: the stage idles through the builds' share of its per-sequence time.
   const fit = (s: string) => model.fits[s]!
   const idleShare = files
     ? Math.min(1, partLine(fit, buildsSeries(stage), model).perUnit / stageLine(fit).perUnit || 0)
@@ -90,50 +90,42 @@ export function stageCapacity(
     toStat(estimate(largest.map(get), what, level))
   const startupMs = median((r) => r.startup[stage]?.startupMs ?? null, `${stage} start-up`)
   const steadyUtilPct = median((r) => r.startup[stage]?.steadyUtilPct ?? null, `${stage} steady util`)
-  const utilAt = hasBusy
-    ? sizes.map((sequences) => {
-        const busyModelPct = pct(
-          estimateFrom([model], (line) => valueAt(busy(line), sequences) / stageAt(line, sequences), level),
-        )
-        const stageMs = estimateFrom([model], (line) => stageAt(line, sequences), level)
-        const fromSteady = utilFromSteady(steadyUtilPct, idleBefore(startupMs, extraBuildsMs(sequences)), stageMs)
-        // Without a steady state the busy line is all there is: shown as it is, or, where it leaves 0-100%, no figure.
-        const disagreement = fromSteady ? utilDisagreement(fromSteady, busyModelPct) : outOfRange(busyModelPct)
-        return {
-          sequences,
-          utilPct: fromSteady ?? (disagreement ? null : busyModelPct),
-          busyModelPct,
-          disagreement,
-        }
-      })
-    : []
+  const largestSize = largest[0]?.size ?? Math.min(...sizes)
+  const shareAt = (n: number) => pct(estimateFrom([model], (line) => valueAt(busy(line), n) / stageAt(line, n), level))
+  // d busy / d stage: what the utilization tends to (util-projection.ts), held inside 0-100% and at the steady state.
+  const marginalPct = hasBusy ? pct(asymptoticRatio(model, busy, stageLine, level)) : null
+  // A steady state read from the first busy sample holds the wait for the first batch (records kept with neither the
+  // work figures nor batch lines: capacity/gpu-work.ts): nothing to hold the marginal share at, nor to set beside it.
+  const fromFirstBusy = largest.some((r) => r.startup[stage]?.steadyFrom === 'first-busy')
+  const workSteadyPct = fromFirstBusy ? null : steadyUtilPct
+  const heldPct = marginalPct && heldMarginal(marginalPct, workSteadyPct)
+  const steadyNote = marginalPct && workSteadyPct ? steadyVersusMarginal(workSteadyPct, marginalPct) : null
+  const measuredPct = hasBusy ? shareAt(largestSize) : null
+  const utilAt =
+    heldPct && measuredPct
+      ? sizes.map((sequences) => {
+          const busyModelPct = shareAt(sequences)
+          const weight = estimateFrom([model], (line) => stageAt(line, largestSize) / stageAt(line, sequences), level)
+          const utilPct = utilTowardMarginal(measuredPct, heldPct, weight)
+          const notes = [sequences > largestSize ? steadyNote : null, utilDisagreement(utilPct, busyModelPct)]
+          return { sequences, utilPct, busyModelPct, disagreement: notes.filter(Boolean).join('; ') || null }
+        })
+      : []
   return {
     stage,
     startupMs,
     steadyUtilPct,
     utilAt,
-    asymptoticUtilPct: steadyUtilPct
-      ? {
-          estimate: steadyUtilPct.median * (1 - idleShare),
-          ci: steadyUtilPct.ci && {
-            ...steadyUtilPct.ci,
-            low: steadyUtilPct.ci.low * (1 - idleShare),
-            high: steadyUtilPct.ci.high * (1 - idleShare),
-          },
-        }
-      : hasBusy
-        ? pct(asymptoticRatio(model, busy, stageLine, level))
-        : null,
+    asymptoticUtilPct:
+      heldPct ??
+      (steadyUtilPct && {
+        estimate: steadyUtilPct.median * (1 - idleShare),
+        ci: steadyUtilPct.ci && {
+          ...steadyUtilPct.ci,
+          low: steadyUtilPct.ci.low * (1 - idleShare),
+          high: steadyUtilPct.ci.high * (1 - idleShare),
+        },
+      }),
     ...lineFigures(model, stageLine, level),
   }
 }
-
-/** A start-up with `extraMs` more idle time after it. */
-const idleBefore = (startup: EstimateStat | null, extraMs: number): EstimateStat | null =>
-  startup && extraMs > 0
-    ? {
-        ...startup,
-        median: startup.median + extraMs,
-        ci: startup.ci && { ...startup.ci, low: startup.ci.low + extraMs, high: startup.ci.high + extraMs },
-      }
-    : startup

@@ -1,16 +1,29 @@
 /**
- * A GPU stage's utilization projected to a size, and the check of it against the GPU-busy time's own line.
+ * A GPU stage's utilization projected to a size, from the size model's GPU-busy line (stage time x mean utilization,
+ * fitted across sizes) and stage line, and the checks that say where the figures tell two stories.
  *
- * From the steady state: after the GPU's first work a stage keeps it busy at its steady utilization, so its GPU-busy
- * time at size N is steady x (stage(N) - start-up) and its utilization steady x (1 - start-up / stage(N)). That tends to
- * the steady state it is built from as the input grows, and stays inside 0-100% without clipping. Its CI is the
- * interval product of the parts' CIs (steady utilization over the largest size's runs, start-up likewise, the stage time
- * from the size model's draws): wider than a joint draw would give, never narrower.
+ * What it tends to: each sequence the input adds adds d stage ms to the stage and d busy ms of GPU work, so as the
+ * input grows the utilization tends to the marginal busy share across sizes, d busy / d stage (the busy line's slope
+ * over the stage line's). From the largest measured size L on, the projection is the measured share there carried
+ * over to the added time at the marginal share: u(N) = w a + (1 - w) m, with a = busy(L) / stage(L), m the marginal
+ * share and w = stage(L) / stage(N). Where a and m are inside 0-100% that is exactly busy(N) / stage(N), the busy
+ * line's own reading; it never leaves 0-100% (a convex mix of two shares inside it), it equals the measured share at L
+ * and tends to m. Below L it is the same line read back (clamped to 0-100%).
  *
- * The GPU-busy series (stage time x mean utilization over the whole window, fitted as its own line) says the same thing
- * another way. The two are separate fits: where their CIs do not meet, the report says they disagree instead of
- * clipping one of them to 100% (which hid, on the reference pipeline's ESM-2, a busy line reading 100% [100, 100] at
- * 6 M beside a steady state of 96.8% [95.8, 97.3]).
+ * How it relates to the steady state (utilization from each GPU's first batch to its work's end, runs.ts): if the
+ * GPU ran at the steady share s through every ms after its onset, busy = s x (stage - start-up - drain), and so
+ * m = s x (1 - d(start-up + drain) / d stage). The two agree where the time before the first batch and after the last
+ * does not grow with the input; m is below s where it does (VirNucPro's v2 ESM-2 workers read their whole share
+ * before their first batch, v1 builds its model again for every file), and then the projection follows m, the share
+ * that holds at 6 M, while the steady state says what the GPU does once working. m above s would have an added
+ * sequence keep the GPU busier than its work ever did: the projection is then held at s (a steady state read from the
+ * first busy sample, in records kept before the work onset, holds the wait for the first batch: no bound, and no
+ * note beside m: capacity/gpu-work.ts). Where the two CIs do not
+ * meet, the report says so in the projection's note (steadyVersusMarginal), with the busy line's own reading where it
+ * leaves the projection (utilDisagreement).
+ *
+ * CIs are interval products of the parts' CIs (a and m from the model's draws, s over the largest size's runs, w from
+ * the draws): wider than a joint draw would give, never narrower.
  */
 
 import type { EstimateStat } from '../engine/stage-metrics.ts'
@@ -18,41 +31,59 @@ import type { SizeEstimate } from '../measure/index.ts'
 
 const fmt = (e: SizeEstimate) =>
   `${e.estimate.toFixed(1)}%${e.ci ? ` [${e.ci.low.toFixed(1)}, ${e.ci.high.toFixed(1)}]` : ''}`
+const fmtStat = (s: EstimateStat) => fmt({ estimate: s.median, ci: s.ci })
+const clamp = (x: number, low: number, high: number) => Math.min(high, Math.max(low, x))
+const ends = (e: SizeEstimate): [number, number] => (e.ci ? [e.ci.low, e.ci.high] : [e.estimate, e.estimate])
 
-/** steady x (1 - start-up / stage), in %, with the interval-product CI; null without a steady state or start-up. */
-export function utilFromSteady(
-  steadyPct: EstimateStat | null,
-  startupMs: EstimateStat | null,
-  stageMs: SizeEstimate,
-): SizeEstimate | null {
-  if (!steadyPct || !startupMs || !(stageMs.estimate > 0)) return null
-  const share = (startup: number, stage: number) => (stage > 0 ? Math.min(1, Math.max(0, 1 - startup / stage)) : 0)
-  const estimate = steadyPct.median * share(startupMs.median, stageMs.estimate)
-  if (!steadyPct.ci || !stageMs.ci) return { estimate, ci: null }
-  const startupLow = startupMs.ci?.low ?? startupMs.median
-  const startupHigh = startupMs.ci?.high ?? startupMs.median
+/** The marginal busy share as the projection uses it: inside 0-100%, and no higher than the steady state. */
+export function heldMarginal(marginalPct: SizeEstimate, steadyPct: EstimateStat | null): SizeEstimate {
+  const cap = (x: number, steady: number | undefined) => clamp(x, 0, Math.min(100, steady ?? 100))
   return {
-    estimate,
-    ci: {
-      low: steadyPct.ci.low * share(startupHigh, stageMs.ci.low),
-      high: steadyPct.ci.high * share(startupLow, stageMs.ci.high),
-      level: steadyPct.ci.level,
+    estimate: cap(marginalPct.estimate, steadyPct?.median),
+    ci: marginalPct.ci && {
+      ...marginalPct.ci,
+      low: cap(marginalPct.ci.low, steadyPct?.ci?.low ?? steadyPct?.median),
+      high: cap(marginalPct.ci.high, steadyPct?.ci?.high ?? steadyPct?.median),
     },
   }
 }
 
-/** Null when the steady-state projection and the busy-time line agree (their CIs meet), else a sentence saying not. */
-export function utilDisagreement(fromSteady: SizeEstimate, busyModel: SizeEstimate): string | null {
-  const a = fromSteady.ci ?? { low: fromSteady.estimate, high: fromSteady.estimate }
-  const b = busyModel.ci ?? { low: busyModel.estimate, high: busyModel.estimate }
-  if (a.low <= b.high && b.low <= a.high) return null
-  return `the GPU-busy line reads ${fmt(busyModel)} where the steady state gives ${fmt(fromSteady)}: the busy time and the stage times disagree at this size`
+/**
+ * u = w a + (1 - w) m in %, inside 0-100%: `measuredPct` (a) the busy share at the largest measured size, `marginalPct`
+ * (m) the marginal share as heldMarginal gives it, `weight` (w) stage(L) / stage(N). CI from the corners of the three
+ * intervals (u is linear in each); null where one part has none.
+ */
+export function utilTowardMarginal(
+  measuredPct: SizeEstimate,
+  marginalPct: SizeEstimate,
+  weight: SizeEstimate,
+): SizeEstimate {
+  const mix = (w: number, a: number, m: number) => clamp(w * clamp(a, 0, 100) + (1 - w) * m, 0, 100)
+  const estimate = mix(weight.estimate, measuredPct.estimate, marginalPct.estimate)
+  if (!measuredPct.ci || !marginalPct.ci || !weight.ci) return { estimate, ci: null }
+  const corners = ends(weight).flatMap((w) =>
+    ends(measuredPct).flatMap((a) => ends(marginalPct).map((m) => mix(w, a, m))),
+  )
+  return { estimate, ci: { low: Math.min(...corners), high: Math.max(...corners), level: marginalPct.ci.level } }
 }
 
-/** Without a steady state, the busy line alone: said when it (or its CI) leaves 0-100%, which no GPU can. */
-export function outOfRange(busyModel: SizeEstimate): string | null {
-  const inRange = (x: number) => x >= 0 && x <= 100
-  const ends = busyModel.ci ? [busyModel.ci.low, busyModel.ci.high] : []
-  if ([busyModel.estimate, ...ends].every(inRange)) return null
-  return `the GPU-busy line reads ${fmt(busyModel)}, outside 0-100%: the busy time and the stage times disagree at this size`
+/** Null when the steady state and the marginal busy share agree (their CIs meet), else a sentence saying how not. */
+export function steadyVersusMarginal(steadyPct: EstimateStat, marginalPct: SizeEstimate): string | null {
+  const [sLow, sHigh] = steadyPct.ci ? [steadyPct.ci.low, steadyPct.ci.high] : [steadyPct.median, steadyPct.median]
+  const [mLow, mHigh] = ends(marginalPct)
+  if (mLow <= sHigh && sLow <= mHigh) return null
+  return mHigh < sLow
+    ? `once at work the GPU is ${fmtStat(steadyPct)} busy, but across sizes each added ms of the stage is ${fmt(marginalPct)} busy: its idle time (before the first batch, between files or after the last) grows with the input, and the projection tends to the latter`
+    : `across sizes the GPU-busy time grows ${fmt(marginalPct)} as fast as the stage, above the ${fmtStat(steadyPct)} the GPU runs at once at work: the projection is held at the steady state`
+}
+
+/**
+ * Null when the projection and the busy line's own reading at its size agree (their CIs meet), else a sentence saying
+ * not: they part only where the projection holds a share the line leaves (outside 0-100%, above the steady state).
+ */
+export function utilDisagreement(projected: SizeEstimate, busyModel: SizeEstimate): string | null {
+  const [aLow, aHigh] = ends(projected)
+  const [bLow, bHigh] = ends(busyModel)
+  if (aLow <= bHigh && bLow <= aHigh) return null
+  return `the GPU-busy line reads ${fmt(busyModel)} where the projection (held inside 0-100% and at the steady state) gives ${fmt(projected)}: the busy time and the stage times disagree at this size`
 }

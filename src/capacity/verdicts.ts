@@ -85,7 +85,7 @@ function perf02Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Ver
   const min = t.perf02.minUtilPct
   return c.stages.flatMap((s) => {
     const startup = s.startupMs
-      ? `start-up ${(s.startupMs.median / 1000).toFixed(1)} s before the GPU's first work`
+      ? `start-up ${(s.startupMs.median / 1000).toFixed(1)} s before the GPU's work onset`
       : 'start-up unknown'
     const steady = s.steadyUtilPct
     const steadyVerdict = verdict({
@@ -96,7 +96,7 @@ function perf02Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Ver
       unit: '%',
       ci: steady?.ci ? { low: steady.ci.low, high: steady.ci.high, level: steady.ci.level } : null,
       threshold: `>= ${min}%`,
-      detail: `utilization after the GPU's first work, median of ${steady?.n ?? 0} runs at the largest size; ${startup}`,
+      detail: `utilization from each GPU's first batch (else the sample from which it stays busy) to its work's end, median of ${steady?.n ?? 0} runs at the largest size; ${startup}`,
       stage: s.stage,
     })
     const why = unsupported([c])
@@ -110,7 +110,7 @@ function perf02Verdicts(c: ConfigCapacity, t: Thresholds, measured: number): Ver
           unit: '%',
           ci: utilPct ? ciOf(utilPct) : null,
           threshold: `>= ${min}%`,
-          detail: `${s.steadyUtilPct ? 'the steady state x the share of the stage after its start-up' : 'GPU-busy time over stage time'} from the size model (stage fixed ${(s.fixedMs.estimate / 1000).toFixed(1)} s, then ${s.msPerSequence.estimate.toFixed(3)} ms/sequence); tends to ${s.asymptoticUtilPct?.estimate.toFixed(1) ?? '?'}% as the input grows; ${startup}${disagreement ? `; ${disagreement}` : ''}`,
+          detail: `the busy share at the largest size, tending to the marginal busy share across sizes (d busy / d stage), from the size model (stage fixed ${(s.fixedMs.estimate / 1000).toFixed(1)} s, then ${s.msPerSequence.estimate.toFixed(3)} ms/sequence); tends to ${s.asymptoticUtilPct?.estimate.toFixed(1) ?? '?'}% as the input grows; ${startup}${disagreement ? `; ${disagreement}` : ''}`,
           stage: s.stage,
         }),
         sequences === measured ? null : why,

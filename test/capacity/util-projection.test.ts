@@ -3,7 +3,12 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { outOfRange, utilDisagreement, utilFromSteady } from '../../src/capacity/util-projection.ts'
+import {
+  heldMarginal,
+  steadyVersusMarginal,
+  utilDisagreement,
+  utilTowardMarginal,
+} from '../../src/capacity/util-projection.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 import { h200RunDirs } from './support/gpu-capacity.ts'
 
@@ -12,56 +17,70 @@ const stat = (median: number, low: number, high: number) => ({
   n: 3,
   ci: { low, high, level: 0.75, coverage: 0.75, method: 'order statistic' },
 })
+const est = (estimate: number, low: number, high: number) => ({ estimate, ci: { low, high, level: 0.95 } })
 
-describe('utilization projected from the steady state', () => {
-  test('tends to the steady state as the stage grows, never above it nor below 0, its CI around it', () => {
+describe('utilization projected toward the marginal busy share', () => {
+  test('inside 0-100%, the measured share at the largest size, the marginal share as the stage grows, its CI around it', () => {
+    const pct = fc.double({ min: 0, max: 100, noNaN: true })
     fc.assert(
-      fc.property(
-        fc.double({ min: 1, max: 100, noNaN: true }),
-        fc.double({ min: 0, max: 60_000, noNaN: true }),
-        fc.double({ min: 1, max: 1e9, noNaN: true }),
-        (steady, startup, stageMs) => {
-          const s = stat(steady, steady * 0.98, Math.min(100, steady * 1.01))
-          const u = utilFromSteady(s, stat(startup, startup * 0.9, startup * 1.1), {
-            estimate: stageMs,
-            ci: { low: stageMs * 0.95, high: stageMs * 1.05, level: 0.95 },
-          })!
-          expect(u.estimate).toBeGreaterThanOrEqual(0)
-          expect(u.estimate).toBeLessThanOrEqual(steady + 1e-9)
-          expect(u.ci!.low).toBeLessThanOrEqual(u.estimate + 1e-9)
-          expect(u.ci!.high).toBeGreaterThanOrEqual(u.estimate - 1e-9)
-          expect(u.ci!.high).toBeLessThanOrEqual(100 + 1e-9)
-          const far = utilFromSteady(s, stat(startup, startup, startup), { estimate: 1e15, ci: null })!
-          expect(far.estimate).toBeCloseTo(steady, 6)
-        },
-      ),
+      fc.property(pct, pct, fc.double({ min: 1e-9, max: 1, noNaN: true }), (measured, marginal, w) => {
+        const at = (weight: number) =>
+          utilTowardMarginal(
+            est(measured, measured * 0.98, Math.min(100, measured * 1.02)),
+            est(marginal, marginal * 0.97, Math.min(100, marginal * 1.03)),
+            est(weight, weight * 0.9, Math.min(1, weight * 1.1)),
+          )
+        const u = at(w)
+        expect(u.estimate).toBeGreaterThanOrEqual(0)
+        expect(u.estimate).toBeLessThanOrEqual(100)
+        expect(u.ci!.low).toBeLessThanOrEqual(u.estimate + 1e-9)
+        expect(u.ci!.high).toBeGreaterThanOrEqual(u.estimate - 1e-9)
+        expect(u.ci!.low).toBeGreaterThanOrEqual(0)
+        expect(u.ci!.high).toBeLessThanOrEqual(100 + 1e-9)
+        expect(at(1).estimate).toBeCloseTo(measured, 9)
+        expect(at(1e-12).estimate).toBeCloseTo(marginal, 6)
+      }),
     )
   })
 
-  test('without a steady state or start-up there is no such projection', () => {
-    expect(utilFromSteady(null, stat(1, 1, 1), { estimate: 10, ci: null })).toBeNull()
-    expect(utilFromSteady(stat(90, 89, 91), null, { estimate: 10, ci: null })).toBeNull()
+  test('the marginal share held inside 0-100% and at the steady state; a measured share outside 0-100% clamped', () => {
+    expect(heldMarginal(est(105, 103, 107), stat(86.7, 86, 87.5))).toEqual(est(86.7, 86, 87.5))
+    expect(heldMarginal(est(105, 103, 107), null)).toEqual(est(100, 100, 100))
+    expect(heldMarginal(est(-3, -5, 1), null)).toEqual(est(0, 0, 1))
+    expect(heldMarginal(est(35.2, 34, 36), stat(68, 66, 70))).toEqual(est(35.2, 34, 36))
+    expect(utilTowardMarginal(est(104, 103, 105), est(50, 50, 50), { estimate: 1, ci: null })).toEqual({
+      estimate: 100,
+      ci: null,
+    })
   })
 
-  test('two models whose CIs do not meet are said to disagree; a busy line outside 0-100% is said so', () => {
-    const steady = { estimate: 96.6, ci: { low: 95.9, high: 96.8, level: 0.95 } }
-    expect(utilDisagreement(steady, { estimate: 100.4, ci: { low: 99.9, high: 100.7, level: 0.95 } })).toBe(
-      'the GPU-busy line reads 100.4% [99.9, 100.7] where the steady state gives 96.6% [95.9, 96.8]: the busy time and the stage times disagree at this size',
+  test('the steady state and the marginal share: nothing where they meet, else which way they part', () => {
+    expect(steadyVersusMarginal(stat(68, 66, 70), est(67, 65, 69))).toBeNull()
+    expect(steadyVersusMarginal(stat(68, 66, 70), est(35.2, 34.1, 36.3))).toBe(
+      'once at work the GPU is 68.0% [66.0, 70.0] busy, but across sizes each added ms of the stage is 35.2% [34.1, 36.3] busy: its idle time (before the first batch, between files or after the last) grows with the input, and the projection tends to the latter',
     )
-    expect(utilDisagreement(steady, { estimate: 96.7, ci: { low: 96, high: 97.5, level: 0.95 } })).toBeNull()
-    expect(outOfRange({ estimate: 104, ci: null })).toMatch(/outside 0-100%/)
-    expect(outOfRange({ estimate: 99, ci: null })).toBeNull()
+    expect(steadyVersusMarginal(stat(86.7, 86, 87.5), est(105, 103, 107))).toMatch(
+      /^across sizes the GPU-busy time grows 105\.0% \[103\.0, 107\.0\] as fast as the stage, above the 86\.7% .*: the projection is held at the steady state$/,
+    )
+  })
+
+  test('the projection and the busy line at one size: said where their CIs do not meet', () => {
+    const projected = est(96.6, 95.9, 96.8)
+    expect(utilDisagreement(projected, est(100.4, 99.9, 100.7))).toBe(
+      'the GPU-busy line reads 100.4% [99.9, 100.7] where the projection (held inside 0-100% and at the steady state) gives 96.6% [95.9, 96.8]: the busy time and the stage times disagree at this size',
+    )
+    expect(utilDisagreement(projected, est(96.7, 96, 97.5))).toBeNull()
   })
 
   // The reference pipeline's ESM-2 on 2 x H200 (issue 24's call G): the busy line alone read 100.0% [100.0, 100.0] at
   // 6 M on 2 GPUs (clipped from 105%), beside a steady state of 86.7%.
-  test('on the records of 2 x H200: the projection tends to the steady state and the clipped busy line is named', async () => {
+  test('on the records of 2 x H200: a busy line steeper than the stage is held at the steady state, and named', async () => {
     const root = tempDirUntilFileEnd('util-')
     const [g] = await h200RunDirs(root, ['g'])
     const out = join(root, 'refit.json')
     const ran = await execa(
       process.execPath,
-      [join(import.meta.dirname, '../../../src/cli.ts'), 'capacity', g!, '--json', out],
+      [join(import.meta.dirname, '../../src/cli.ts'), 'capacity', g!, '--json', out],
       {
         reject: false,
       },
@@ -75,6 +94,7 @@ describe('utilization projected from the steady state', () => {
     expect(at6m.pct.estimate).toBeLessThan(90)
     expect(at6m.pct.high).toBeLessThanOrEqual(100)
     expect(at6m.busyModelPct.estimate).toBeGreaterThan(100)
-    expect(at6m.disagreement).toMatch(/^the GPU-busy line reads 10\d\.\d% .* where the steady state gives 8\d\.\d%/)
+    expect(at6m.disagreement).toMatch(/the projection is held at the steady state/)
+    expect(at6m.disagreement).toMatch(/the GPU-busy line reads 10\d\.\d% .* where the projection .* gives 8\d\.\d%/)
   })
 })
