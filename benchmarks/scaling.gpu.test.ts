@@ -72,13 +72,11 @@ describe('scaling', () => {
   test('capacity: size model per configuration, verdicts at the measured size and at 45,000 / 6,000,000 sequences', async (context) => {
     if (rc.unavailable) context.skip(rc.unavailable)
     const configs = hostConfigs()
-    const { record } = await runCapacitySuite(
-      rc.ctx,
-      armMeasure(),
-      configs,
-      inputs,
-      rc.settings.capacityBudgetGpuMin - 1,
-    )
+    const { record } = await runCapacitySuite(rc.ctx, armMeasure(), configs, inputs, {
+      budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
+      rule: rc.settings.capacityStop,
+      onAnswer: (line) => console.log(line),
+    })
     await annotateVerdicts(record, context.annotate)
     expect(record.state, record.reason ?? '').toBe('completed')
     expect(record.verdicts.filter((v) => v.verdict === 'error')).toEqual([])

@@ -29,6 +29,8 @@ import {
   checkConstants,
   partLine,
   partsOf,
+  partsOfStage,
+  stagesOf,
   valueOfParts,
   wallOf,
 } from './parts.ts'
@@ -77,6 +79,11 @@ export interface ConfigCapacity {
   wall: PartFigures
   /** The largest measured size, then each projected size. */
   at: SizeFigures[]
+  /**
+   * Each stage's time at the production size (and the time outside every stage), the stage's parts summed on each
+   * draw (builds per file as the steps they are): which stage holds that size back. Absent in records written before.
+   */
+  stagesAtProduction?: { stage: string; sequences: number; ms: SizeEstimate }[]
   /** The same sizes from a plain line through the wall times (no parts, nothing held constant): for comparison. */
   unconstrainedAt: SizeFigures[]
   stages: StageCapacity[]
@@ -225,6 +232,11 @@ export function configCapacity(
     dominant: dominantParts(model, parts, a.sequences),
   }))
   const rows = sizeRows(model, { ...input, runs }, parts)
+  const stagesAtProduction = stagesOf(series).map((stage) => ({
+    stage,
+    sequences: production,
+    ms: estimateFrom([model], (line) => valueOfParts(model, partsOfStage(model, stage))(line, production), level),
+  }))
   const perFile = perFileChecks(
     input.runs,
     production,
@@ -246,6 +258,7 @@ export function configCapacity(
       constantParts,
       wall,
       at,
+      stagesAtProduction,
       unconstrainedAt: atSizes.map((sequences) => ({
         sequences,
         wallMs: projectSeries(lines, WALL, sequences, level),

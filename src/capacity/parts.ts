@@ -56,6 +56,10 @@ function stageParts(stage: string, series: readonly string[]): string[] {
 
 const splitPrefix = /^(steady|pre|startup|work|builds): /
 
+/** The stages (and the time outside every stage) whose parts the wall time is the sum of. */
+export const stagesOf = (series: readonly string[]): string[] =>
+  series.filter((s) => !isDerived(s) && !splitPrefix.test(s))
+
 /** The parts the wall time is the sum of, from the series every run has. */
 export function partsOf(series: readonly string[]): string[] {
   const stages = series.filter((s) => !isDerived(s) && !splitPrefix.test(s))

@@ -6,8 +6,10 @@
  * chart. Pure; figures and verdicts are the record's (capacity-rows.ts).
  */
 import type { ResultRecord } from '../results/schema/index.ts'
+import { type CapacityAnswer, capacityAnswer } from './answer.ts'
 import type { CapacityStats } from './index.ts'
 import { RATE_SOURCE_NAMES } from './index.ts'
+import { recordStatus } from './record-answer.ts'
 import { type CapacityComparisonRow, type CapacityConfigRow, comparisonRow, configRow, verdictReader } from './table.ts'
 
 export type {
@@ -49,6 +51,8 @@ export interface CapacityCurvePoint {
 }
 
 export interface CapacityEntry {
+  /** The answer first (capacity/answer.ts): what every report puts at its top; null where nothing could be fitted. */
+  answer: CapacityAnswer | null
   recordId: string
   name: string
   state: ResultRecord['state']
@@ -176,7 +180,11 @@ function entryOf(record: ResultRecord): CapacityEntry {
   const v = verdictReader(record.verdicts, measured ?? Number.NaN)
   const sizes = configs[0]?.at.map((a) => a.sequences) ?? []
   const columns = sizes.map((sequences) => ({ sequences, role: roleOf(sequences, measured ?? Number.NaN, targets) }))
+  const answer = Array.isArray(stats.configurations)
+    ? capacityAnswer(stats as CapacityStats, record.verdicts, recordStatus(record))
+    : null
   return {
+    answer,
     recordId: record.id,
     name: record.name,
     state: record.state,

@@ -16,6 +16,7 @@ import { failureReason, type SuiteMeasure, type SuiteOutcome, writeSuiteRecord }
 import type { ResolvedInput } from '../input/resolver.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
+import { runningAnswer } from './running-answer.ts'
 import { type TopUpState, topUp } from './topup.ts'
 
 /** A configuration and its GPU count (1 GPU first: the baseline every other one is compared with). */
@@ -33,6 +34,18 @@ export type CapacityMeasurements = ConfigMeasurements[] & { sequential?: TopUpSt
 const sizeLabel = (config: Configuration, input: ResolvedInput) =>
   `${config.label}, ${input.records.toLocaleString('en-US')} seqs`
 
+/** How a capacity measurement runs beyond its arms. */
+export interface CapacityOptions {
+  /** GPU-minutes the sequential design may spend on top-up runs (capacity/topup.ts); 0 (default): planned runs only. */
+  budgetGpuMinutes?: number
+  /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
+  purposeSuffix?: string
+  /** When the design stops (config/capacity-targets.ts): once every verdict in scope is decided (default), on widths. */
+  rule?: CapacityStopRule
+  /** Where the answer's line after each run goes (capacity/running-answer.ts); absent: no line. */
+  onAnswer?: (line: string) => void
+}
+
 /**
  * Every configuration at every size, interleaved; shared through the run cache (one call measures, later calls with
  * the same arms read it back).
@@ -43,13 +56,9 @@ export async function measureCapacity(
   m: Omit<SuiteMeasure, 'input'>,
   configs: readonly SizedConfiguration[],
   inputs: readonly ResolvedInput[],
-  /** GPU-minutes the sequential design may spend on top-up runs (capacity/topup.ts); 0: the planned runs only. */
-  budgetGpuMinutes = 0,
-  /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
-  purposeSuffix = '',
-  /** When the design stops (config/capacity-targets.ts): once every verdict in scope is decided, or on CI widths. */
-  rule: CapacityStopRule = 'decided',
+  o: CapacityOptions = {},
 ): Promise<CapacityMeasurements> {
+  const { budgetGpuMinutes = 0, purposeSuffix = '', rule = 'decided' } = o
   if (inputs.length < 2) throw new RangeError(`capacity needs >= 2 input sizes, got ${inputs.length}`)
   if (configs.length === 0) throw new RangeError('capacity needs at least one configuration')
   const arms = configs.flatMap(({ config }) =>
@@ -67,12 +76,26 @@ export async function measureCapacity(
       purposeSuffix,
     ),
   )
+  const analysis = analysisOptions(ctx.profile.name, plannedLooks(rule, budgetGpuMinutes > 0))
+  const running = o.onAnswer
+    ? runningAnswer({
+        configs,
+        thresholds: ctx.thresholds,
+        analysis,
+        plannedRuns: arms.length * policy.maxRuns,
+        print: o.onAnswer,
+      })
+    : null
+  configs.forEach(({ config }, c) => {
+    for (const input of inputs) running?.register(sizeLabel(config, input), c, input)
+  })
   const measured = await measureInterleaved(arms, {
     ...m,
     policy: { ...policy, warmupArms },
     profile: ctx.profile,
     workDir: ctx.workDir,
     journal,
+    ...(running && { onRun: running.onRun }),
   })
   const byConfig: CapacityMeasurements = configs.map(({ config, gpuCount }, c) => ({
     config,
@@ -88,7 +111,7 @@ export async function measureCapacity(
     budgetGpuMinutes,
     ciTarget: capacityTargets(ctx.profile.name).ciHalfWidth,
     rule,
-    analysis: analysisOptions(ctx.profile.name, plannedLooks(rule, true)),
+    analysis,
     // Sizes beyond the measured ones where the resolver can make them (a suite given only a provenance reader cannot).
     ...(resolver?.resize && resolver.sizeLimit
       ? {
@@ -103,6 +126,8 @@ export async function measureCapacity(
       // A size this configuration has runs at gets top-ups, one label each; a size new to it is an arm of its own.
       const known = at >= 0 && c.bySize[at]!.observations.length > 0
       const label = known ? `${sizeLabel(c.config, input)} top-up ${k}` : sizeLabel(c.config, input)
+      running?.register(label, byConfig.indexOf(c), input)
+      running?.plan(runs)
       const [one] = await measureInterleaved([{ config: { ...c.config, label }, input: input.file }], {
         ...m,
         policy: { ...policy, warmupRuns: 0, minRuns: runs, maxRuns: runs },
@@ -110,6 +135,7 @@ export async function measureCapacity(
         workDir: ctx.workDir,
         // Each decision's runs have a label of their own: a continuation reuses the ones kept, in the order they ran.
         journal,
+        ...(running && { onRun: running.onRun }),
       })
       return one!
     },
@@ -142,15 +168,13 @@ export async function runCapacitySuite(
   configs: readonly SizedConfiguration[],
   inputs: readonly ResolvedInput[],
   /**
-   * GPU-minutes of runs the suite may spend, the sequential design's top-ups included (default 0: the planned runs
-   * only). The GPU suites pass VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN less a minute for what the runs' wall times do
-   * not hold (inputs, fits, reports).
+   * The design's GPU-minutes (default 0: the planned runs only: the GPU suites pass
+   * VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN less a minute for what the runs' wall times do not hold), its stop rule
+   * (VIRNUCPRO_BENCH_CAPACITY_STOP) and where the line after each run goes.
    */
-  budgetGpuMinutes = 0,
-  /** When the design stops (VIRNUCPRO_BENCH_CAPACITY_STOP; default `decided`). */
-  rule: CapacityStopRule = 'decided',
+  o: Omit<CapacityOptions, 'purposeSuffix'> = {},
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
-  const measured = await measureCapacity(ctx, m, configs, inputs, budgetGpuMinutes, '', rule)
+  const measured = await measureCapacity(ctx, m, configs, inputs, o)
   const sizes = measured.inputs ?? inputs
   const source = sizes[0]!.source
   const largest = sizes.at(-1)!.records

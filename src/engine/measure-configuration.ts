@@ -30,6 +30,11 @@ export interface MeasureOptions {
   timeoutMs?: number
   /** The run journal's side: the runs' key, this invocation, the record they are for; omitted: runs keyed by arm only. */
   journal?: JournalOptions
+  /**
+   * Called as each run ends (measured, or given back by the journal: `reused`), failed ones too, with its arm's label,
+   * in the order they ran: what a suite's running answer reads (capacity: one line a run). Its errors are the caller's.
+   */
+  onRun?: (arm: string, observation: RunObservation, reused: boolean) => void
 }
 
 export type MeasurementStop = StopReason | 'run-failed'
@@ -129,6 +134,7 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
       }),
     )
     entry.observations.push(observation)
+    options.onRun?.(step.arm, observation, reused)
     const run = observation.measured.run
     if (reused) reusedMs += run.wallMs
     recorded.push({ arm: step.arm, phase: step.phase, durationMs: run.wallMs })

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
+import { withProvisionalAnalysis } from '../capacity/record-answer.ts'
 import { readMonitorLog } from '../monitor/log-reader.ts'
 import type { SampleRecord } from '../monitor/records.ts'
 import { FileRefusedError } from '../platform/regular-file.ts'
@@ -82,9 +83,10 @@ export async function loadSeries(
 }
 
 async function readStored(dir: string): Promise<StoredRun> {
-  // Partial records too: a run stopped mid-way is reported with the runs it kept (figures, no verdict).
+  // Partial records too: a run stopped mid-way is reported with the runs it kept, a capacity measurement with its
+  // provisional answer refitted from them (capacity/record-answer.ts), so every report reads one answer.
   const { records, invalid } = await readRunDirectory(dir)
-  return { dir, records, invalid }
+  return { dir, records: records.map((r) => withProvisionalAnalysis(r)), invalid }
 }
 
 function historyTrends(history: LoadOptions['history']): ReportInput['trends'] {

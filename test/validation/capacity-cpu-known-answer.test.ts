@@ -64,7 +64,9 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
   test('the sequential design: runs it chose within the budget, kept in the record with why, said why it stopped', async () => {
     // Room for about two more runs of the largest size: the planned ones are kept runs, reused.
     const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-seq-inputs-', 2.5)
-    const measured = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, budget)
+    const measured = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, {
+      budgetGpuMinutes: budget,
+    })
     const state = measured.sequential!
     expect(['budget', 'targets-reached', 'not-a-line']).toContain(state.stop)
     expect(state.gpuMinutes).toBeLessThanOrEqual(budget)
@@ -87,14 +89,14 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
   test('a size the design added is kept like any run: a later invocation makes the same choices and measures none again', async () => {
     // Room for the reach (2 runs of about 4x the smallest run) and a few more.
     const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-resize-inputs-', 12)
-    const first = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, budget)
+    const first = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, { budgetGpuMinutes: budget })
     const steps = first.sequential!.steps
     expect(['reach', 'third size']).toContain(steps[0]!.kind)
     const added = first.inputs!.find((i) => i.records === steps[0]!.records)!
     // A generated source grows as the preset at more records, whose first records are the source (checked).
     expect(added.kind).toBe(steps[0]!.kind === 'reach' ? 'superset' : 'subset')
     const later = { ...ctx, inputs: resolver, writer: { token: 'a-later-invocation' } }
-    const again = await measureCapacity(later, m, configs, inputs, budget)
+    const again = await measureCapacity(later, m, configs, inputs, { budgetGpuMinutes: budget })
     expect(again.sequential!.steps.map((s) => [s.kind, s.records, s.runs])).toEqual(
       steps.map((s) => [s.kind, s.records, s.runs]),
     )

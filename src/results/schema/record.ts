@@ -72,6 +72,11 @@ export const ResultRecordSchema = z
     state: z.enum(['completed', 'failed', 'skipped', 'partial']),
     /** Why a record is failed, skipped or partial; null when completed. */
     reason: z.string().nullable(),
+    /**
+     * A partial record's one count of its runs: measured runs kept (warm-ups apart) of those its measurements planned
+     * so far. Absent on written records (their runs are all there is).
+     */
+    kept: z.object({ runs: z.number().int().nonnegative(), planned: z.number().int().nonnegative() }).optional(),
     createdAt: z.string(),
     provenance: ProvenanceSchema,
     runs: z.array(MeasuredRunSchema),

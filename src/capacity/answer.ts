@@ -1,0 +1,241 @@
+/**
+ * The capacity answer, computed once from a capacity analysis (a finished record's, or a provisional one refitted
+ * from the runs kept so far) and read by every output: the console's line a run, capacity.md, summary.md,
+ * bottleneck.md, perf02.md, index.html, the `capacity` command and its JSON. It answers first ("will 6 M finish in
+ * 10 h on k GPUs; does a second GPU pay; which GPU counts this host could not measure"), then gives the evidence:
+ * hours at 45 K and 6 M per GPU count with their intervals, k GPUs against 1, each GPU stage's utilization, the time
+ * by stage at 6 M (the stage that holds it back), what to measure more of, memory, and the design's state.
+ */
+import type { DecisionState } from '../measure/index.ts'
+import type { Verdict, VerdictValue } from '../results/schema/index.ts'
+import type { CapacityStats } from './analyze.ts'
+import { type Decision, decisionWord } from './decisions.ts'
+
+/** A figure in its display unit, with its interval's ends (null without one). */
+export interface Figure {
+  value: number
+  low: number | null
+  high: number | null
+}
+
+/** Whether the measurement has stopped; runs kept (measured runs, warm-ups apart) of those planned so far. */
+export interface AnswerStatus {
+  final: boolean
+  keptRuns: number
+  plannedRuns: number | null
+}
+
+export interface GpuAnswer {
+  gpuCount: number
+  label: string
+  typicalH: Figure | null
+  productionH: Figure | null
+  typical: DecisionState | null
+  production: DecisionState | null
+  /** Each stage's hours at 6 M, longest first, with its share of the wall time. */
+  stages: { stage: string; hours: Figure; sharePct: number }[]
+  /** The part whose spread makes most of the 6 M interval's width (its share of the variance). */
+  measureMore: { part: string; sharePct: number } | null
+  utilization: { stage: string; pct: Figure | null; state: DecisionState | null }[]
+  /** Peak host memory of the pipeline's process tree and of one GPU at 6 M (GiB), with their verdicts. */
+  memory: { hostGiB: Figure | null; host: VerdictValue | null; gpuGiB: Figure | null; gpu: VerdictValue | null }
+}
+
+export interface CapacityAnswer {
+  status: AnswerStatus
+  /** `FINAL` or `PROVISIONAL (n of m runs)`. */
+  statusText: string
+  /** The answer in one sentence. */
+  sentence: string
+  levelPct: number
+  /** What the intervals promise. */
+  guarantee: string
+  limitH: number
+  typical: number
+  production: number
+  gpus: GpuAnswer[]
+  comparisons: { gpuCount: number; speedup: Figure | null; threshold: number; state: DecisionState | null }[]
+  notMeasured: number[]
+  decisions: Decision[]
+  design: { rule: string; stop: string; looks: number; maxLooks: number; gpuMinutes: number; budget: number } | null
+  /** Every term the answer uses, defined. */
+  definitions: string[]
+}
+
+const GIB = 2 ** 30
+const HOUR_MS = 3_600_000
+const figureOf = (
+  value: number | null | undefined,
+  ci?: { low: number; high: number } | null,
+  by = 1,
+): Figure | null =>
+  value === null || value === undefined || !Number.isFinite(value)
+    ? null
+    : { value: value * by, low: ci ? ci.low * by : null, high: ci ? ci.high * by : null }
+const millions = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : n >= 1e3 ? `${n / 1e3} K` : String(n))
+
+/** `12.2 h [10.7, 14.0]`: a figure as every text output prints it. */
+export function figureText(f: Figure | null, unit: 'h' | 'x' | '%' | 'GiB', digits = 1): string {
+  if (!f) return 'not measured'
+  const n = (x: number) => x.toFixed(digits)
+  const u = unit === '%' ? '%' : unit === 'x' ? 'x' : ` ${unit}`
+  return `${n(f.value)}${u}${f.low !== null && f.high !== null ? ` [${n(f.low)}, ${n(f.high)}]` : ''}`
+}
+
+export const DEFINITIONS = [
+  'PERF-01: a sample finishes within the time limit (10 h) on the GPUs given',
+  "PERF-02: a GPU stage's utilization (NVML's share of time a kernel ran) is at least 80%",
+  'speedup (k GPUs against 1): the 1-GPU wall time over the k-GPU wall time for the same input (2.0x: twice as fast)',
+  "PERF-03: 2 GPUs run at least 1.9x as fast as 1 (upstream's target); other GPU counts are held to the low end of their scaling band (4 GPUs 3.0x)",
+  "what to measure more of: the part whose run-to-run spread makes most of the 6 M interval's width",
+  'at threshold: an interval wholly within +-5% of its threshold (more runs would not move it off)',
+]
+
+function gpuAnswer(
+  c: CapacityStats['configurations'][number],
+  stats: CapacityStats,
+  byId: Map<string, Verdict>,
+  decided: Map<string, Decision>,
+): GpuAnswer {
+  const [typical, production] = stats.targets
+  const at = (n: number | undefined) => c.at.find((a) => a.sequences === n)?.wallMs
+  const hours = (n: number | undefined) => figureOf(at(n)?.estimate, at(n)?.ci, 1 / HOUR_MS)
+  const wallAtProduction = at(production)?.estimate ?? 0
+  const stages = (c.stagesAtProduction ?? [])
+    .map((s) => ({
+      stage: s.stage,
+      hours: figureOf(s.ms.estimate, s.ms.ci, 1 / HOUR_MS)!,
+      sharePct: wallAtProduction > 0 ? (100 * s.ms.estimate) / wallAtProduction : 0,
+    }))
+    .filter((s) => s.hours !== null)
+    .sort((a, b) => b.hours.value - a.hours.value)
+  const top = c.at.find((a) => a.sequences === production)?.dominant?.[0]
+  const mem = (kind: 'host' | 'gpu') => byId.get(`capacity/${c.gpuCount}/memory/${kind}/${production}`)
+  const gib = (v: Verdict | undefined) => figureOf(v?.value, v?.ci, v?.unit === 'GiB' ? 1 : 1 / GIB)
+  return {
+    gpuCount: c.gpuCount,
+    label: c.label,
+    typicalH: hours(typical),
+    productionH: hours(production),
+    typical: decided.get(`capacity/${c.gpuCount}/perf01/${typical}`)?.state ?? null,
+    production: decided.get(`capacity/${c.gpuCount}/perf01/${production}`)?.state ?? null,
+    stages,
+    measureMore: top ? { part: top.part, sharePct: top.sharePct } : null,
+    utilization: c.stages.map((s) => {
+      const u = s.utilAt.find((x) => x.sequences === production)?.utilPct
+      return {
+        stage: s.stage,
+        pct: figureOf(u?.estimate, u?.ci),
+        state: decided.get(`capacity/${c.gpuCount}/perf02/${s.stage}/${production}`)?.state ?? null,
+      }
+    }),
+    memory: {
+      hostGiB: gib(mem('host')),
+      host: mem('host')?.verdict ?? null,
+      gpuGiB: gib(mem('gpu')),
+      gpu: mem('gpu')?.verdict ?? null,
+    },
+  }
+}
+
+const timeWords: Readonly<Record<DecisionState, string>> = {
+  pass: 'within',
+  fail: 'over',
+  'at-threshold': 'at',
+  undecided: 'undecided against',
+}
+
+/** The one sentence that answers. */
+function sentenceOf(a: Omit<CapacityAnswer, 'sentence'>): string {
+  const at = millions(a.production)
+  const perGpu = a.gpus.map(
+    (g) =>
+      `${figureText(g.productionH, 'h')} on ${g.label} (${g.production ? `${timeWords[g.production]} ${a.limitH} h${g.production === 'undecided' ? '' : `: ${decisionWord(g.production)}`}` : 'not judged'})`,
+  )
+  const pays = a.comparisons.map((cmp) => {
+    const verb =
+      cmp.state === 'pass'
+        ? 'pays'
+        : cmp.state === 'fail'
+          ? 'does not pay'
+          : cmp.state === 'at-threshold'
+            ? 'pays just about'
+            : 'may or may not pay'
+    return `${cmp.gpuCount} GPUs against 1 ${verb} at ${at} (${figureText(cmp.speedup, 'x', 2)} against ${cmp.threshold}x)`
+  })
+  const missing =
+    a.notMeasured.length > 0
+      ? `; ${a.notMeasured.join(' and ')} GPUs not measured: a k-GPU answer needs a host of k GPUs`
+      : ''
+  if (a.gpus.length === 0) return `${a.statusText}: no configuration could be fitted yet${missing}.`
+  return `${a.statusText}: ${at} sequences take ${perGpu.join(' and ')}${pays.length > 0 ? `; ${pays.join('; ')}` : ''}${missing}.`
+}
+
+/**
+ * The answer of one capacity analysis.
+ * @param status whether the measurement stopped, and its runs (a partial record's: provisional).
+ */
+export function capacityAnswer(
+  stats: CapacityStats,
+  verdicts: readonly Verdict[],
+  status: AnswerStatus,
+): CapacityAnswer {
+  const byId = new Map(verdicts.map((v) => [v.id, v]))
+  const decisions = stats.decisions ?? []
+  const decided = new Map(decisions.map((d) => [d.id, d]))
+  const [typical, production] = [stats.targets[0] ?? 45_000, stats.targets.at(-1) ?? 6_000_000]
+  const level = stats.ciLevel ?? 0.95
+  const seq = stats.sequential
+  const limit = decisions.find((d) => d.kind === 'time')?.threshold ?? 10
+  const measured = stats.configurations.map((c) => c.gpuCount)
+  const most = Math.max(1, ...measured)
+  const base: Omit<CapacityAnswer, 'sentence'> = {
+    status,
+    statusText: status.final ? 'FINAL' : `PROVISIONAL (${status.keptRuns} of ${status.plannedRuns ?? '?'} runs)`,
+    levelPct: level * 100,
+    guarantee:
+      (seq?.maxLooks ?? 1) > 1
+        ? `intervals at ${(level * 100).toFixed(2)}%: a decided verdict is wrong with a chance of at most 5%, however many of the design's ${seq!.maxLooks} looks it took (each look spends 5% / ${seq!.maxLooks})`
+        : `intervals at ${(level * 100).toFixed(0)}%, judged once: a decided verdict is wrong with a chance of at most ${(100 - level * 100).toFixed(0)}%`,
+    limitH: limit,
+    typical,
+    production,
+    gpus: stats.configurations.map((c) => gpuAnswer(c, stats, byId, decided)),
+    comparisons: stats.comparisons.map((cmp) => {
+      const s = cmp.at.find((x) => x.sequences === production)?.speedup
+      const d = decided.get(`capacity/${cmp.gpuCount}/speedup/${production}`)
+      return {
+        gpuCount: cmp.gpuCount,
+        speedup: figureOf(s?.estimate, s?.ci),
+        threshold: d?.threshold ?? 1,
+        state: d?.state ?? null,
+      }
+    }),
+    notMeasured: [1, 2, 4, 8].filter((k) => k > most && !measured.includes(k)),
+    decisions,
+    design: seq
+      ? {
+          rule: seq.rule ?? 'width',
+          stop: seq.stop,
+          looks: seq.looks ?? 1,
+          maxLooks: seq.maxLooks ?? 1,
+          gpuMinutes: seq.gpuMinutes,
+          budget: seq.budgetGpuMinutes,
+        }
+      : null,
+    definitions: DEFINITIONS,
+  }
+  return { ...base, sentence: sentenceOf(base) }
+}
+
+/** The console's line after each kept run: the status, each GPU count's 6 M hours, k against 1, decided so far. */
+export function answerLine(a: CapacityAnswer): string {
+  const open = a.decisions.filter((d) => d.state === 'undecided').length
+  const gpus = a.gpus.map(
+    (g) => `${g.label} ${figureText(g.productionH, 'h')} ${g.production ? decisionWord(g.production) : '-'}`,
+  )
+  const cmps = a.comparisons.map(
+    (c) => `${c.gpuCount}-vs-1 ${figureText(c.speedup, 'x', 2)} ${c.state ? decisionWord(c.state) : '-'}`,
+  )
+  return `capacity ${a.statusText}: ${millions(a.production)}: ${[...gpus, ...cmps].join('; ') || 'no fit yet'}; ${a.decisions.length - open} of ${a.decisions.length} verdicts decided`
+}

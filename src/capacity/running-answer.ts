@@ -1,0 +1,76 @@
+/**
+ * The capacity answer after every run, one line each (capacity/answer.ts answerLine), while the measurement goes on:
+ * the runs so far, the planned ones and every one the design adds, analysed as the record will be (the same options),
+ * marked PROVISIONAL with the one count of runs the reports use (measured runs kept, warm-ups apart, of those planned
+ * so far). A run the journal gives back (a continuation) adds no line of its own: the first new run's line holds it.
+ */
+import type { Thresholds } from '../config/thresholds.ts'
+import type { Configuration } from '../engine/configuration.ts'
+import type { MeasuredConfiguration } from '../engine/measure-configuration.ts'
+import type { RunObservation } from '../engine/observe-run.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
+import { type AnalysisOptions, analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
+import { answerLine, capacityAnswer } from './answer.ts'
+
+export interface RunningAnswer {
+  /** Says which configuration and input an arm's runs belong to, before its first run. */
+  register(arm: string, config: number, input: ResolvedInput): void
+  /** More measured runs planned (a design step's). */
+  plan(runs: number): void
+  /** A run ended: analyse everything kept so far and print the line (not for a run given back by the journal). */
+  onRun(arm: string, observation: RunObservation, reused: boolean): void
+}
+
+export function runningAnswer(o: {
+  configs: readonly { config: Configuration; gpuCount: number }[]
+  thresholds: Thresholds
+  analysis: AnalysisOptions
+  plannedRuns: number
+  print: (line: string) => void
+}): RunningAnswer {
+  const arms = new Map<string, { config: number; input: ResolvedInput }>()
+  const runs = new Map<string, RunObservation[]>()
+  let planned = o.plannedRuns
+  const measurements = (): { measured: ConfigMeasurements[]; inputs: ResolvedInput[] } => {
+    const inputs = [...new Map([...arms.values()].map((a) => [a.input.file, a.input])).values()].sort(
+      (a, b) => a.records - b.records,
+    )
+    const measured = o.configs.map(({ config, gpuCount }, c) => ({
+      config,
+      gpuCount,
+      bySize: inputs.map(
+        (input): MeasuredConfiguration => ({
+          config,
+          observations: [...arms]
+            .filter(([, a]) => a.config === c && a.input.file === input.file)
+            .flatMap(([arm]) => runs.get(arm) ?? []),
+          stop: 'run-budget',
+          failure: null,
+          reusedRuns: 0,
+        }),
+      ),
+    }))
+    return { measured, inputs }
+  }
+  return {
+    register: (arm, config, input) => arms.set(arm, { config, input }),
+    plan: (more) => {
+      planned += more
+    },
+    onRun(arm, observation, reused) {
+      runs.set(arm, [...(runs.get(arm) ?? []), observation])
+      if (reused) return
+      const { measured, inputs } = measurements()
+      const kept = [...runs.values()]
+        .flat()
+        .filter((r) => !r.measured.warmup && r.measured.run.exitClass === 'completed').length
+      const { stats, verdicts } = analyzeCapacity(measured, inputs, o.thresholds, [], o.analysis)
+      const answer = capacityAnswer(stats, verdicts, {
+        final: false,
+        keptRuns: kept,
+        plannedRuns: Math.max(planned, kept),
+      })
+      o.print(answerLine(answer))
+    },
+  }
+}
