@@ -25,7 +25,8 @@ export function runMemory(o: MeasuredRun): RunMemory | null {
   const host = summary.hostMemory ?? null
   // VirNucPro's v2 workers may run on other GPUs than asked for (UPSTREAM.md): where the work ran is what counts.
   const used = o.run.gpusUsed?.length ? o.run.gpusUsed : null
-  const gpus = summary.gpus
+  // A summary built by hand with stage windows only (the rates' tests) holds no per-GPU figures: no GPU peaks then.
+  const gpus = (summary.gpus ?? [])
     .filter((g) => (used ? used.includes(g.gpu) : g.requested) && g.peakMemUsedBytes !== null)
     .map((g) => ({ gpu: g.gpu, peakMemUsedBytes: g.peakMemUsedBytes!, memTotalBytes: g.device?.memTotalBytes ?? null }))
   return {
