@@ -6,6 +6,7 @@
  * hours at 45 K and 6 M per GPU count with their intervals, k GPUs against 1, each GPU stage's utilization, the time
  * by stage at 6 M (the stage that holds it back), what to measure more of, memory, and the design's state.
  */
+import { DECISION } from '../config/capacity-targets.ts'
 import type { DecisionState } from '../measure/index.ts'
 import type { Verdict, VerdictValue } from '../results/schema/index.ts'
 import type { CapacityStats } from './analyze.ts'
@@ -62,6 +63,10 @@ export interface CapacityAnswer {
   definitions: string[]
 }
 
+/** `FINAL` or `PROVISIONAL (n of m runs)`: the status every output starts with, with or without an answer. */
+export const statusTextOf = (status: AnswerStatus): string =>
+  status.final ? 'FINAL' : `PROVISIONAL (${status.keptRuns} of ${status.plannedRuns ?? '?'} runs)`
+
 const GIB = 2 ** 30
 const HOUR_MS = 3_600_000
 const figureOf = (
@@ -95,7 +100,7 @@ function gpuAnswer(
   c: CapacityStats['configurations'][number],
   stats: CapacityStats,
   byId: Map<string, Verdict>,
-  decided: Map<string, Decision>,
+  decided: Map<string, Pick<Decision, 'state'>>,
 ): GpuAnswer {
   const [typical, production] = stats.targets
   const at = (n: number | undefined) => c.at.find((a) => a.sequences === n)?.wallMs
@@ -182,20 +187,31 @@ export function capacityAnswer(
 ): CapacityAnswer {
   const byId = new Map(verdicts.map((v) => [v.id, v]))
   const decisions = stats.decisions ?? []
-  const decided = new Map(decisions.map((d) => [d.id, d]))
+  // A record written before decisions reads its verdicts' states (inconclusive as undecided): never "not judged".
+  const decided = new Map<string, Pick<Decision, 'state'>>()
+  for (const v of verdicts) {
+    const state =
+      v.verdict === 'pass' || v.verdict === 'fail' ? v.verdict : v.verdict === 'inconclusive' ? 'undecided' : null
+    if (state) decided.set(v.id, { state })
+  }
+  for (const d of decisions) decided.set(d.id, d)
+
   const [typical, production] = [stats.targets[0] ?? 45_000, stats.targets.at(-1) ?? 6_000_000]
   const level = stats.ciLevel ?? 0.95
   const seq = stats.sequential
+  // A measurement not yet stopped (no design in its stats) is judged at a look's level of the design it runs under
+  // (analysis-options.ts: Bonferroni, 1 - alpha / looks): its looks read back from that level.
+  const looks = seq?.maxLooks ?? Math.max(1, Math.round(DECISION.alpha / (1 - level)))
   const limit = decisions.find((d) => d.kind === 'time')?.threshold ?? 10
   const measured = stats.configurations.map((c) => c.gpuCount)
   const most = Math.max(1, ...measured)
   const base: Omit<CapacityAnswer, 'sentence'> = {
     status,
-    statusText: status.final ? 'FINAL' : `PROVISIONAL (${status.keptRuns} of ${status.plannedRuns ?? '?'} runs)`,
+    statusText: statusTextOf(status),
     levelPct: level * 100,
     guarantee:
-      (seq?.maxLooks ?? 1) > 1
-        ? `intervals at ${(level * 100).toFixed(2)}%: a decided verdict is wrong with a chance of at most 5%, however many of the design's ${seq!.maxLooks} looks it took (each look spends 5% / ${seq!.maxLooks})`
+      looks > 1
+        ? `intervals at ${(level * 100).toFixed(2)}%: a decided verdict is wrong with a chance of at most ${DECISION.alpha * 100}%, however many of the design's ${looks} looks it took (each look spends ${DECISION.alpha * 100}% / ${looks})`
         : `intervals at ${(level * 100).toFixed(0)}%, judged once: a decided verdict is wrong with a chance of at most ${(100 - level * 100).toFixed(0)}%`,
     limitH: limit,
     typical,
@@ -203,12 +219,14 @@ export function capacityAnswer(
     gpus: stats.configurations.map((c) => gpuAnswer(c, stats, byId, decided)),
     comparisons: stats.comparisons.map((cmp) => {
       const s = cmp.at.find((x) => x.sequences === production)?.speedup
-      const d = decided.get(`capacity/${cmp.gpuCount}/speedup/${production}`)
+      const id = `capacity/${cmp.gpuCount}/speedup/${production}`
+      // Before decisions: the verdict's own threshold (its band's low end, `1.6x-2x`).
+      const stored = Number(/([\d.]+)x/.exec(byId.get(id)?.threshold ?? '')?.[1])
       return {
         gpuCount: cmp.gpuCount,
         speedup: figureOf(s?.estimate, s?.ci),
-        threshold: d?.threshold ?? 1,
-        state: d?.state ?? null,
+        threshold: decisions.find((d) => d.id === id)?.threshold ?? (Number.isFinite(stored) ? stored : 1),
+        state: decided.get(id)?.state ?? null,
       }
     }),
     notMeasured: [1, 2, 4, 8].filter((k) => k > most && !measured.includes(k)),

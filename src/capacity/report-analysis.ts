@@ -6,7 +6,7 @@
  * chart. Pure; figures and verdicts are the record's (capacity-rows.ts).
  */
 import type { ResultRecord } from '../results/schema/index.ts'
-import { type CapacityAnswer, capacityAnswer } from './answer.ts'
+import { type AnswerStatus, type CapacityAnswer, capacityAnswer, statusTextOf } from './answer.ts'
 import type { CapacityStats } from './index.ts'
 import { RATE_SOURCE_NAMES } from './index.ts'
 import { recordStatus } from './record-answer.ts'
@@ -53,6 +53,10 @@ export interface CapacityCurvePoint {
 export interface CapacityEntry {
   /** The answer first (capacity/answer.ts): what every report puts at its top; null where nothing could be fitted. */
   answer: CapacityAnswer | null
+  /** The record's one count of runs (a partial record's: kept of planned), with or without an answer. */
+  status: AnswerStatus
+  /** `FINAL` or `PROVISIONAL (n of m runs)`. */
+  statusText: string
   recordId: string
   name: string
   state: ResultRecord['state']
@@ -84,15 +88,27 @@ function roleOf(sequences: number, measured: number, targets: readonly number[])
   return 'sample'
 }
 
-function inputOf(input: CapacityStats['input'] | undefined): CapacityInput | null {
-  if (!input) return null
+/**
+ * What was measured: the analysis's input, else (a partial record whose kept runs fit no model yet) the provenance's,
+ * which the run journal holds from the measurement's start.
+ */
+function inputOf(input: CapacityStats['input'] | undefined, record: ResultRecord): CapacityInput | null {
+  const source = input ?? record.provenance.input?.source
+  if (!source) return null
   return {
-    source: input.source,
-    sha256Prefix: input.sha256.slice(0, 12),
-    records: input.records,
-    workPerRecord: input.workPerRecord,
-    preset: input.preset ?? null,
+    source: source.source,
+    sha256Prefix: source.sha256.slice(0, 12),
+    records: source.records,
+    workPerRecord: source.workPerRecord,
+    preset: source.preset ?? null,
   }
+}
+
+/** The nested sizes measured (records): the analysis's, else those the provenance names (a partial record's). */
+function sizesOf(stats: Partial<CapacityStats>, record: ResultRecord): number[] {
+  if (stats.sizes?.length) return stats.sizes
+  const used = record.provenance.input?.used.map((u) => u.records) ?? []
+  return [...new Set(used)].sort((a, b) => a - b)
 }
 
 /** What the model says about itself (records written before it did lack these fields: nothing then). */
@@ -180,17 +196,20 @@ function entryOf(record: ResultRecord): CapacityEntry {
   const v = verdictReader(record.verdicts, measured ?? Number.NaN)
   const sizes = configs[0]?.at.map((a) => a.sequences) ?? []
   const columns = sizes.map((sequences) => ({ sequences, role: roleOf(sequences, measured ?? Number.NaN, targets) }))
+  const status = recordStatus(record)
   const answer = Array.isArray(stats.configurations)
-    ? capacityAnswer(stats as CapacityStats, record.verdicts, recordStatus(record))
+    ? capacityAnswer(stats as CapacityStats, record.verdicts, status)
     : null
   return {
     answer,
+    status,
+    statusText: statusTextOf(status),
     recordId: record.id,
     name: record.name,
     state: record.state,
     reason: record.reason,
-    input: inputOf(stats.input),
-    sizes: stats.sizes ?? [],
+    input: inputOf(stats.input, record),
+    sizes: sizesOf(stats, record),
     measuredSequences: measured,
     targetMs: record.thresholds.perf01.targetMs,
     columns,

@@ -19,11 +19,14 @@ export function groupOf(label: string, config?: Readonly<Record<string, unknown>
   return label.replace(/\s+(?:run|warm-up)\s+\d+$|\s*#\d+$/, '')
 }
 
-/** Non-warmup runs of completed records, in record order (warmups are kept in records but never counted). */
-export function countedRuns(records: readonly ResultRecord[]): CountedRun[] {
+/**
+ * Non-warmup runs of completed records, in record order (warmups are kept in records but never counted); with
+ * `partial`, a partial record's kept runs too (a measurement stopped mid-way: its figures shown as provisional).
+ */
+export function countedRuns(records: readonly ResultRecord[], partial = false): CountedRun[] {
   const out: CountedRun[] = []
   for (const record of records) {
-    if (record.state !== 'completed') continue
+    if (record.state !== 'completed' && !(partial && record.state === 'partial')) continue
     record.runs.forEach((measured, index) => {
       if (!measured.warmup)
         out.push({ recordId: record.id, group: groupOf(measured.label, measured.config), index, measured })
@@ -65,6 +68,8 @@ export interface RunGroup {
   runs: CountedRun[]
   /** Every record holding these same runs, first-seen order; `record.id` first. */
   recordIds: string[]
+  /** The runs of a partial record (a measurement stopped mid-way): what they show is provisional, never counted. */
+  provisional: boolean
 }
 
 /**
@@ -93,11 +98,12 @@ function runSetKey(runs: readonly CountedRun[]): string | null {
  * Counted runs grouped by record and setup, in first-seen order: what the per-setup analyses (bottleneck, PERF-02,
  * memory) read. Groups of different records that hold the same runs (the scaling suite's 1-GPU arm and the stage
  * suite, sharing runs through the run cache) are one group naming every record, so no row is counted twice.
- * buildReport makes it once and hands it to each of them.
+ * buildReport makes it once and hands it to each of them. `partial`: a partial record's kept runs too, their groups
+ * marked provisional (bottleneck.md and PERF-02 show what an interrupted measurement kept, never count it).
  */
-export function runGroups(records: readonly ResultRecord[]): RunGroup[] {
+export function runGroups(records: readonly ResultRecord[], partial = false): RunGroup[] {
   const byId = new Map(records.map((r) => [r.id, r]))
-  const groups = groupBy(countedRuns(records), (r) => `${r.recordId}\u0000${r.group}`)
+  const groups = groupBy(countedRuns(records, partial), (r) => `${r.recordId}\u0000${r.group}`)
   const bySet = new Map<string, RunGroup>()
   const out: RunGroup[] = []
   for (const runs of groups.values()) {
@@ -108,7 +114,8 @@ export function runGroups(records: readonly ResultRecord[]): RunGroup[] {
       if (!same.recordIds.includes(recordId)) same.recordIds.push(recordId)
       continue
     }
-    const group: RunGroup = { record: byId.get(recordId) as ResultRecord, runs, recordIds: [recordId] }
+    const record = byId.get(recordId) as ResultRecord
+    const group: RunGroup = { record, runs, recordIds: [recordId], provisional: record.state === 'partial' }
     if (key !== null) bySet.set(key, group)
     out.push(group)
   }

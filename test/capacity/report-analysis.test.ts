@@ -132,8 +132,10 @@ describe('capacity analysis, other records', () => {
   test('a skipped capacity record without stats is an entry with its reason and nothing projected', () => {
     const skipped = { ...h200, state: 'skipped' as const, reason: 'no GPU here', stats: {}, verdicts: [] }
     const [entry] = analyzeCapacityRecords([skipped]).entries
-    expect(entry).toMatchObject({ state: 'skipped', reason: 'no GPU here', input: null, configurations: [] })
+    expect(entry).toMatchObject({ state: 'skipped', reason: 'no GPU here', answer: null, configurations: [] })
     expect(entry!.columns).toEqual([])
+    // What was measured still reads from the provenance (issue 36: never "not recorded" where the record has it).
+    expect(entry!.input?.sha256Prefix).toBe(h200.provenance.input!.source.sha256.slice(0, 12))
   })
 
   test('the user’s own sample size is a column of its own, between the measured size and the targets', () => {

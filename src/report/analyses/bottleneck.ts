@@ -28,6 +28,8 @@ export interface BottleneckGroup {
   gpuCount: number
   runs: number
   wallMs: number
+  /** Runs of a partial record (a measurement stopped mid-way): shown, marked provisional. */
+  provisional: boolean
   /** Wall time outside every stage span (interpreter start, model load before stage 1, exit). */
   outsideStagesMs: number
   stages: StageShare[]
@@ -76,7 +78,10 @@ function stageTotalsMs(runs: readonly CountedRun[]): Map<string, number> {
   return totals
 }
 
-function analyzeGroup({ runs, record, recordIds }: RunGroup, sizeModels: SizeModelLookup): BottleneckGroup {
+function analyzeGroup(
+  { runs, record, recordIds, provisional }: RunGroup,
+  sizeModels: SizeModelLookup,
+): BottleneckGroup {
   const thresholds = record.thresholds
   const limits: RuleLimits = { ...thresholds.bottleneck, maxSpread: thresholds.balance.maxSpread }
   // Means, not medians: a stage's mean over the runs divided by the mean wall time is its share of the total time
@@ -109,6 +114,7 @@ function analyzeGroup({ runs, record, recordIds }: RunGroup, sizeModels: SizeMod
     group: first.group,
     gpuCount,
     runs: runs.length,
+    provisional,
     wallMs,
     outsideStagesMs: Math.max(0, wallMs - inside),
     stages,
@@ -117,7 +123,8 @@ function analyzeGroup({ runs, record, recordIds }: RunGroup, sizeModels: SizeMod
 }
 
 /**
- * Pure: records in, ranked stages and flags out. Failed and skipped records have no counted runs.
+ * Pure: records in, ranked stages and flags out. Failed and skipped records have no counted runs; a partial record's
+ * kept runs are analysed where the caller's groups hold them (buildReport's do), their groups marked provisional.
  * @param groups the records' run groups, when the caller has them already (buildReport shares one grouping).
  */
 export function analyzeBottlenecks(

@@ -51,8 +51,10 @@ export interface Report {
 /** Pure: the input in, every analysis out. Never throws for bad records: those arrive as `input.invalid`. */
 export function buildReport(input: ReportInput): Report {
   const { records } = input
-  // One grouping of the runs by record and setup, shared by the analyses that read runs per setup.
+  // One grouping of the runs by record and setup, shared by the analyses that read runs per setup; bottleneck and
+  // PERF-02 read a partial record's kept runs too (shown provisional: an interrupted measurement kept figures).
   const groups = runGroups(records)
+  const withPartial = runGroups(records, true)
   const notes = [...input.seriesNotes]
   if (input.baseline && input.baseline.invalid.length > 0)
     notes.push(`baseline ${input.baseline.dir}: ${input.baseline.invalid.length} invalid record file(s) left out`)
@@ -75,8 +77,8 @@ export function buildReport(input: ReportInput): Report {
     },
     invalid: input.invalid,
     suites: records.map(suiteLine),
-    bottleneck: analyzeBottlenecks(records, groups),
-    perf02: analyzePerf02(records, input.series, groups),
+    bottleneck: analyzeBottlenecks(records, withPartial),
+    perf02: analyzePerf02(records, input.series, withPartial),
     scaling: analyzeScaling(records),
     memory: analyzeMemory(records, groups),
     e2e: analyzeE2e(records),

@@ -57,7 +57,8 @@ export interface ShardProjection {
 const PERF = { perf01: /(^|\/)perf01(\/|$)/, perf02: /(^|\/)perf02(\/|$)/, perf03: /(^|\/)perf03(\/|$)/ } as const
 
 function perfOf(records: readonly ResultRecord[], pattern: RegExp): PerfSummary | null {
-  const verdicts = records.flatMap((r) => r.verdicts.filter((v) => pattern.test(v.id)))
+  // A partial record's verdicts are provisional: never counted into a host's judgement.
+  const verdicts = records.flatMap((r) => (r.state === 'partial' ? [] : r.verdicts.filter((v) => pattern.test(v.id))))
   const worst = worstVerdict(verdicts)
   if (!worst) return null
   const counts: PerfSummary['counts'] = {}

@@ -28,13 +28,17 @@ export interface Perf02Row {
   tensorUtilPct: number | null
   thresholdPct: number
   verdict: 'pass' | 'fail' | 'inconclusive'
+  /** Runs of a partial record: its verdict is provisional, shown so and never counted in `pass` or `fail`. */
+  provisional: boolean
   note: string | null
 }
 
 export interface Perf02Report {
   rows: Perf02Row[]
+  /** Final verdicts only (a partial record's rows are counted in `provisional`). */
   pass: number
   fail: number
+  provisional: number
 }
 
 type SeriesMap = ReadonlyMap<string, readonly SampleRecord[]>
@@ -91,7 +95,7 @@ function medianOfMetric(
   return medianOf(values)
 }
 
-function rowsOfGroup({ runs, record, recordIds }: RunGroup, pooled: StageUtil[]): Perf02Row[] {
+function rowsOfGroup({ runs, record, recordIds, provisional }: RunGroup, pooled: StageUtil[]): Perf02Row[] {
   const first = runs[0] as CountedRun
   const rows: Perf02Row[] = []
   const min = record.thresholds.perf02.minUtilPct
@@ -113,6 +117,7 @@ function rowsOfGroup({ runs, record, recordIds }: RunGroup, pooled: StageUtil[])
         tensorUtilPct: medianOfMetric(stats, (m) => m.gpmTensorUtilPct?.mean),
         thresholdPct: min,
         verdict: utilMeanPct === null ? 'inconclusive' : utilMeanPct >= min ? 'pass' : 'fail',
+        provisional,
         note: null,
       }
       row.note = note(row)
@@ -133,9 +138,11 @@ export function analyzePerf02(
 ): Perf02Report {
   const utilOf = stageUtilCache()
   const rows = groups.flatMap((g) => rowsOfGroup(g, seriesOf(g.runs, series, utilOf)))
+  const final = rows.filter((r) => !r.provisional)
   return {
     rows,
-    pass: rows.filter((r) => r.verdict === 'pass').length,
-    fail: rows.filter((r) => r.verdict === 'fail').length,
+    pass: final.filter((r) => r.verdict === 'pass').length,
+    fail: final.filter((r) => r.verdict === 'fail').length,
+    provisional: rows.length - final.length,
   }
 }

@@ -13,7 +13,7 @@ export const SUITE_LINE_MEANINGS: Readonly<Record<Exclude<SuiteVerdict, VerdictV
   failed: 'the record failed: a run it needed did not complete (the reason names the run and its error line)',
   'no-verdict': 'the record completed but judged nothing',
   partial:
-    'the measurement was stopped before it finished: the runs it kept are shown, nothing is judged; the same command run again continues it',
+    'the measurement was stopped before it finished: the runs it kept are shown, and what they judge is PROVISIONAL (never counted as a pass or a fail); the same command run again continues it',
 }
 
 export interface SuiteLine {
@@ -48,11 +48,17 @@ export function formatFigure(value: number, unit: string | null, ci: { low: numb
   return `${value.toFixed(digits)}${u}${range}`
 }
 
-/** A partial record's figures: how many runs it kept and their median wall time (no verdict judges them). */
+/**
+ * A partial record's figures: its one count of runs (kept of planned, as the capacity answer's status says) and their
+ * median wall time; its verdicts, where a refit gave it some, are provisional and judge nothing here.
+ */
 function partialFigure(record: ResultRecord): string {
   const walls = record.runs.filter((r) => !r.warmup && r.run.exitClass === 'completed').map((r) => r.run.wallMs)
   const wall = medianOf(walls)
-  return `${walls.length} completed run(s) kept${wall === null ? '' : `, median wall ${formatFigure(wall / 1000, 's', null)}`}`
+  const kept = record.kept
+    ? `${record.kept.runs} of ${record.kept.planned} measured run(s) kept`
+    : `${walls.length} completed run(s) kept`
+  return `${kept}${wall === null ? '' : `, median wall ${formatFigure(wall / 1000, 's', null)}`}`
 }
 
 function keyFigure(record: ResultRecord, worst: Verdict | null): string | null {
@@ -65,7 +71,8 @@ function keyFigure(record: ResultRecord, worst: Verdict | null): string | null {
 
 export function suiteLine(record: ResultRecord): SuiteLine {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<VerdictValue, number>
-  for (const v of record.verdicts) counts[v.verdict]++
+  // A partial record's verdicts (a provisional refit of its kept runs) are never counted as passes or fails.
+  if (record.state !== 'partial') for (const v of record.verdicts) counts[v.verdict]++
   const worst = worstVerdict(record.verdicts)
   const verdict: SuiteVerdict =
     record.state === 'failed' || record.state === 'skipped' || record.state === 'partial'

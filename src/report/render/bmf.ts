@@ -44,8 +44,9 @@ export function bencherMetricsJson(report: Report, figures?: readonly Figure[]):
   const entries = entryList()
   if (figures) for (const f of figures) entries.push(latencyEntry(f))
   else eachCiFigure(report, (f) => entries.push(latencyEntry(f)))
+  // A partial record's rows are provisional: kept out of the figures CI tracks.
   for (const r of report.perf02.rows)
-    if (r.utilMeanPct !== null)
+    if (r.utilMeanPct !== null && !r.provisional)
       // Under each record's own name (one row may stand for several records sharing runs): names keep their history.
       for (const recordId of r.recordIds) {
         const name = JSON.stringify(`perf02/${recordId}/${r.group}/${r.stage}/gpu${r.gpu}`)

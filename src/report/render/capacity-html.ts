@@ -1,42 +1,59 @@
 /**
- * index.html's capacity section: per capacity record the answer in words, the chart (capacity-chart.ts), one table per
- * size with one row per configuration, break-even and asymptotic speedup per k, and each GPU stage as fixed cost and
- * steady state. The same figures and words as capacity.md (capacity-text.ts); every string from records escaped.
+ * index.html's capacity section: per capacity record its answer first (answer-html.ts: status, sentence, the answer's
+ * tables), then the chart (capacity-chart.ts), one table per size with one row per configuration (seconds at a
+ * measured size, hours at a projected one), break-even and asymptotic speedup per k, and each GPU stage as fixed
+ * cost and steady state. The same figures and words as capacity.md (capacity-text.ts); a partial record's verdicts
+ * read PROVISIONAL; every string from records escaped.
  */
+import { answerView } from '../../capacity/answer-table.ts'
+import { timeColumn } from '../../capacity/figure-columns.ts'
 import type { CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
+import type { VerdictValue } from '../../results/schema/index.ts'
+import { answerHtml } from './answer-html.ts'
 import { capacitySpec } from './capacity-chart.ts'
 import {
-  answerLines,
   baselineOf,
+  ciLabel,
   columnTitle,
   fmtBreakEven,
   fmtEfficiency,
+  fmtEntryVerdict,
   fmtHours,
   fmtSpeedup,
   fmtUtil,
-  fmtWall,
   inputLine,
+  noAnswerLine,
+  wallColumn,
 } from './capacity-text.ts'
 import { renderSvg } from './charts.ts'
 import { escapeHtml as h } from './escape.ts'
-import { fmtMs } from './format.ts'
 import { table, verdictCell } from './html-table.ts'
 
 /** Capacity charts drawn (capacity.md holds every record's tables). */
 export const MAX_CAPACITY_CHARTS = 6
 
-const verdictOr = (v: string | null) => (v ? verdictCell(v) : 'n/a')
-const stageLines = (cells: { stage: string; text: string; verdict: string | null }[]) =>
-  cells.map((c) => `${h(c.stage)}: ${h(c.text)} ${verdictOr(c.verdict)}`).join('<br>') || 'n/a'
-const projected = (cells: StageCell[]) =>
-  stageLines(cells.map((s) => ({ stage: s.stage, text: fmtUtil(s.utilPct), verdict: s.verdict })))
+/** A verdict's cell, its class the verdict's; its text PROVISIONAL-marked on a partial record. */
+function verdictOf(entry: CapacityEntry) {
+  return (v: VerdictValue | null) => (v ? `<span class="${h(v)}">${h(fmtEntryVerdict(entry, v))}</span>` : 'n/a')
+}
+const stageLines = (
+  cells: { stage: string; text: string; verdict: VerdictValue | null }[],
+  verdictOr: (v: VerdictValue | null) => string,
+) => cells.map((c) => `${h(c.stage)}: ${h(c.text)} ${verdictOr(c.verdict)}`).join('<br>') || 'n/a'
+const projected = (cells: StageCell[], verdictOr: (v: VerdictValue | null) => string) =>
+  stageLines(
+    cells.map((s) => ({ stage: s.stage, text: fmtUtil(s.utilPct), verdict: s.verdict })),
+    verdictOr,
+  )
 
 function sizeTable(entry: CapacityEntry, index: number): string {
+  const wall = wallColumn(entry, index)
+  const verdictOr = verdictOf(entry)
   const head = [
     'configuration',
-    'wall time [95% CI]',
+    `wall time (${wall.unit}) [${ciLabel(entry)}]`,
     `PERF-01 (<= ${fmtHours(entry.targetMs)})`,
-    `speedup vs ${baselineOf(entry)} [95% CI]`,
+    `speedup vs ${baselineOf(entry)} [${ciLabel(entry)}]`,
     'efficiency',
     'PERF-02 steady state (after start-up)',
     'PERF-02 at this size',
@@ -49,14 +66,14 @@ function sizeTable(entry: CapacityEntry, index: number): string {
     const steady = c.stages.map((s) => ({ stage: s.stage, text: fmtUtil(s.steadyUtilPct), verdict: s.steadyVerdict }))
     return [
       h(c.label),
-      h(fmtWall(cell?.wallMs ?? null)),
+      h(wall.cell(cell?.wallMs ?? null)),
       verdictOr(cell?.perf01 ?? null),
       baseline
         ? '1x (baseline)'
-        : `${h(fmtSpeedup(cell?.speedup ?? null))} ${cell?.speedupVerdict ? verdictCell(cell.speedupVerdict) : ''}`,
+        : `${h(fmtSpeedup(cell?.speedup ?? null))} ${cell?.speedupVerdict ? verdictOr(cell.speedupVerdict) : ''}`,
       baseline ? '100%' : h(fmtEfficiency(cell?.efficiency ?? null)),
-      stageLines(steady),
-      projected(cell?.perf02 ?? []),
+      stageLines(steady, verdictOr),
+      projected(cell?.perf02 ?? [], verdictOr),
       cell?.perf03 ? `${h(fmtSpeedup(cell.perf03.speedup))} ${verdictOr(cell.perf03.verdict)}` : 'n/a',
     ]
   }
@@ -65,6 +82,7 @@ function sizeTable(entry: CapacityEntry, index: number): string {
 
 function comparisonTable(entry: CapacityEntry): string {
   if (entry.comparisons.length === 0) return ''
+  const verdictOr = verdictOf(entry)
   const row = (i: number) => {
     const c = entry.comparisons[i]!
     return [
@@ -75,31 +93,38 @@ function comparisonTable(entry: CapacityEntry): string {
       verdictOr(c.asymptoticVerdict),
     ]
   }
-  const head = ['configurations', 'break-even [95% CI]', 'verdict', 'asymptotic speedup [95% CI]', 'verdict']
+  const level = ciLabel(entry)
+  const head = ['configurations', `break-even [${level}]`, 'verdict', `asymptotic speedup [${level}]`, 'verdict']
   return `<h4>Is the k-th GPU worth it</h4>${table(head, entry.comparisons.length, row)}`
 }
 
 function stagePartsTable(entry: CapacityEntry): string {
   const rows = entry.configurations.flatMap((c) => c.stages.map((s) => ({ c, s })))
   if (rows.length === 0) return ''
+  // Seconds for both fixed parts: one unit per column.
+  const startupS = timeColumn(
+    's',
+    rows.map(({ s }) => s.startupMs?.value),
+  )
+  const fixedS = timeColumn(
+    's',
+    rows.map(({ s }) => s.fixedMs.value),
+  )
   const row = (i: number) => {
     const { c, s } = rows[i]!
-    const startup = s.startupMs
-      ? `${fmtMs(s.startupMs.value)}${s.startupMs.ci ? ` [${fmtMs(s.startupMs.ci.low)}, ${fmtMs(s.startupMs.ci.high)}]` : ''}`
-      : 'n/a'
     return [
       h(c.label),
       h(s.stage),
-      h(startup),
+      h(s.startupMs ? startupS(s.startupMs.value, s.startupMs.ci) : 'n/a'),
       h(fmtUtil(s.steadyUtilPct)),
-      h(`${fmtMs(s.fixedMs.value)} + ${s.msPerSequence.value.toFixed(3)} ms/sequence`),
+      h(`${fixedS(s.fixedMs.value)} s + ${s.msPerSequence.value.toFixed(3)} ms/sequence`),
       h(fmtUtil(s.asymptoticUtilPct)),
     ]
   }
   const head = [
     'configuration',
     'GPU stage',
-    "fixed: start-up before the GPU's first work",
+    "fixed: start-up before the GPU's first work (s)",
     'steady state: utilization after it',
     'stage time: fixed + per sequence',
     'utilization as the input grows',
@@ -109,13 +134,17 @@ function stagePartsTable(entry: CapacityEntry): string {
 
 async function entryHtml(entry: CapacityEntry, chart: boolean): Promise<string> {
   const state = entry.state === 'completed' ? '' : ` (${entry.state}${entry.reason ? `: ${entry.reason}` : ''})`
-  const covers = entry.covers ? ` The 95% CIs cover ${entry.covers}.` : ''
+  const covers = entry.covers ? ` The ${ciLabel(entry)}s cover ${entry.covers}.` : ''
   const errors = entry.notFitted.map((n) => `<p class="note">${verdictCell('error')} ${h(n.label)}: ${h(n.reason)}</p>`)
   const svg = chart && entry.curves.length > 0 ? `<div class="chart">${await renderSvg(capacitySpec(entry))}</div>` : ''
+  const answer = entry.answer
+    ? answerHtml(answerView(entry.answer))
+    : `<p><strong>${h(noAnswerLine(entry))}</strong></p>`
   return [
     `<h3>${h(entry.name + state)}</h3>`,
+    answer,
+    '<h4>Evidence</h4>',
     `<p>${h(inputLine(entry) + covers)}</p>`,
-    ...answerLines(entry).map((l) => `<p><strong>${h(l)}</strong></p>`),
     ...errors,
     svg,
     ...entry.columns.map((_, i) => sizeTable(entry, i)),

@@ -1,59 +1,68 @@
 /**
- * Capacity in markdown: per capacity record the answer in words, one table per size (measured, the user's sample,
- * 45,000, 6,000,000: one row per configuration), break-even and asymptotic speedup per k; capacity.md adds each GPU
- * stage as fixed cost + steady state, the wall line per configuration and the notes. Pure; text from records escaped.
+ * Capacity in markdown: per capacity record its answer first (status, sentence, the answer's tables: answer-markdown.ts),
+ * then the evidence: one table per size (measured, the user's sample, 45,000, 6,000,000: one row per configuration,
+ * seconds at a measured size and hours at a projected one), break-even and asymptotic speedup per k; capacity.md adds
+ * each GPU stage as fixed cost + steady state, the wall line per configuration and the notes. A partial record's
+ * verdicts read PROVISIONAL. Pure; text from records escaped.
  */
+import { answerView } from '../../capacity/answer-table.ts'
+import { timeColumn } from '../../capacity/figure-columns.ts'
 import type { CapacityConfigRow, CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
+import { answerMarkdown } from './answer-markdown.ts'
 import {
-  answerLines,
   baselineOf,
+  ciLabel,
   columnTitle,
   fmtBreakEven,
   fmtCount,
   fmtEfficiency,
+  fmtEntryVerdict,
   fmtHours,
   fmtSpeedup,
   fmtUtil,
-  fmtVerdict,
-  fmtWall,
   inputLine,
+  noAnswerLine,
+  wallColumn,
 } from './capacity-text.ts'
 import { escapeMarkdown as esc } from './escape.ts'
-import { fmtMs } from './format.ts'
 import { mdTable } from './markdown-table.ts'
 
-const stageList = (cells: StageCell[]) =>
-  cells.map((s) => `${s.stage} ${fmtUtil(s.utilPct)} ${fmtVerdict(s.verdict)}`).join('; ') || 'n/a'
+const stageList = (entry: CapacityEntry, cells: StageCell[]) =>
+  cells.map((s) => `${s.stage} ${fmtUtil(s.utilPct)} ${fmtEntryVerdict(entry, s.verdict)}`).join('; ') || 'n/a'
 
-function steadyList(row: CapacityConfigRow): string {
+function steadyList(entry: CapacityEntry, row: CapacityConfigRow): string {
   return (
-    row.stages.map((s) => `${s.stage} ${fmtUtil(s.steadyUtilPct)} ${fmtVerdict(s.steadyVerdict)}`).join('; ') || 'n/a'
+    row.stages
+      .map((s) => `${s.stage} ${fmtUtil(s.steadyUtilPct)} ${fmtEntryVerdict(entry, s.steadyVerdict)}`)
+      .join('; ') || 'n/a'
   )
 }
 
 /** One size's table: one row per configuration. */
 function sizeTable(entry: CapacityEntry, index: number): string {
+  const wall = wallColumn(entry, index)
+  const verdict = (v: Parameters<typeof fmtEntryVerdict>[1]) => fmtEntryVerdict(entry, v)
   const rows = entry.configurations.map((row) => {
     const cell = row.cells[index]
     const baseline = row.gpuCount === 1 && !cell?.speedup
     return [
       row.label,
-      fmtWall(cell?.wallMs ?? null),
-      fmtVerdict(cell?.perf01 ?? null),
+      wall.cell(cell?.wallMs ?? null),
+      verdict(cell?.perf01 ?? null),
       baseline
         ? '1x (baseline)'
-        : `${fmtSpeedup(cell?.speedup ?? null)} ${cell?.speedupVerdict ? fmtVerdict(cell.speedupVerdict) : ''}`.trim(),
+        : `${fmtSpeedup(cell?.speedup ?? null)} ${cell?.speedupVerdict ? verdict(cell.speedupVerdict) : ''}`.trim(),
       baseline ? '100%' : fmtEfficiency(cell?.efficiency ?? null),
-      steadyList(row),
-      stageList(cell?.perf02 ?? []),
-      cell?.perf03 ? `${fmtSpeedup(cell.perf03.speedup)} ${fmtVerdict(cell.perf03.verdict)}` : 'n/a',
+      steadyList(entry, row),
+      stageList(entry, cell?.perf02 ?? []),
+      cell?.perf03 ? `${fmtSpeedup(cell.perf03.speedup)} ${verdict(cell.perf03.verdict)}` : 'n/a',
     ]
   })
   const head = [
     'configuration',
-    'wall time [95% CI]',
+    `wall time (${wall.unit}) [${ciLabel(entry)}]`,
     `PERF-01 (<= ${fmtHours(entry.targetMs)})`,
-    `speedup vs ${baselineOf(entry)} [95% CI]`,
+    `speedup vs ${baselineOf(entry)} [${ciLabel(entry)}]`,
     'efficiency',
     'PERF-02 steady state (after start-up)',
     'PERF-02 at this size',
@@ -67,24 +76,33 @@ function comparisonTable(entry: CapacityEntry): string {
   const rows = entry.comparisons.map((c) => [
     `${c.candidate} vs ${c.baseline}`,
     fmtBreakEven(c.breakEven),
-    fmtVerdict(c.breakEvenVerdict),
+    fmtEntryVerdict(entry, c.breakEvenVerdict),
     fmtSpeedup(c.asymptoticSpeedup),
-    fmtVerdict(c.asymptoticVerdict),
+    fmtEntryVerdict(entry, c.asymptoticVerdict),
   ])
-  const head = ['configurations', 'break-even [95% CI]', 'verdict', 'asymptotic speedup [95% CI]', 'verdict']
+  const level = ciLabel(entry)
+  const head = ['configurations', `break-even [${level}]`, 'verdict', `asymptotic speedup [${level}]`, 'verdict']
   return `#### Is the k-th GPU worth it\n\n${mdTable(head, rows)}\n`
 }
 
 function stagePartsTable(entry: CapacityEntry): string {
+  const all = entry.configurations.flatMap((row) => row.stages)
+  // Seconds in both time columns: one unit per column.
+  const startup = timeColumn(
+    's',
+    all.map((s) => s.startupMs?.value),
+  )
+  const fixed = timeColumn(
+    's',
+    all.map((s) => s.fixedMs.value),
+  )
   const rows = entry.configurations.flatMap((row) =>
     row.stages.map((s) => [
       row.label,
       s.stage,
-      s.startupMs
-        ? `${fmtMs(s.startupMs.value)}${s.startupMs.ci ? ` [${fmtMs(s.startupMs.ci.low)}, ${fmtMs(s.startupMs.ci.high)}]` : ''}`
-        : 'n/a',
+      s.startupMs ? startup(s.startupMs.value, s.startupMs.ci) : 'n/a',
       fmtUtil(s.steadyUtilPct),
-      fmtMs(s.fixedMs.value),
+      fixed(s.fixedMs.value),
       `${s.msPerSequence.value.toFixed(3)} ms`,
       fmtUtil(s.asymptoticUtilPct),
     ]),
@@ -93,9 +111,9 @@ function stagePartsTable(entry: CapacityEntry): string {
   const head = [
     'configuration',
     'GPU stage',
-    "fixed: start-up before the GPU's first work",
+    "fixed: start-up before the GPU's first work (s)",
     'steady state: utilization after it',
-    'size model: fixed part',
+    'size model: fixed part (s)',
     'per sequence',
     'utilization as the input grows',
   ]
@@ -103,13 +121,21 @@ function stagePartsTable(entry: CapacityEntry): string {
 }
 
 function wallTable(entry: CapacityEntry): string {
+  // Seconds: measured runs and the fixed part alike.
+  const fixed = timeColumn(
+    's',
+    entry.configurations.map((row) => row.wallFixedMs.value),
+  )
   const rows = entry.configurations.map((row) => [
     row.label,
-    row.measured.map((m) => `${fmtCount(m.records)}: ${fmtMs(m.medianWallMs)} (${m.runs} runs)`).join('; '),
-    fmtWall(row.wallFixedMs),
+    row.measured
+      .map((m) => `${fmtCount(m.records)}: ${(m.medianWallMs / 1000).toFixed(2)} (${m.runs} runs)`)
+      .join('; '),
+    fixed(row.wallFixedMs.value, row.wallFixedMs.ci),
     `${row.wallMsPerSequence.value.toFixed(3)} ms`,
   ])
-  return `#### Wall time as fixed + per sequence\n\n${mdTable(['configuration', 'measured: records: median wall', 'fixed', 'per sequence'], rows)}\n`
+  const head = ['configuration', 'measured: records: median wall (s)', `fixed (s) [${ciLabel(entry)}]`, 'per sequence']
+  return `#### Wall time as fixed + per sequence\n\n${mdTable(head, rows)}\n`
 }
 
 function notesOf(entry: CapacityEntry): string {
@@ -117,14 +143,18 @@ function notesOf(entry: CapacityEntry): string {
   return notes.length ? `${notes.map((n) => `- ${esc(n)}`).join('\n')}\n` : ''
 }
 
-function entryMarkdown(entry: CapacityEntry, full: boolean): string {
+/** The entry's answer (status, sentence, its tables, design, decisions, definitions), or what it has instead. */
+export function entryAnswerMarkdown(entry: CapacityEntry): string {
+  return entry.answer ? answerMarkdown(answerView(entry.answer)) : `**${esc(noAnswerLine(entry))}**\n`
+}
+
+/** `answer`: the entry's answer first (capacity.md; summary.md shows it at its top instead). */
+function entryMarkdown(entry: CapacityEntry, full: boolean, answer: boolean): string {
   const state = entry.state === 'completed' ? '' : ` (${entry.state}${entry.reason ? `: ${esc(entry.reason)}` : ''})`
   const parts = [
     `### ${esc(entry.name)}${state}\n`,
-    `${esc(inputLine(entry))}${entry.covers ? ` The 95% CIs cover ${esc(entry.covers)}.` : ''}\n`,
-    `${answerLines(entry)
-      .map((l) => `**${esc(l)}**`)
-      .join('\n\n')}\n`,
+    ...(answer ? [entryAnswerMarkdown(entry)] : []),
+    `#### Evidence\n\n${esc(inputLine(entry))}${entry.covers ? ` The ${ciLabel(entry)}s cover ${esc(entry.covers)}.` : ''}\n`,
     ...entry.columns.map((_, i) => sizeTable(entry, i)),
     comparisonTable(entry),
   ]
@@ -133,9 +163,14 @@ function entryMarkdown(entry: CapacityEntry, full: boolean): string {
   return parts.filter((p) => p !== '').join('\n')
 }
 
-/** summary.md's capacity section (`full`: capacity.md's, with the parts and notes). */
+/**
+ * summary.md's capacity section, the evidence only (its answers are at the summary's top: answerTop); `full`:
+ * capacity.md's, each record's answer first, then the evidence with the parts and notes.
+ */
 export function capacityMarkdown(report: CapacityReport, full = false): string {
   if (report.entries.length === 0) return '_No capacity records._\n'
-  const more = full ? '' : '\nFixed cost and steady state per stage, and the notes: capacity.md.\n'
-  return `${report.entries.map((e) => entryMarkdown(e, full)).join('\n')}${more}`
+  const more = full
+    ? ''
+    : '\nThe answer: at the top of this summary. Fixed cost and steady state per stage, and the notes: capacity.md.\n'
+  return `${report.entries.map((e) => entryMarkdown(e, full, full)).join('\n')}${more}`
 }

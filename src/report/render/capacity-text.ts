@@ -1,17 +1,15 @@
 /**
- * Capacity figures in words, shared by the markdown, HTML and terminal renderers so all three say the same: wall
- * times in the unit that reads best (s, min or h, the CI in the same unit), speedups, break-even sizes ("never" where
- * k GPUs never beat 1), and the line that answers "will my sample finish in time, and is the k-th GPU worth it".
+ * Capacity figures in words, shared by the markdown, HTML and terminal renderers so all three say the same: one time
+ * unit per column (seconds at a measured size, hours at a projected one: capacity/figure-columns.ts), speedups,
+ * break-even sizes ("never" where k GPUs never beat 1), verdicts marked PROVISIONAL on a partial record, and what a
+ * record without an answer has instead. The answer itself is capacity/answer-table.ts's, laid out by answer-*.ts.
  * Pure; raw text: callers escape.
  */
-import type {
-  BreakEven,
-  CapacityColumn,
-  CapacityComparisonRow,
-  CapacityConfigRow,
-  CapacityEntry,
-  Figure,
-} from '../../capacity/report-analysis.ts'
+import { answerView, verdictCell } from '../../capacity/answer-table.ts'
+import { type TimeUnit, timeColumn, timeUnitAt } from '../../capacity/figure-columns.ts'
+import type { BreakEven, CapacityColumn, CapacityEntry, Figure } from '../../capacity/report-analysis.ts'
+import type { VerdictValue } from '../../results/schema/index.ts'
+import { answerTextLines } from './answer-text.ts'
 
 const MINUTE_MS = 60_000
 const HOUR_MS = 3_600_000
@@ -72,57 +70,51 @@ export function columnTitle(c: CapacityColumn): string {
   return `${fmtCount(c.sequences)} sequences (${role[c.role]})`
 }
 
-/** One configuration at one column: `2 GPUs 3.40 h [3.1, 3.7] (PERF-01 PASS)` plus, for k > 1, speedup and break-even. */
-function atColumn(row: CapacityConfigRow, index: number, cmp: CapacityComparisonRow | undefined): string {
-  const cell = row.cells[index]
-  if (!cell) return `${row.label} n/a`
-  const head = `${row.label} ${fmtWall(cell.wallMs)} (PERF-01 ${fmtVerdict(cell.perf01)})`
-  if (!cmp) return head
-  return `${head}: ${fmtSpeedup(cell.speedup)} over ${cmp.baseline} (efficiency ${fmtEfficiency(cell.efficiency)}), break-even ${fmtBreakEven(cmp.breakEven)}`
-}
+/** The level every interval of the entry is at: `99.17% CI` under the decided design, else `95% CI`. */
+export const ciLabel = (entry: CapacityEntry) => `${Number((entry.answer?.levelPct ?? 95).toFixed(2))}% CI`
 
 /**
- * The answer in words, one line per projected size that a user runs (their own sample, the production size):
- * `6,000,000 sequences (production, limit 10 h): 1 GPU 5.57 h [5.34, 5.83] (PERF-01 PASS); 2 GPUs ...`.
+ * A time column of the entry's size tables: seconds at a measured size, hours at a projected one (one unit per column,
+ * named in the heading; capacity/figure-columns.ts), its digits read from every row's figure.
  */
-export function answerLines(entry: CapacityEntry): string[] {
-  if (entry.configurations.length === 0) {
-    const why = entry.notFitted.map((n) => `${n.label}: ${n.reason}`).join('; ')
-    return [`No size model, so no projection${why ? `: ${why}` : entry.reason ? `: ${entry.reason}` : ''}.`]
-  }
-  const wanted = entry.columns.flatMap((c, i) => (c.role === 'sample' || c.role === 'production' ? [i] : []))
-  return wanted.map((i) => {
-    const column = entry.columns[i] as CapacityColumn
-    const parts = entry.configurations.map((row) =>
-      atColumn(
-        row,
-        i,
-        entry.comparisons.find((cmp) => cmp.candidate === row.label),
-      ),
-    )
-    const title = columnTitle(column).replace(/\)$/, `, limit ${fmtHours(entry.targetMs)})`)
-    return `${title}: ${parts.join('; ')}.`
-  })
+export function wallColumn(
+  entry: CapacityEntry,
+  index: number,
+): { unit: TimeUnit; cell: (f: Figure | null) => string } {
+  const column = entry.columns[index]
+  const unit = timeUnitAt(column?.sequences ?? 0, entry.measuredSequences)
+  const format = timeColumn(
+    unit,
+    entry.configurations.map((row) => row.cells[index]?.wallMs?.value),
+  )
+  return { unit, cell: (f) => (f ? format(f.value, f.ci) : 'n/a') }
 }
 
-/** The projected verdicts for the terminal: per configuration one line, and for k > 1 one more against 1 GPU. */
-export function capacityTerminalLines(entry: CapacityEntry): string[] {
-  const projected = entry.columns.flatMap((c, i) => (c.role === 'measured' ? [] : [i]))
-  const lines: string[] = []
-  for (const row of entry.configurations) {
-    const at = projected.map((i) => {
-      const cell = row.cells[i]
-      return `${fmtCount(entry.columns[i]?.sequences ?? 0)} seqs ${fmtWall(cell?.wallMs ?? null)} PERF-01 ${fmtVerdict(cell?.perf01 ?? null)}`
-    })
-    lines.push(`capacity ${row.label}: ${at.join(' | ')}`)
-    const cmp = entry.comparisons.find((c) => c.candidate === row.label)
-    const last = projected.at(-1)
-    if (!cmp || last === undefined) continue
-    const cell = row.cells[last]
-    lines.push(
-      `capacity ${row.label} vs ${cmp.baseline}: ${fmtSpeedup(cell?.speedup ?? null)} at ${fmtCount(entry.columns[last]?.sequences ?? 0)} seqs (efficiency ${fmtEfficiency(cell?.efficiency ?? null)}), break-even ${fmtBreakEven(cmp.breakEven)} ${fmtVerdict(cmp.breakEvenVerdict)}`,
-    )
+/** A verdict of the record: marked PROVISIONAL where the record is partial (capacity/answer-table.ts). */
+export const fmtEntryVerdict = (entry: CapacityEntry, v: VerdictValue | null) =>
+  v === null ? 'n/a' : verdictCell(v, entry.status.final)
+
+/**
+ * Where there is no answer: what the record has instead. A partial record whose kept runs fit no size model yet says
+ * so with its count of runs (never "no model" where the runs could support one: those have an answer).
+ */
+export function noAnswerLine(entry: CapacityEntry): string {
+  const why = entry.notFitted.map((n) => `${n.label}: ${n.reason}`).join('; ')
+  if (!entry.status.final) {
+    const sizes = entry.sizes.map(fmtCount).join(' and ')
+    return `${entry.statusText}: no projection yet: the runs kept so far fit no size model${why ? ` (${why})` : ''}; a size model needs completed runs at two sizes of each configuration${sizes ? ` (the measurement plans ${sizes} records)` : ''}; the same command run again continues it.`
   }
-  for (const n of entry.notFitted) lines.push(`capacity ${n.label}: ERROR no size model: ${n.reason}`)
-  return lines
+  return `No size model, so no projection${why ? `: ${why}` : entry.reason ? `: ${entry.reason}` : ''}.`
+}
+
+/** The terminal's capacity lines: the answer's sentence and its time and k-vs-1 tables, or what there is instead. */
+export function capacityTerminalLines(entry: CapacityEntry): string[] {
+  const errors = entry.notFitted.map((n) => `capacity ${n.label}: ERROR no size model: ${n.reason}`)
+  if (!entry.answer) return [`capacity ${entry.name}: ${noAnswerLine(entry)}`, ...errors]
+  const lines = answerTextLines(answerView(entry.answer), {
+    tables: ['time', 'speedup'],
+    decisions: false,
+    definitions: false,
+  })
+  return [`capacity ${entry.name}: ${lines[0]}`, ...lines.slice(1).map((l) => `capacity   ${l}`), ...errors]
 }

@@ -55,7 +55,8 @@ function curveFigures(report: Report, visit: (figure: Figure) => void): void {
 function groupFigures(report: Report, visit: (figure: Figure) => void): void {
   const withCurves = new Set(report.scaling.curves.map((c) => c.recordId))
   // Under each record's own name, as when every record had its own group: a figure's history stays under its name.
-  for (const g of report.bottleneck.groups)
+  // A partial record's groups are provisional: kept out of the figures CI tracks and alerts on.
+  for (const g of report.bottleneck.groups.filter((g) => !g.provisional))
     for (const recordId of g.recordIds) {
       // A scaling record's groups are already in as curve points (median with CI), which beat a bare mean.
       if (withCurves.has(recordId)) continue

@@ -16,6 +16,7 @@ import { fleetSection } from './fleet-html.ts'
 import { fmtMs, fmtPct } from './format.ts'
 import { MAX_TABLE_ROWS, table, verdictCell } from './html-table.ts'
 import { outcomeNote } from './markdown.ts'
+import { perf02Verdict } from './markdown-sections.ts'
 import { SPLIT_HEAD, splitCells } from './stage-split.ts'
 import { trendsSection } from './trends-html.ts'
 import { verdictLegendHtml } from './verdict-legend.ts'
@@ -55,7 +56,7 @@ function perf02Section(report: Report): string {
       fmtPct(r.utilP5Pct),
       fmtPct(r.smUtilPct),
       fmtPct(r.tensorUtilPct),
-      verdictCell(r.verdict),
+      r.provisional ? `<span class="${h(r.verdict)}">${h(perf02Verdict(r))}</span>` : verdictCell(r.verdict),
       h(r.note ?? ''),
     ]
   }
@@ -72,7 +73,8 @@ function bottleneckSection(report: Report): string {
   }
   const row = (i: number) => {
     const { g, f } = shown[i] as (typeof shown)[number]
-    return [h(`${g.recordIds.join(', ')} / ${g.group}`), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]
+    const setup = `${g.recordIds.join(', ')} / ${g.group}${g.provisional ? ' (PROVISIONAL: runs kept so far)' : ''}`
+    return [h(setup), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]
   }
   return `<h2>Bottlenecks</h2>${total ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], total, row) : '<p>No flags.</p>'}${stageSplitTable(report)}`
 }
@@ -152,13 +154,18 @@ export async function renderHtml(
 ): Promise<string> {
   const note = outcomeNote(report)
   const c = report.counts
+  const partial = c.partial > 0 ? `${c.partial} partial, ` : ''
+  // The capacity answer first where there is one (the same object as every other report's top).
+  const capacity = await capacitySection(report.capacity)
+  const answerFirst = report.capacity.entries.length > 0
   const body = [
     `<h1>VirNucPro benchmark report</h1>`,
-    `<p>Run <code>${h(report.runId ?? 'n/a')}</code>, generated ${h(report.generatedAt)}: ${c.records} records (${c.completed} completed, ${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.</p>`,
+    `<p>Run <code>${h(report.runId ?? 'n/a')}</code>, generated ${h(report.generatedAt)}: ${c.records} records (${c.completed} completed, ${partial}${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.</p>`,
     note ? `<p class="note">${h(note)}</p>` : '',
+    answerFirst ? capacity : '',
     suitesSection(report),
     await fleetSection(report.fleet),
-    await capacitySection(report.capacity),
+    answerFirst ? '' : capacity,
     perf02Section(report),
     bottleneckSection(report),
     await trendsSection(report.trends),

@@ -90,6 +90,8 @@ export const ReportJsonSchema = z.looseObject({
     rows: z.number().int(),
     pass: z.number().int(),
     fail: z.number().int(),
+    /** Rows of partial records (not counted in pass or fail); absent in reports written before. */
+    provisional: z.number().int().optional(),
   }),
   scaling: z.object({
     curves: z.array(
@@ -182,6 +184,7 @@ export function summaryJson(report: Report): string {
       rows: report.perf02.rows.length,
       pass: report.perf02.pass,
       fail: report.perf02.fail,
+      provisional: report.perf02.provisional,
     },
     trends: trendsSummary(report.trends),
   }

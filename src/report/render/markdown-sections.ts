@@ -20,7 +20,7 @@ function more(total: number, shown: number, what: string, file: string): string 
 }
 
 export function bottleneckMarkdown(report: BottleneckReport): string {
-  if (report.groups.length === 0) return '_No completed runs to analyze._\n'
+  if (report.groups.length === 0) return '_No completed or kept runs to analyze._\n'
   const shown = report.groups.slice(0, MAX_MD_GROUPS)
   return `${shown
     .map((g) => {
@@ -43,11 +43,16 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
               ['stage', 'rule', 'evidence', 'recommendation'],
               g.flags.map((f) => [f.stage, f.rule, f.evidence, f.recommendation]),
             )
-      const head = `### ${esc(g.recordIds.join(', '))}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})`
+      const mark = g.provisional ? ' PROVISIONAL: the runs a measurement stopped mid-way kept so far' : ''
+      const head = `### ${esc(g.recordIds.join(', '))}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})${mark}`
       return `${head}\n\n${stages}\n\nOutside every stage: ${fmtMs(g.outsideStagesMs)}.${esc(sizeModelSource(g))}\n\n${flags}\n`
     })
     .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}`
 }
+
+/** A row's verdict: a partial record's marked PROVISIONAL, never a final PASS or FAIL. */
+export const perf02Verdict = (r: Perf02Report['rows'][number]) =>
+  `${r.provisional ? 'PROVISIONAL ' : ''}${r.verdict.toUpperCase()}`
 
 export function perf02Markdown(report: Perf02Report): string {
   if (report.rows.length === 0) return '_No GPU-stage monitor data._\n'
@@ -64,7 +69,7 @@ export function perf02Markdown(report: Perf02Report): string {
       fmtPct(r.smUtilPct),
       fmtPct(r.tensorUtilPct),
       `>= ${r.thresholdPct}%`,
-      r.verdict.toUpperCase(),
+      perf02Verdict(r),
       r.note ?? '',
     ])
   const head = [
@@ -81,7 +86,10 @@ export function perf02Markdown(report: Perf02Report): string {
     'verdict',
     'note',
   ]
-  return `${report.pass} pass, ${report.fail} fail.\n\n${mdTable(head, rows)}\n${more(report.rows.length, rows.length, 'rows', 'perf02.json')}`
+  const provisional = report.provisional
+    ? `, ${report.provisional} provisional (the runs a measurement stopped mid-way kept: not counted)`
+    : ''
+  return `${report.pass} pass, ${report.fail} fail${provisional}.\n\n${mdTable(head, rows)}\n${more(report.rows.length, rows.length, 'rows', 'perf02.json')}`
 }
 
 export function scalingMarkdown(report: ScalingReport): string {

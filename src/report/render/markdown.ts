@@ -1,6 +1,9 @@
 /** The markdown reports: summary.md (everything, short), and one file per analysis. Pure: report in, text out. */
+import { answerView } from '../../capacity/answer-table.ts'
 import type { Report } from '../analyses/build.ts'
+import { type AnswerParts, answerMarkdown } from './answer-markdown.ts'
 import { capacityMarkdown } from './capacity-markdown.ts'
+import { noAnswerLine } from './capacity-text.ts'
 import { escapeMarkdown as esc } from './escape.ts'
 import { fleetMarkdown } from './fleet-markdown.ts'
 import { fmtNum } from './format.ts'
@@ -26,13 +29,31 @@ export function outcomeNote(report: Report): string | null {
 function header(report: Report, title: string): string {
   const c = report.counts
   const note = outcomeNote(report)
+  // A partial record (a measurement stopped mid-way) is one of the records: counted, so the counts add up.
+  const partial = c.partial > 0 ? `${c.partial} partial, ` : ''
   const lines = [
     `# ${title}`,
     '',
-    `Run ${esc(report.runId ?? 'n/a')}: ${c.records} records (${c.completed} completed, ${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.`,
+    `Run ${esc(report.runId ?? 'n/a')}: ${c.records} records (${c.completed} completed, ${partial}${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.`,
   ]
   if (note) lines.push('', `> **${esc(note)}**`)
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * The capacity answers at a report's top, answer first (every report reads the same object: capacity/answer.ts):
+ * per capacity record its status and sentence and the `parts` of its evidence this report shows; '' without one.
+ */
+export function answerTop(report: Report, parts: AnswerParts = {}): string {
+  const { entries } = report.capacity
+  if (entries.length === 0) return ''
+  const blocks = entries.map((e) => {
+    const body = e.answer
+      ? answerMarkdown(answerView(e.answer), { heading: entries.length > 1 ? '####' : '###', ...parts })
+      : `**${esc(noAnswerLine(e))}**\n`
+    return entries.length > 1 ? `### ${esc(e.name)}\n\n${body}` : body
+  })
+  return `## The capacity answer\n\n${blocks.join('\n')}`
 }
 
 function suitesTable(report: Report): string {
@@ -67,8 +88,10 @@ function notesList(report: Report): string {
 }
 
 export function summaryMarkdown(report: Report): string {
+  const top = answerTop(report)
   return [
     header(report, 'VirNucPro benchmark report'),
+    ...(top ? [top] : []),
     `## Suites\n\n${suitesTable(report)}\n${verdictLegendMarkdown()}`,
     `## PERF-02 (GPU utilization in the embedding stages)\n\n${perf02Markdown(report.perf02)}`,
     `## Scaling\n\n${scalingMarkdown({ curves: report.scaling.curves.filter((c) => c.scope === 'total') })}`,
@@ -85,15 +108,18 @@ export function summaryMarkdown(report: Report): string {
   ].join('\n')
 }
 
+/** The answer, then a heading for the report's own evidence; nothing without an answer (the layout stays as it was). */
+const then = (top: string, title: string) => (top ? `${top}\n## ${title}\n\n` : '')
+
 export function sectionMarkdown(
   report: Report,
   file: 'bottleneck' | 'perf02' | 'scaling' | 'memory' | 'capacity',
 ): string {
   switch (file) {
     case 'bottleneck':
-      return `${header(report, 'Bottlenecks')}\n${bottleneckMarkdown(report.bottleneck)}`
+      return `${header(report, 'Bottlenecks')}\n${then(answerTop(report, { tables: ['stages', 'measure-more'], decisions: false }), 'The measured runs, per run group')}${bottleneckMarkdown(report.bottleneck)}`
     case 'perf02':
-      return `${header(report, 'PERF-02: GPU utilization')}\n${perf02Markdown(report.perf02)}`
+      return `${header(report, 'PERF-02: GPU utilization')}\n${then(answerTop(report, { tables: ['perf02'], decisions: false }), 'Measured, per run group, stage and GPU')}${perf02Markdown(report.perf02)}`
     case 'scaling':
       return `${header(report, 'Scaling')}\n${scalingMarkdown(report.scaling)}`
     case 'capacity':

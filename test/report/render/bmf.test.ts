@@ -9,7 +9,7 @@ import { expectBmf } from '../support/formats.ts'
 
 const demo = await loadDemo()
 const report = buildReport(demo)
-const noRows = { ...report, perf02: { rows: [], pass: 0, fail: 0 } }
+const noRows = { ...report, perf02: { rows: [], pass: 0, fail: 0, provisional: 0 } }
 
 /**
  * The plain way: assign every entry, then serialize. Entries go through a Map and Object.fromEntries so that a name

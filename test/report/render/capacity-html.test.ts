@@ -69,9 +69,11 @@ describe('index.html capacity section, parsed by chromium', () => {
     const section = sectionOf(dom)
     expect(section.match(/<h4>At 6,000,000 sequences \(production\)<\/h4>/g)).toHaveLength(2)
     expect(section).toContain('<h3>capacity &lt;b&gt;CPU&lt;/b&gt;, 1 and 2 workers</h3>')
+    // The answer first (issue 36: deliberately changed from a line per size): status marked, then the sentence.
     expect(section).toContain(
-      '<strong>6,000,000 sequences (production, limit 10 h): 1 GPU 5.57 h [5.34, 5.83] (PERF-01 PASS).</strong>',
+      '<p class="answer"><strong>FINAL</strong>: 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS);',
     )
+    expect(section).toContain('<th>wall time (h) [95% CI]</th>')
     expect(section).toMatch(/<td>2 workers vs 1 worker<\/td><td>291 sequences \[91, never\]<\/td>/)
     expect(section).toContain('<span class="fail">FAIL</span>')
     expect(section).not.toContain('<b>')

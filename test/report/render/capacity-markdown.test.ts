@@ -15,25 +15,30 @@ function capacitySection(text: string): string {
 }
 
 describe('summary.md capacity section', () => {
-  const section = capacitySection(summaryMarkdown(both))
+  const summary = summaryMarkdown(both)
+  const section = capacitySection(summary)
 
-  test('answers the question in one line per record, with the times, verdicts, speedup and break-even', () => {
-    expect(section).toContain(
-      `**${escapeMarkdown('6,000,000 sequences (production, limit 10 h): 1 GPU 5.57 h [5.34, 5.83] (PERF-01 PASS).')}**`,
+  // Layout changed deliberately (issue 36): the answer (status, sentence, its tables in hours) opens the summary, and
+  // the capacity section holds the evidence, one unit per column (seconds measured, hours projected).
+  test("the summary opens with each record's answer: status and sentence, then hours per GPU count", () => {
+    const top = summary.slice(0, summary.indexOf('## Suites'))
+    expect(top).toContain(
+      `**FINAL**${escapeMarkdown(': 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS)')}`,
     )
-    expect(section).toContain(
-      escapeMarkdown(
-        '1 worker 46.4 h [41.5, 51.3] (PERF-01 FAIL); 2 workers 34.3 h [4.6, 65.8] (PERF-01 INCONCLUSIVE): 1.36x [0.58, 4.67] over 1 worker (efficiency 68%), break-even 291 sequences [91, never].',
-      ),
+    expect(top).toContain(
+      escapeMarkdown('46.4 h [41.5, 51.3] on 1 worker (over 10 h: FAIL) and 34.3 h [4.6, 65.8] on 2 workers'),
     )
+    expect(top).toContain('| 1 worker | 0.349 \\[0.312, 0.385\\] | PASS | 46.4 \\[41.5, 51.3\\] | FAIL |')
+    expect(section).not.toContain('**FINAL**')
   })
 
   test('one table per size, one row per configuration, with time, PERF-01, speedup, efficiency, PERF-02, PERF-03', () => {
     for (const size of ['10,000', '45,000', '6,000,000', '40']) expect(section).toContain(`#### At ${size} sequences`)
     const at6m = section.slice(section.lastIndexOf('#### At 6,000,000'))
     const rows = at6m.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| configuration'))
-    expect(rows[0]).toMatch(/^\| 1 worker \| 46\.4 h \\\[41\.5, 51\.3\\\] \| FAIL \| 1x \\\(baseline\\\) \| 100% \|/)
-    expect(rows[1]).toMatch(/^\| 2 workers \| 34\.3 h .* \| INCONCLUSIVE \| 1\.36x .* INCONCLUSIVE \| 68% \|/)
+    expect(rows[0]).toMatch(/^\| 1 worker \| 46\.4 \\\[41\.5, 51\.3\\\] \| FAIL \| 1x \\\(baseline\\\) \| 100% \|/)
+    expect(rows[1]).toMatch(/^\| 2 workers \| 34\.3 .* \| INCONCLUSIVE \| 1\.36x .* INCONCLUSIVE \| 68% \|/)
+    expect(at6m).toContain('| configuration | wall time \\(h\\) \\[95% CI\\] |')
     expect(rows[1]).toContain('DNABERT-S Feature Extraction 90.0% \\[90.0, 90.0\\] PASS') // steady state
     expect(rows[1]).toMatch(/\| 1\.05x \\\[0\.40, 3\.72\\\] INCONCLUSIVE \|$/) // PERF-03
   })
@@ -60,9 +65,9 @@ describe('capacity.md', () => {
   test('adds each GPU stage as fixed cost and steady state, and the wall line per configuration', () => {
     expect(text).toContain('#### Fixed cost and steady state per GPU stage')
     expect(text).toContain(
-      '| 1 GPU | DNABERT-S Feature Extraction | 1.09 s \\[1.04 s, 1.13 s\\] | 70.0% \\[70.0, 75.0\\] |',
+      '| 1 GPU | DNABERT-S Feature Extraction | 1.095 \\[1.038, 1.135\\] | 70.0% \\[70.0, 75.0\\] |',
     )
-    expect(text).toContain('| 1 GPU | 1,000: 10.25 s \\(3 runs\\); 10,000: 40.32 s \\(3 runs\\) | 6.87 s')
+    expect(text).toContain('| 1 GPU | 1,000: 10.25 \\(3 runs\\); 10,000: 40.32 \\(3 runs\\) | 6.87')
   })
 
   test('lists the constant-part notes and a configuration without a size model as an error', () => {

@@ -10,26 +10,28 @@ const cpu = await capacityRecord(CPU_1_2_WORKERS)
 describe('terminal summary: projected capacity verdicts', () => {
   const lines = terminalSummary(reportOf([h200, cpu]), '/out', ['a', 'b'])
 
-  test('one line per configuration: time at 45 K and 6 M with CI and PERF-01', () => {
+  // Layout changed deliberately (issue 36): the answer's sentence, then its time and k-vs-1 tables, hours throughout.
+  test("each record's answer: its sentence, then hours at 45 K and 6 M per configuration with PERF-01", () => {
     expect(lines).toContain(
-      'gpu-report: capacity 1 GPU: 45,000 seqs 2.62 min [2.53, 2.72] PERF-01 PASS | 6,000,000 seqs 5.57 h [5.34, 5.83] PERF-01 PASS',
+      'gpu-report: capacity capacity, 1 GPU at 1,000 / 10,000 seqs: FINAL: 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS); 2 and 4 and 8 GPUs not measured: a k-GPU answer needs a host of k GPUs.',
     )
     expect(lines).toContain(
-      'gpu-report: capacity 1 worker: 45,000 seqs 20.9 min [18.7, 23.1] PERF-01 PASS | 6,000,000 seqs 46.4 h [41.5, 51.3] PERF-01 FAIL',
+      'gpu-report: capacity     1 worker   0.349 [0.312, 0.385]      PASS               46.4 [41.5, 51.3]            FAIL',
     )
   })
 
-  test('for k > 1 one more line: speedup at the production size and break-even with its verdict', () => {
+  test('for k > 1 the speedup at the production size against its threshold, with the terms defined', () => {
     expect(lines).toContain(
-      'gpu-report: capacity 2 workers vs 1 worker: 1.36x [0.58, 4.67] at 6,000,000 seqs (efficiency 68%), break-even 291 sequences [91, never] INCONCLUSIVE',
+      'gpu-report: capacity     2 workers  1.36 [0.58, 4.67]               >= 1.6         UNDECIDED',
     )
+    expect(lines.some((l) => l.includes('speedup (k GPUs against 1): the 1-GPU wall time over'))).toBe(true)
   })
 
   test('after the suite lines, before the line that says where the reports are', () => {
     const first = lines.findIndex((l) => l.startsWith('gpu-report: capacity '))
     expect(first).toBeGreaterThan(lines.findIndex((l) => /^gpu-report: \w+\s+capacity\s/.test(l)))
     expect(lines.at(-1)).toBe('gpu-report: 2 reports in /out (open index.html; trace.json opens in ui.perfetto.dev)')
-    expect(lines.filter((l) => l.startsWith('gpu-report: capacity '))).toHaveLength(4)
+    expect(lines.filter((l) => l.startsWith('gpu-report: capacity capacity, '))).toHaveLength(2)
   })
 
   test('a configuration without a size model is an ERROR line with its reason', () => {

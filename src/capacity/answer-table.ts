@@ -1,0 +1,221 @@
+/**
+ * The capacity answer as one table model (capacity/answer.ts in, rows of text out), laid out by every output the
+ * same way: markdown, HTML and terminal only choose their row syntax. Answer first (status, the sentence), then the
+ * evidence: time per GPU count at 45 K and 6 M, k GPUs against 1, PERF-02 per stage, time by stage at 6 M (the stage
+ * that holds 6 M back, named), what to measure more of, memory, the design and what its intervals promise, every
+ * decision with why, and the definitions of the terms used. One unit per column, named in its heading (hours for a
+ * projected time). A provisional answer's decisions and verdicts read PROVISIONAL, never a final PASS or FAIL. Pure;
+ * raw text: the layouts escape.
+ */
+import type { DecisionState } from '../measure/index.ts'
+import type { VerdictValue } from '../results/schema/index.ts'
+import type { CapacityAnswer, Figure, GpuAnswer } from './answer.ts'
+import { decisionWord } from './decisions.ts'
+import { columnDigits, figureCell } from './figure-columns.ts'
+
+export type AnswerTableId = 'time' | 'speedup' | 'perf02' | 'stages' | 'measure-more' | 'memory'
+
+export interface AnswerTable {
+  id: AnswerTableId
+  title: string
+  head: string[]
+  rows: string[][]
+  /** Lines under the table: what it names (the stage that holds 6 M back) and the terms it uses. */
+  notes: string[]
+}
+
+export interface AnswerView {
+  /** `FINAL` or `PROVISIONAL (n of m runs)`. */
+  status: string
+  sentence: string
+  tables: AnswerTable[]
+  /** The design's state, or why there is none; then what the intervals promise. */
+  design: string
+  guarantee: string
+  /** Each verdict in scope: its question, its state (marked provisional where it is), why, and what would decide it. */
+  decisions: string[]
+  definitions: string[]
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US')
+const millions = (n: number) => (n >= 1e6 ? `${n / 1e6} M` : n >= 1e3 ? `${n / 1e3} K` : String(n))
+
+/** A decision as every output prints it: a provisional answer's marked so, never a final PASS or FAIL. */
+export function decisionCell(state: DecisionState | null, final: boolean): string {
+  if (state === null) return 'not judged'
+  return final ? decisionWord(state) : `PROVISIONAL ${decisionWord(state)}`
+}
+
+/** A verdict of a provisional record (memory, the suite's own): marked as the decisions are. */
+export function verdictCell(verdict: VerdictValue | null, final: boolean): string {
+  if (verdict === null) return 'not judged'
+  return final ? verdict.toUpperCase() : `PROVISIONAL ${verdict.toUpperCase()}`
+}
+
+/** A column of figures at one set of digits (three significant digits for its smallest value). */
+function figures(list: readonly (Figure | null)[], max = 4): (f: Figure | null) => string {
+  const digits = columnDigits(
+    list.map((f) => f?.value),
+    max,
+  )
+  return (f) => (f ? figureCell(f.value, f, digits) : 'not measured')
+}
+
+function timeTable(a: CapacityAnswer, level: string): AnswerTable {
+  const [typical, production] = [figures(a.gpus.map((g) => g.typicalH)), figures(a.gpus.map((g) => g.productionH))]
+  const final = a.status.final
+  return {
+    id: 'time',
+    title: `Time per GPU count (hours; PERF-01: within ${a.limitH} h)`,
+    head: [
+      'GPUs',
+      `hours at ${count(a.typical)} [${level}]`,
+      `PERF-01 at ${count(a.typical)}`,
+      `hours at ${count(a.production)} [${level}]`,
+      `PERF-01 at ${count(a.production)}`,
+    ],
+    rows: a.gpus.map((g) => [
+      g.label,
+      typical(g.typicalH),
+      decisionCell(g.typical, final),
+      production(g.productionH),
+      decisionCell(g.production, final),
+    ]),
+    notes: a.notMeasured.length
+      ? [`${a.notMeasured.join(' and ')} GPUs: not measured (a k-GPU answer needs a host of k GPUs)`]
+      : [],
+  }
+}
+
+function speedupTable(a: CapacityAnswer, level: string): AnswerTable {
+  const speedup = figures(
+    a.comparisons.map((c) => c.speedup),
+    3,
+  )
+  return {
+    id: 'speedup',
+    title: `k GPUs against 1 at ${count(a.production)} sequences (speedup, x)`,
+    head: ['GPUs', `speedup against 1 GPU [${level}]`, 'threshold (x)', 'decision'],
+    rows: a.comparisons.map((c) => [
+      a.gpus.find((g) => g.gpuCount === c.gpuCount)?.label ?? `${c.gpuCount} GPUs`,
+      speedup(c.speedup),
+      `>= ${c.threshold}`,
+      decisionCell(c.state, a.status.final),
+    ]),
+    notes: a.definitions.filter((d) => /^(speedup|PERF-03)/.test(d)),
+  }
+}
+
+function perf02Table(a: CapacityAnswer, level: string): AnswerTable {
+  const rows = a.gpus.flatMap((g) => g.utilization.map((u) => ({ g, u })))
+  const pct = figures(
+    rows.map((r) => r.u.pct),
+    1,
+  )
+  const min = a.decisions.find((d) => d.kind === 'utilization')?.threshold ?? 80
+  return {
+    id: 'perf02',
+    title: `PERF-02 per GPU stage at ${count(a.production)} sequences (utilization, %)`,
+    head: ['GPUs', 'GPU stage', `utilization (%) [${level}]`, `PERF-02 (>= ${min}%)`],
+    rows: rows.map(({ g, u }) => [g.label, u.stage, pct(u.pct), decisionCell(u.state, a.status.final)]),
+    notes: a.definitions.filter((d) => d.startsWith('PERF-02')),
+  }
+}
+
+/** `On 1 GPU, ESM-2 holds 6 M back: 4.34 h of 5.47 h (79%).` */
+function holdsBack(g: GpuAnswer, production: number): string[] {
+  const top = g.stages[0]
+  if (!top || !g.productionH) return []
+  const d = columnDigits([top.hours.value, g.productionH.value], 3)
+  return [
+    `On ${g.label}, ${top.stage} holds ${millions(production)} back: ${top.hours.value.toFixed(d)} h of ${g.productionH.value.toFixed(d)} h (${top.sharePct.toFixed(0)}%).`,
+  ]
+}
+
+function stagesTable(a: CapacityAnswer, level: string): AnswerTable {
+  const rows = a.gpus.flatMap((g) => g.stages.map((s) => ({ g, s })))
+  const hours = figures(rows.map((r) => r.s.hours))
+  return {
+    id: 'stages',
+    title: `Time by stage at ${count(a.production)} sequences (hours)`,
+    head: ['GPUs', 'stage', `hours [${level}]`, 'share of the wall time (%)'],
+    rows: rows.map(({ g, s }) => [g.label, s.stage, hours(s.hours), s.sharePct.toFixed(1)]),
+    notes: a.gpus.flatMap((g) => holdsBack(g, a.production)),
+  }
+}
+
+function measureMoreTable(a: CapacityAnswer): AnswerTable {
+  return {
+    id: 'measure-more',
+    title: 'What to measure more of',
+    head: ['GPUs', 'what to measure more of', `share of the ${millions(a.production)} interval's variance (%)`],
+    rows: a.gpus.map((g) => [g.label, g.measureMore?.part ?? 'n/a', g.measureMore?.sharePct.toFixed(0) ?? 'n/a']),
+    notes: a.definitions.filter((d) => d.startsWith('what to measure more of')),
+  }
+}
+
+function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
+  const [host, gpu] = [figures(a.gpus.map((g) => g.memory.hostGiB)), figures(a.gpus.map((g) => g.memory.gpuGiB))]
+  const final = a.status.final
+  return {
+    id: 'memory',
+    title: `Memory at ${count(a.production)} sequences (GiB)`,
+    head: [
+      'GPUs',
+      `host memory of the pipeline's processes (GiB) [${level}]`,
+      'fits the host',
+      `memory of one GPU (GiB) [${level}]`,
+      'fits the GPU',
+    ],
+    rows: a.gpus.map((g) => [
+      g.label,
+      host(g.memory.hostGiB),
+      verdictCell(g.memory.host, final),
+      gpu(g.memory.gpuGiB),
+      verdictCell(g.memory.gpu, final),
+    ]),
+    notes: [],
+  }
+}
+
+function designLine(a: CapacityAnswer): string {
+  const d = a.design
+  if (!d)
+    return a.status.final
+      ? 'Design: none recorded (a measurement judged once, at its end).'
+      : 'Design: not stopped (the measurement was interrupted or is still running): this answer is refitted from the runs kept so far, and the next run may change it.'
+  return `Design: rule ${d.rule}; stopped: ${d.stop}; ${d.looks} of ${d.maxLooks} looks; ${d.gpuMinutes.toFixed(1)} of ${d.budget} GPU-minutes of budget.`
+}
+
+function decisionLine(d: CapacityAnswer['decisions'][number], final: boolean): string {
+  return `${d.question}: ${decisionCell(d.state, final)}: ${d.why}${d.needs ? `; to decide it: ${d.needs}` : ''}`
+}
+
+const EMPTY = new Set(['n/a', 'not measured', 'not judged'])
+/** A table with a figure in some row (records written before memory or stage times were kept have none: not shown). */
+const holdsFigures = (t: AnswerTable) => t.rows.some((r) => r.slice(1).some((c) => !EMPTY.has(c)))
+
+/** The view every output lays out. */
+export function answerView(a: CapacityAnswer): AnswerView {
+  const level = `${Number(a.levelPct.toFixed(2))}% CI`
+  return {
+    status: a.statusText,
+    sentence: a.sentence,
+    tables: [
+      timeTable(a, level),
+      speedupTable(a, level),
+      perf02Table(a, level),
+      stagesTable(a, level),
+      measureMoreTable(a),
+      memoryTable(a, level),
+    ].filter(holdsFigures),
+    design: designLine(a),
+    guarantee: `Guarantee: ${a.guarantee}.`,
+    decisions: a.decisions.map((d) => decisionLine(d, a.status.final)),
+    definitions: a.definitions,
+  }
+}
+
+/** The parts of the view one report shows (bottleneck.md: the stages; perf02.md: PERF-02), in the view's order. */
+export const tablesOf = (view: AnswerView, ids: readonly AnswerTableId[]): AnswerTable[] =>
+  view.tables.filter((t) => ids.includes(t.id))
