@@ -1,4 +1,5 @@
 /** Markdown for each analysis (pure: analysis in, text out). Every string from records passes through escaping. */
+import { DEFINITIONS } from '../../capacity/answer.ts'
 import type { BottleneckReport } from '../analyses/bottleneck.ts'
 import type { E2eReport } from '../analyses/e2e.ts'
 import type { KindEntry } from '../analyses/kinds.ts'
@@ -92,9 +93,12 @@ export function perf02Markdown(report: Perf02Report): string {
   return `${report.pass} pass, ${report.fail} fail${provisional}.\n\n${mdTable(head, rows)}\n${more(report.rows.length, rows.length, 'rows', 'perf02.json')}`
 }
 
+/** Where a report says "speedup", it says what it is (the capacity answer's definition: one wording). */
+const SPEEDUP_DEFINED = DEFINITIONS.find((d) => d.startsWith('speedup')) ?? ''
+
 export function scalingMarkdown(report: ScalingReport): string {
   if (report.curves.length === 0) return '_No scaling records._\n'
-  return report.curves
+  return `${report.curves
     .slice(0, MAX_MD_GROUPS)
     .map((c) => {
       const rows = c.points.map((p) => [
@@ -113,7 +117,7 @@ export function scalingMarkdown(report: ScalingReport): string {
       )
       return `### ${esc(c.name)}: ${esc(c.scope)}\n\n${table}\n`
     })
-    .join('\n')
+    .join('\n')}\n${esc(SPEEDUP_DEFINED)}\n`
 }
 
 export function memoryMarkdown(report: MemoryReport): string {
