@@ -1,20 +1,24 @@
 /**
- * The refit as JSON (`capacity --json FILE`): per configuration its measured sizes, the wall time at each projected
- * size and each GPU stage's utilization there, each with its CI (null bounds without one), and the verdicts with the
- * ids of the capacity record. Bumped `schemaVersion` when the shape changes.
+ * The refit as JSON (`capacity --json FILE`): the answer first (capacity/answer.ts: status, sentence, figures per GPU
+ * count, k against 1, the decisions, the definitions; the same object the reports read), then per configuration its
+ * measured sizes, the wall time at each projected size and each GPU stage's utilization there, each with its CI (null
+ * bounds without one), and the verdicts with the ids of the capacity record (provisional where the answer is). Bumped
+ * `schemaVersion` when the shape changes: 2 added `answer` and each verdict's `provisional`.
  */
 
+import type { CapacityAnswer } from '../capacity/answer.ts'
 import type { CapacityStats } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
-export const CAPACITY_JSON_SCHEMA_VERSION = 1
+export const CAPACITY_JSON_SCHEMA_VERSION = 2
 
 const interval = (e: SizeEstimate) => ({ estimate: e.estimate, low: e.ci?.low ?? null, high: e.ci?.high ?? null })
 
 /** The JSON document of a refit. */
 export function capacityJson(
+  answer: CapacityAnswer,
   stats: CapacityStats,
   verdicts: readonly Verdict[],
   notes: readonly string[],
@@ -22,6 +26,7 @@ export function capacityJson(
 ) {
   return {
     schemaVersion: CAPACITY_JSON_SCHEMA_VERSION,
+    answer,
     input: stats.input,
     covers: stats.covers,
     notes,
@@ -81,6 +86,8 @@ export function capacityJson(
       ci: v.ci ? { low: v.ci.low, high: v.ci.high } : null,
       threshold: v.threshold,
       decision: v.decision ?? null,
+      /** Judged on the runs a measurement not yet stopped kept: never a final pass or fail. */
+      provisional: !answer.status.final,
     })),
   }
 }

@@ -1,24 +1,33 @@
-/** The refit as lines for a terminal (`virnucpro-bench capacity`): pure, data in, lines out. */
+/**
+ * The refit as lines for a terminal (`virnucpro-bench capacity`): the answer first (status, sentence, its tables, the
+ * design, the decisions, the definitions: report/render/answer-text.ts, the same rows as capacity.md), then the
+ * evidence: per configuration its measured sizes, model and projections, the held-out checks, the verdicts (marked
+ * PROVISIONAL where the answer is). One unit rule with the reports (capacity/figure-columns.ts): seconds for what was
+ * measured, hours for a projected size. Pure, data in, lines out.
+ */
 
+import type { CapacityAnswer } from '../capacity/answer.ts'
+import { answerView } from '../capacity/answer-table.ts'
+import { msPer, type TimeUnit, timeUnitAt } from '../capacity/figure-columns.ts'
 import type { CapacityStats } from '../capacity/index.ts'
 import { RATE_SOURCE_NAMES } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
+import { answerTextLines } from '../report/render/answer-text.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
-const HOUR_MS = 3_600_000
 const count = (n: number) => Math.round(n).toLocaleString('en-US')
 
-/** A time: seconds below an hour, hours above, with its CI and its half-width in %. */
-export function timeText(e: SizeEstimate): string {
-  const [unit, by] = e.estimate >= HOUR_MS ? ['h', HOUR_MS] : ['s', 1000]
+/** A time in `unit` (seconds: 2 decimals; hours: 3), with its CI and its half-width in %. */
+export function timeText(e: SizeEstimate, unit: TimeUnit): string {
+  const by = msPer(unit)
   const f = (ms: number) => (ms / by).toFixed(unit === 'h' ? 3 : 2)
   if (!e.ci) return `${f(e.estimate)} ${unit} (no CI)`
   const half = ((e.ci.high - e.ci.low) / 2 / e.estimate) * 100
   return `${f(e.estimate)} ${unit} [${f(e.ci.low)}, ${f(e.ci.high)}] (+-${half.toFixed(1)}%)`
 }
 
-function configLines(c: CapacityStats['configurations'][number]): string[] {
+function configLines(c: CapacityStats['configurations'][number], measuredSequences: number): string[] {
   const lines = [`${c.label} (${c.gpuCount} GPU${c.gpuCount === 1 ? '' : 's'}):`]
   for (const s of c.sizes)
     lines.push(
@@ -26,14 +35,14 @@ function configLines(c: CapacityStats['configurations'][number]): string[] {
     )
   const ms = c.wall.msPerSequence
   lines.push(
-    `  model: fixed ${timeText(c.wall.fixedMs)} + ${ms.estimate.toFixed(4)} ms/sequence${ms.ci ? ` [${ms.ci.low.toFixed(4)}, ${ms.ci.high.toFixed(4)}]` : ''}`,
+    `  model: fixed ${timeText(c.wall.fixedMs, 's')} + ${ms.estimate.toFixed(4)} ms/sequence${ms.ci ? ` [${ms.ci.low.toFixed(4)}, ${ms.ci.high.toFixed(4)}]` : ''}`,
   )
   for (const r of c.steady)
     lines.push(`  ${r.stage}: steady part read inside ${r.runs} of ${r.of} runs, from ${RATE_SOURCE_NAMES[r.source]}`)
   for (const a of c.at) {
     const top = a.dominant?.[0]
     lines.push(
-      `  at ${count(a.sequences)} sequences: ${timeText(a.wallMs)}${top ? `; CI mostly ${top.part} (${top.sharePct.toFixed(0)}%)` : ''}`,
+      `  at ${count(a.sequences)} sequences: ${timeText(a.wallMs, timeUnitAt(a.sequences, measuredSequences))}${top ? `; CI mostly ${top.part} (${top.sharePct.toFixed(0)}%)` : ''}`,
     )
   }
   for (const s of c.stages)
@@ -48,13 +57,14 @@ function configLines(c: CapacityStats['configurations'][number]): string[] {
   return lines
 }
 
-const verdictLine = (v: Verdict) =>
-  `  ${v.verdict.toUpperCase().padEnd(12)} ${v.id}: ${v.value === null ? '-' : v.value.toPrecision(4)} ${v.unit ?? ''}${v.ci ? ` [${v.ci.low.toPrecision(4)}, ${v.ci.high.toPrecision(4)}]` : ''}`
+/** A verdict's line; a provisional answer's verdicts marked so (never a final PASS or FAIL). */
+const verdictLine = (final: boolean) => (v: Verdict) =>
+  `  ${`${final ? '' : 'PROVISIONAL '}${v.verdict.toUpperCase()}`.padEnd(final ? 12 : 24)} ${v.id}: ${v.value === null ? '-' : v.value.toPrecision(4)} ${v.unit ?? ''}${v.ci ? ` [${v.ci.low.toPrecision(4)}, ${v.ci.high.toPrecision(4)}]` : ''}`
 
 function checkLines(checks: { sizes: readonly HeldOutCheck[]; speedups: readonly SpeedupCheck[] }): string[] {
   const sizes = checks.sizes.map(
     (h) =>
-      `held out: ${h.label} at ${count(h.records)} records, median ${(h.medianWallMs / 1000).toFixed(2)} s of ${h.runs} runs; projected ${h.projectedMs ? timeText(h.projectedMs) : '-'}; error ${h.errorPct?.toFixed(2) ?? '-'}%, inside CI: ${h.insideCi ?? '-'}`,
+      `held out: ${h.label} at ${count(h.records)} records, median ${(h.medianWallMs / 1000).toFixed(2)} s of ${h.runs} runs; projected ${h.projectedMs ? timeText(h.projectedMs, 's') : '-'}; error ${h.errorPct?.toFixed(2) ?? '-'}%, inside CI: ${h.insideCi ?? '-'}`,
   )
   const speedups = checks.speedups.map(
     (s) =>
@@ -63,20 +73,23 @@ function checkLines(checks: { sizes: readonly HeldOutCheck[]; speedups: readonly
   return [...sizes, ...speedups]
 }
 
-/** Every line of the refit: notes, configurations, the held-out checks, the verdicts. */
+/** Every line of the refit: the answer, then the notes, configurations, the held-out checks, the verdicts. */
 export function capacityText(
+  answer: CapacityAnswer,
   stats: CapacityStats,
   verdicts: readonly Verdict[],
   notes: readonly string[],
   checks: { sizes: readonly HeldOutCheck[]; speedups: readonly SpeedupCheck[] } = { sizes: [], speedups: [] },
 ): string[] {
   return [
-    `capacity refit: ${stats.sizes.map(count).join(' / ')} records of ${stats.input.path || 'the input'}`,
+    ...answerTextLines(answerView(answer)),
+    '',
+    `Evidence: capacity refit: ${stats.sizes.map(count).join(' / ')} records of ${stats.input.path || 'the input'}`,
     ...notes.map((n) => `  note: ${n}`),
-    ...stats.configurations.flatMap(configLines),
+    ...stats.configurations.flatMap((c) => configLines(c, stats.measuredSequences)),
     ...stats.notFitted.map((n) => `${n.label}: not fitted: ${n.reason}`),
     ...checkLines(checks),
-    'verdicts:',
-    ...verdicts.map(verdictLine),
+    `verdicts${answer.status.final ? '' : ` (${answer.statusText}: judged on the runs kept so far)`}:`,
+    ...verdicts.map(verdictLine(answer.status.final)),
   ]
 }

@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { analyzeCapacityRuns, lacksBusySpans, refitInput, refitOptions } from '../capacity/index.ts'
+import { refitAnswer } from '../capacity/refit-answer.ts'
 import { progressFromLog } from '../engine/progress-from-log.ts'
 import { MonitorLogError, readMonitorLog } from '../monitor/log-reader.ts'
 import { type MonitorSummary, summarizeRecords } from '../monitor/summary/summarize.ts'
@@ -169,9 +170,11 @@ export async function run(args: string[]): Promise<number> {
     refitOptions(records),
   )
   const checks = { sizes: heldOutChecks(stats, input.heldOut), speedups: heldOutSpeedups(stats, input.heldOut) }
-  console.log(capacityText(stats, verdicts, input.notes, checks).map(escapeControls).join('\n'))
+  // The answer every report reads, from this refit: provisional where a record is partial (stderr says which).
+  const answer = refitAnswer(records, stats, verdicts)
+  console.log(capacityText(answer, stats, verdicts, input.notes, checks).map(escapeControls).join('\n'))
   if (values.json !== undefined) {
-    const text = `${JSON.stringify(capacityJson(stats, verdicts, input.notes, checks), null, 2)}\n`
+    const text = `${JSON.stringify(capacityJson(answer, stats, verdicts, input.notes, checks), null, 2)}\n`
     if (values.json === '-') process.stdout.write(text)
     else await writeJsonFile(values.json, text)
   }

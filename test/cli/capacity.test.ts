@@ -108,7 +108,7 @@ const refit = async (args: string[]) => {
 describe('virnucpro-bench capacity', () => {
   test('2 x H100, fit from 1,000 and 4,000 records: each 20,000-record projection within 5% of its direct runs, the 2-vs-1 speedup inside its CI', async () => {
     const { json, text } = await refit([...ab, '--sizes', '1000,4000'])
-    expect(json.schemaVersion).toBe(1)
+    expect(json.schemaVersion).toBe(2)
     expect(json.configurations.map((c) => [c.gpuCount, c.measured.map((m) => m.records)])).toEqual([
       [1, [1_000, 4_000]],
       [2, [1_000, 4_000]],
