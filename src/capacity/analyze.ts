@@ -18,6 +18,7 @@ import type { Verdict } from '../results/schema/index.ts'
 import { type ComparisonCapacity, compareCapacity } from './compare.ts'
 import { type Decision, type DecisionOptions, decideCapacity, withDecisions } from './decisions.ts'
 import type { DesignStep } from './design.ts'
+import type { HeldOutCheck } from './held-out.ts'
 import { type ConfigMemory, memoryCapacity } from './memory.ts'
 import { type ConfigCapacity, configCapacity } from './model.ts'
 import { type CapacityRun, capacityRun } from './runs.ts'
@@ -47,6 +48,8 @@ export interface CapacityStats {
   ciLevel?: number
   /** The questions in scope and where each stands (capacity/decisions.ts); absent in records written before. */
   decisions?: Decision[]
+  /** Sizes measured directly beside the fit (the user's whole sample), each against the projection there. */
+  direct?: HeldOutCheck[]
   /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
   sequential?: {
     stop: string

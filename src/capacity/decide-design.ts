@@ -33,10 +33,12 @@ import {
 } from './design.ts'
 import type { ConfigCapacity } from './model.ts'
 
-/** Runs at one measured size one step may add (more would spend a look's worth of budget on one guess). */
-export const REPEAT_RUNS = [1, 2, 3, 4] as const
+/** Runs at one measured size one step may add. */
+export const REPEAT_RUNS = [1, 2, 3, 4, 6, 8] as const
 /** Repeats weighed when saying what an undecided verdict would need. */
 export const MAX_RUNS_NEEDED = 64
+/** The expected number of verdicts a step must decide to be taken (below it the design stops as undecidable). */
+export const MIN_EXPECTED_DECIDED = 0.05
 
 export interface DecideContext {
   /** GPUs the host holds for the measurement (each run's wall time counts that many times). */
@@ -46,6 +48,12 @@ export interface DecideContext {
   canResize: boolean
   /** GPU-minutes left, counted as slow as the slowest run seen (capacity/topup.ts overrunFactor). */
   room: number
+  /**
+   * Looks left after the next step's. The looks are few (DECISION.maxLooks) and each costs its share of alpha, so a
+   * step spends at least the room's share per look left where it can: a run at a time would spend the looks on
+   * steps too small to decide anything (on the 2-GPU twin, 1-run repeats at 5 GPU-minutes each, then no look left).
+   */
+  looksLeft: number
   /** The z of the look's interval level, and the zone's margin. */
   z: number
   margin: number
@@ -226,9 +234,16 @@ export function chooseToDecide(
       const expected = scored.reduce((a, d) => a + chanceFor(d, k, ctx), 0)
       return { candidate: k, expected, perGpuMinute: expected / Math.max(k.gpuMinutes, 1e-9) }
     })
-    .filter((s) => s.expected > 0.01)
+    // A step less likely than this to decide anything is not worth its GPU-minutes: stop and say what would.
+    .filter((s) => s.expected >= MIN_EXPECTED_DECIDED)
     .sort((a, b) => b.perGpuMinute - a.perGpuMinute)
-  const affordable = ranked.filter((s) => s.candidate.gpuMinutes <= ctx.room)
+  const within = ranked.filter((s) => s.candidate.gpuMinutes <= ctx.room)
+  // The room's share per look left, or the largest step there is where none spends that much.
+  const share = Math.min(
+    ctx.room / Math.max(1, ctx.looksLeft + 1),
+    Math.max(0, ...within.map((s) => s.candidate.gpuMinutes)),
+  )
+  const affordable = within.filter((s) => s.candidate.gpuMinutes >= share)
   if (affordable.length === 0)
     return ranked.length > 0
       ? {
@@ -279,24 +294,28 @@ export function neededFor(d: Decision, configs: readonly ConfigCapacity[], ctx: 
   }
   if (d.estimate === null || !d.ci) return 'it needs runs that give it an interval at all'
   const distance = Math.abs(d.estimate - d.threshold) / Math.abs(d.estimate)
+  // Repeats at the largest measured size, up to MAX_RUNS_NEEDED, and the larger sizes the input gives.
   const options = from.flatMap((c) => {
     const largest = c.sizes.at(-1)!
-    for (let runs = 1; runs <= MAX_RUNS_NEEDED; runs++) {
-      const k: DecideCandidate = {
+    const repeats = Array.from(
+      { length: MAX_RUNS_NEEDED },
+      (_, i): DecideCandidate => ({
         config: c,
         kind: 'repeat',
         records: largest.records,
         sequences: largest.sequences,
-        runs,
-        gpuMinutes: (runs * largest.medianWallMs * ctx.held) / 60_000,
-      }
+        runs: i + 1,
+        gpuMinutes: ((i + 1) * largest.medianWallMs * ctx.held) / 60_000,
+      }),
+    )
+    const larger = decideCandidates(c, { ...ctx, canResize: true }).filter((k) => k.kind === 'new size')
+    return [...repeats, ...larger].filter((k) => {
       const after = halfWidthAfterRuns(d, k)
-      if (after !== null && after < distance) return [k]
-    }
-    return []
+      return after !== null && after < distance
+    })
   })
   const cheapest = options.sort((a, b) => a.gpuMinutes - b.gpuMinutes)[0]
   return cheapest
     ? `about ${what(cheapest)} more, if its estimate holds`
-    : `more than ${MAX_RUNS_NEEDED} runs a configuration: its estimate sits ${(distance * 100).toFixed(1)}% from the threshold`
+    : `more than ${MAX_RUNS_NEEDED} runs at the largest size or any larger one the input gives: its estimate sits ${(distance * 100).toFixed(1)}% from the threshold`
 }

@@ -12,8 +12,9 @@
  * be confidently wrong where the model misses a regime: three sizes and a lack-of-fit test that finds a line; each GPU
  * worker given the pipeline's batching threshold at the largest size (capacity targets' `batching`); builds per file
  * counted (no lower-bound projection). A FAIL needs none of them where the model's support holds: each only adds time.
- * A configuration whose runs cannot support a projection (capacity/support.ts) decides nothing but a FAIL on a lower
- * bound.
+ * A configuration whose runs cannot support a projection (capacity/support.ts: a measured size the model misses, a
+ * part negative, not a line) decides nothing but a FAIL on a lower bound; one whose only problem is a per-sequence
+ * cost known too roughly decides from its interval, which is as wide as that makes it.
  */
 import type { CapacityTargets } from '../config/capacity-targets.ts'
 import type { Thresholds } from '../config/thresholds.ts'
@@ -159,7 +160,8 @@ function decideQuestion(
   const undecided = (why: string): Decision => ({ ...base, state: 'undecided', why })
   if (!v || v.value === null) return undecided(`not measured: ${v?.detail ?? 'no figure for it in these runs'}`)
   const from = configs.filter((c) => q.from.includes(c.gpuCount))
-  const unsupported = from.filter((c) => !c.support.supported)
+  // A model that holds but is imprecise decides from its (wide) interval; any other problem decides nothing.
+  const unsupported = from.filter((c) => !c.support.supported && !c.support.precisionOnly)
   // A lower bound above the limit is a FAIL whatever else is missing (capacity/verdicts.ts lowerBoundFail).
   if (v.verdict === 'fail' && unsupported.length > 0 && unsupported.every((c) => c.support.lowerBound))
     return { ...base, state: 'fail', why: 'its interval on a lower bound already lies beyond the threshold' }
@@ -167,7 +169,7 @@ function decideQuestion(
     return undecided(
       `the runs cannot support a projection: ${unsupported.map((c) => `${c.label}: ${c.support.problems.join('; ')}`).join(' | ')}`,
     )
-  if (!v.ci) return undecided('no interval (a size of one run)')
+  if (!v.ci) return undecided('no interval (a size of one run, or one without a finite end)')
   const state = decideInterval(v.ci, q.threshold, q.direction, o.margin)
   const where = `${shown(v.value, q.unit)} [${shown(v.ci.low, q.unit)}, ${shown(v.ci.high, q.unit)}] against ${q.direction === 'at-most' ? '<=' : '>='} ${shown(q.threshold, q.unit)}`
   if (state === 'fail') return { ...base, state, why: `${where}: the whole interval is on the failing side` }

@@ -83,6 +83,25 @@ function hostVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verd
   })
 }
 
+/**
+ * A GPU's memory is bounded by what one batch holds (its size, the longest sequence, the allocator's cache), not by the
+ * input: a line through its peaks at three small sizes, carried 1,000x beyond them, says nothing a GPU can run out of
+ * (on 2 x H200 the reference pipeline's 1-GPU peaks rose 0.4 GiB from 1,000 to 4,000 records and a line read 2,657 GiB
+ * at 6 M). So a projected GPU FAIL beyond the largest measured size is inconclusive, saying the memory grew; a FAIL
+ * stands where a measured size already ran out, and a leak shows as that, or as host memory (a separate verdict).
+ */
+function beyondMeasured(
+  j: { value: VerdictValue; why: string },
+  sequences: number,
+  largestMeasured: number,
+): { value: VerdictValue; why: string } {
+  if (j.value !== 'fail' || sequences <= largestMeasured) return j
+  return {
+    value: 'inconclusive',
+    why: `${j.why}; a line of GPU peaks carried past the measured sizes (a batch's memory, not the input's, bounds it): not judged beyond them`,
+  }
+}
+
 /** Every GPU's peak against its own memory: FAIL where any fails, PASS where all pass; the worst GPU is the figure. */
 function gpuVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdict {
   const judged = c.series
@@ -90,7 +109,7 @@ function gpuVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdi
     .map((s) => ({
       s,
       capacity: host.gpuMemTotalBytes[s.gpu!] ?? null,
-      ...judge(s, sequences, host.gpuMemTotalBytes[s.gpu!] ?? null),
+      ...beyondMeasured(judge(s, sequences, host.gpuMemTotalBytes[s.gpu!] ?? null), sequences, Math.max(...c.sizes)),
     }))
   const share = (j: (typeof judged)[number]) =>
     j.s.at.find((a) => a.sequences === sequences)!.bytes.estimate / (j.capacity ?? Number.POSITIVE_INFINITY)

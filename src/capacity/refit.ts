@@ -8,6 +8,7 @@
  */
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import type { CapacityConfigRuns, CapacityFrame } from './analyze.ts'
+import type { HeldOut } from './held-out.ts'
 import { newSourceCount, type RunSources, sourceNotes, withKeptSources } from './refit-sources.ts'
 import { capacityRun } from './runs.ts'
 
@@ -27,15 +28,7 @@ export interface RefitInput {
   heldOut: HeldOut[]
 }
 
-/** One configuration's completed runs at one size the fit left out. */
-export interface HeldOut {
-  label: string
-  gpuCount: number
-  records: number
-  sequences: number
-  runs: number
-  medianWallMs: number
-}
+export type { HeldOut }
 
 interface SizedRun {
   run: MeasuredRun
@@ -46,6 +39,8 @@ interface SizedRun {
 
 /** A measurement's size in its label: `1 GPU, 4,000 seqs`, `... seqs direct`, `... seqs top-up 2`. */
 const SIZE_SUFFIX = /, [\d,]+ seqs(?: .*)?$/
+/** A run of a size measured directly to check a projection (capacity/suite.ts measureDirect): `... seqs direct run 1`. */
+const isDirect = (r: SizedRun) => /, [\d,]+ seqs direct\b/.test(r.run.label)
 
 /** The configuration a run belongs to: its config without the size in its label, and the input it was cut from. */
 function configKey(run: MeasuredRun, record: ResultRecord): { key: string; label: string; gpuCount: number } {
@@ -152,7 +147,10 @@ export function refitInput(records: readonly ResultRecord[], options: RefitOptio
   const notes: string[] = []
   const wanted = options.sizes ? new Set(options.sizes) : null
   const all = oneInput(collectRuns(records, notes), notes)
-  const runs = all.filter((r) => wanted === null || wanted.has(r.records))
+  // Without --sizes, a size measured directly to check the projection (`... seqs direct`) is held out, as the suite
+  // held it out of the record's own fit; with --sizes, the sizes named are fitted, whatever their labels.
+  const fitted = (r: SizedRun) => (wanted === null ? !isDirect(r) : wanted.has(r.records))
+  const runs = all.filter(fitted)
   const groups = new Map<string, SizedRun[]>()
   for (const r of runs) {
     const { key } = configKey(r.run, r.record)
@@ -169,7 +167,7 @@ export function refitInput(records: readonly ResultRecord[], options: RefitOptio
   const source = runs[0]?.record.provenance.input?.source
   return {
     configs,
-    heldOut: heldOutOf(all.filter((r) => wanted !== null && !wanted.has(r.records))),
+    heldOut: heldOutOf(all.filter((r) => !fitted(r))),
     frame: {
       input: {
         source: source?.source ?? 'generated',

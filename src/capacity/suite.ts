@@ -11,11 +11,18 @@ import { type CapacityStopRule, capacityTargets } from '../config/capacity-targe
 import type { Configuration } from '../engine/configuration.ts'
 import type { SuiteContext } from '../engine/context.ts'
 import { journalFor } from '../engine/journal-options.ts'
-import { type MeasuredConfiguration, measureInterleaved, SUITE_POLICY } from '../engine/measure-configuration.ts'
+import {
+  completedRuns,
+  type MeasuredConfiguration,
+  measureInterleaved,
+  SUITE_POLICY,
+} from '../engine/measure-configuration.ts'
 import { failureReason, type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
+import { median, toSorted } from '../measure/index.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
-import { analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
+import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
+import { type HeldOut, heldOutChecks } from './held-out.ts'
 import { runningAnswer } from './running-answer.ts'
 import { type TopUpState, topUp } from './topup.ts'
 
@@ -44,6 +51,12 @@ export interface CapacityOptions {
   rule?: CapacityStopRule
   /** Where the answer's line after each run goes (capacity/running-answer.ts); absent: no line. */
   onAnswer?: (line: string) => void
+  /**
+   * runCapacitySuite only: GPU counts whose whole input (the user's sample) is also run directly, `runs` times each,
+   * after the design: kept in the record beside the fit, never fitted, so its projection there is checked against
+   * runs it did not see (VIRNUCPRO_BENCH_CAPACITY_DIRECT).
+   */
+  direct?: { gpuCounts: readonly number[]; runs: number }
 }
 
 /**
@@ -179,10 +192,70 @@ export async function runCapacitySuite(
   const source = sizes[0]!.source
   const largest = sizes.at(-1)!.records
   const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
-  return {
-    ...(await writeCapacityRecord(ctx, measured, sizes, '', ownSize, [], measured.sequential ?? null)),
+  const direct =
+    ownSize.length > 0 && o.direct
+      ? await measureDirect(ctx, m, measured, inputs, sizes.at(-1)!, o.direct)
+      : { runs: [], heldOut: [] }
+  const record = await writeCapacityRecord(
+    ctx,
     measured,
+    sizes,
+    '',
+    ownSize,
+    direct.runs,
+    measured.sequential ?? null,
+    direct.heldOut,
+  )
+  return { ...record, measured }
+}
+
+/**
+ * The user's whole sample run directly on each configuration of `direct.gpuCounts`, labelled `... seqs direct` (the
+ * refit holds such runs out of its fit by default: capacity/refit.ts). None where the resolver cannot make it.
+ */
+async function measureDirect(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  measured: readonly ConfigMeasurements[],
+  /** The planned sizes: the journal files the direct runs with the measurement's own (one partial record). */
+  planned: readonly ResolvedInput[],
+  largest: ResolvedInput,
+  direct: NonNullable<CapacityOptions['direct']>,
+): Promise<{ runs: MeasuredConfiguration[]; heldOut: HeldOut[] }> {
+  if (!ctx.inputs?.resize || !ctx.inputs.sizeLimit) return { runs: [], heldOut: [] }
+  const whole = await ctx.inputs.resize(largest, ctx.inputs.sizeLimit(largest))
+  const policy = { ...(m.policy ?? SUITE_POLICY), warmupRuns: 0, minRuns: direct.runs, maxRuns: direct.runs }
+  const out: MeasuredConfiguration[] = []
+  const heldOut: HeldOut[] = []
+  for (const c of measured.filter((x) => direct.gpuCounts.includes(x.gpuCount))) {
+    const label = `${sizeLabel(c.config, whole)} direct`
+    const [one] = await measureInterleaved([{ config: { ...c.config, label }, input: whole.file }], {
+      ...m,
+      policy,
+      profile: ctx.profile,
+      workDir: ctx.workDir,
+      journal: journalFor(
+        ctx,
+        capacityPurpose(
+          measured.map((x) => x.config),
+          planned,
+          '',
+        ),
+      ),
+    })
+    out.push(one!)
+    const walls = completedRuns(one!).map((r) => r.measured.run.wallMs)
+    if (walls.length > 0)
+      heldOut.push({
+        label: c.config.label,
+        gpuCount: c.gpuCount,
+        records: whole.records,
+        sequences: sequenceEquivalents(whole),
+        runs: walls.length,
+        medianWallMs: median(toSorted(walls, 'capacity direct walls')),
+      })
   }
+  return { runs: out, heldOut }
 }
 
 /**
@@ -199,6 +272,8 @@ export function writeCapacityRecord(
   heldOut: readonly MeasuredConfiguration[] = [],
   /** The sequential design's outcome, when it ran. */
   sequential: TopUpState | null = null,
+  /** The held-out runs as checks read them (their size, median): each set against the projection there. */
+  direct: readonly HeldOut[] = [],
 ): Promise<SuiteOutcome> {
   // Judged at the level the design's looks spent (one look where no design ran: 95%).
   const base = analysisOptions(ctx.profile.name, sequential?.maxLooks ?? 1)
@@ -214,7 +289,7 @@ export function writeCapacityRecord(
       idSuffix,
     ),
     measurements: all,
-    stats: { ...stats, sequential },
+    stats: { ...stats, sequential, direct: heldOutChecks(stats, direct) },
     verdicts,
     ...(reason ? { state: 'failed' as const, reason } : {}),
   })

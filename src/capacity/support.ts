@@ -67,6 +67,12 @@ export interface ModelSupport {
    * the production time, which can decide a time target's FAIL, never its PASS.
    */
   lowerBound?: boolean
+  /**
+   * Whether the one problem is the per-sequence cost's width: the model holds (every measured size reproduced, no part
+   * negative, a line where tested) but is not precise, and its intervals say how imprecise. A decision may then be
+   * read from them (capacity/decisions.ts: an interval wholly past its threshold is past it however wide).
+   */
+  precisionOnly?: boolean
 }
 
 export interface SupportInput {
@@ -205,5 +211,6 @@ export function modelSupport(input: SupportInput): ModelSupport {
     lineFit: lineFit.test,
     filesRecords: filesNext.length > 0 ? Math.max(...filesNext) : null,
     lowerBound: others === 0 && perFile.length > 0,
+    precisionOnly: perSequence !== null && problems.length === 1,
   }
 }

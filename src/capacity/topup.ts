@@ -260,6 +260,7 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
       maxRecords,
       canResize: o.sizes !== undefined,
       room,
+      looksLeft: Math.max(0, DECISION.maxLooks - look - 1),
       z: twoSidedZ(analysis.level),
       margin: analysis.decide.margin,
       batching: analysis.decide.batching,

@@ -7,10 +7,10 @@
  */
 
 import type { CapacityAnswer } from '../capacity/answer.ts'
+import type { HeldOutCheck, SpeedupCheck } from '../capacity/held-out.ts'
 import type { CapacityStats } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
-import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 export const CAPACITY_JSON_SCHEMA_VERSION = 2
 

@@ -9,12 +9,12 @@
 import type { CapacityAnswer } from '../capacity/answer.ts'
 import { answerView } from '../capacity/answer-table.ts'
 import { msPer, type TimeUnit, timeUnitAt } from '../capacity/figure-columns.ts'
+import type { HeldOutCheck, SpeedupCheck } from '../capacity/held-out.ts'
 import type { CapacityStats } from '../capacity/index.ts'
 import { RATE_SOURCE_NAMES } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
 import { answerTextLines } from '../report/render/answer-text.ts'
 import type { Verdict } from '../results/schema/index.ts'
-import type { HeldOutCheck, SpeedupCheck } from './capacity-checks.ts'
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US')
 

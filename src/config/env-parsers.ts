@@ -138,6 +138,29 @@ export function sizeList(what: string): Setting<number[]> {
   }
 }
 
+/** One or more distinct whole numbers >= 1, comma-separated (GPU counts), ascending after parsing. */
+export function countList(what: string): Setting<number[]> {
+  return {
+    what,
+    parse(raw, name) {
+      const parts = raw.split(',').map((part) => part.trim())
+      const counts = parts.map(Number)
+      if (
+        parts.some((p) => !/^\d+$/.test(p)) ||
+        counts.some((n) => !Number.isSafeInteger(n) || n < 1) ||
+        new Set(counts).size !== counts.length
+      )
+        throw refuse(
+          name,
+          raw,
+          'not distinct whole numbers >= 1, comma-separated',
+          `write them in decimal digits, e.g. ${name}=1,4`,
+        )
+      return counts.sort((a, b) => a - b)
+    },
+  }
+}
+
 /** A value parsed by a function of its own module (a shard spec, a JSON grid) whose error message is kept whole. */
 export function parsedBy<T>(what: string, parse: (raw: string) => T, fix: string): Setting<T> {
   return {

@@ -12,6 +12,7 @@ import { CAPACITY_STOP_RULES } from './capacity-targets.ts'
 import {
   anyText,
   choice,
+  countList,
   decimalInteger,
   onlyOne,
   parsedBy,
@@ -43,6 +44,9 @@ export const VARIABLES = {
     1,
     undefined,
     15,
+  ),
+  VIRNUCPRO_BENCH_CAPACITY_DIRECT: countList(
+    "GPU counts whose user's whole sample the capacity suite also runs directly, to check its projection there",
   ),
   VIRNUCPRO_BENCH_CAPACITY_STOP: choice(
     'when the capacity design stops: decided (every verdict in scope decided) or width (every 6 M CI on its target)',

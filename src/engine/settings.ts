@@ -48,6 +48,11 @@ export interface SuiteSettings {
   capacityBudgetGpuMin: number
   /** VIRNUCPRO_BENCH_CAPACITY_STOP: `decided` (default) or `width` (config/capacity-targets.ts CapacityStopRule). */
   capacityStop: CapacityStopRule
+  /**
+   * VIRNUCPRO_BENCH_CAPACITY_DIRECT: GPU counts whose whole input (the user's sample) the capacity suite also runs
+   * directly, once each, kept beside the fit to check its projection at that size. Default none.
+   */
+  capacityDirect: number[]
   /** VIRNUCPRO_BENCH_DEVICE: gpu (default) or cpu; see targetDevice. */
   device: TargetDevice
 }
@@ -98,6 +103,7 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
       read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ??
       capacityTargets(read('VIRNUCPRO_BENCH_TARGET') ?? undefined).budgetGpuMinutes,
     capacityStop: read('VIRNUCPRO_BENCH_CAPACITY_STOP') ?? 'decided',
+    capacityDirect: read('VIRNUCPRO_BENCH_CAPACITY_DIRECT') ?? [],
     device: targetDevice(env),
   }
 }

@@ -22,7 +22,12 @@ export function verdict(v: VerdictInput): Verdict {
     verdict: v.verdict,
     value,
     unit: v.unit ?? null,
-    ci: v.ci ? { low: v.ci.low, high: v.ci.high, level: v.ci.level } : null,
+    // An interval with an unbounded end (a ratio whose draws reach a zero denominator, a break-even never reached)
+    // is no interval a record can hold or a reader judge by: the figure stands without one.
+    ci:
+      v.ci && Number.isFinite(v.ci.low) && Number.isFinite(v.ci.high)
+        ? { low: v.ci.low, high: v.ci.high, level: v.ci.level }
+        : null,
     threshold: v.threshold ?? null,
     detail: v.detail,
     stage: v.stage ?? null,

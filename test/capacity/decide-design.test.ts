@@ -48,7 +48,7 @@ describe('the design under the decided rule', () => {
     expect(decided.state).toMatchObject({ stop: 'decided', rule: 'decided', maxLooks: DECISION.maxLooks })
     expect(decided.state.looks).toBeLessThanOrEqual(DECISION.maxLooks)
     const states = Object.fromEntries((decided.stats.decisions ?? []).map((d) => [d.id, d.state]))
-    expect(states).toEqual({ [`capacity/1/perf01/45000`]: 'pass', [`capacity/1/perf01/${PRODUCTION}`]: 'fail' })
+    expect(states).toEqual({ 'capacity/1/perf01/45000': 'pass', [`capacity/1/perf01/${PRODUCTION}`]: 'fail' })
     // The PASS waited for a third size: the design's first step was the one a PASS needs.
     expect(decided.sizes.length).toBeGreaterThanOrEqual(3)
     expect(['third size', 'reach', 'files']).toContain(decided.state.steps[0]!.kind)
@@ -89,6 +89,7 @@ describe('the design under the decided rule', () => {
       maxRecords: SAMPLE,
       canResize: true,
       room: 60,
+      looksLeft: 4,
       z: twoSidedZ(analysis.level),
       margin: DECISION.margin,
       batching: analysis.decide.batching,

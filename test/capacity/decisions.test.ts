@@ -47,11 +47,13 @@ describe('the questions in scope', () => {
   test('PERF-01 at 45 K and 6 M per GPU count, k against 1 at 6 M, PERF-02 per monitored GPU stage at 6 M', () => {
     const withStage = config({
       gpuCount: 2,
-      stages: [{ stage: 'ESM-2 Feature Extraction', utilAt: [{ sequences: PRODUCTION }] }] as ConfigCapacity['stages'],
+      stages: [
+        { stage: 'ESM-2 Feature Extraction', utilAt: [{ sequences: PRODUCTION }] },
+      ] as unknown as ConfigCapacity['stages'],
     })
     const unmonitored = config({
       gpuCount: 1,
-      stages: [{ stage: 'DNABERT-S', utilAt: [] }] as ConfigCapacity['stages'],
+      stages: [{ stage: 'DNABERT-S', utilAt: [] }] as unknown as ConfigCapacity['stages'],
     })
     const scope = decisionScope([unmonitored, withStage], [{ gpuCount: 2 }] as never, T)
     expect(scope.map((q) => q.id)).toEqual([

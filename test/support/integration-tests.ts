@@ -46,6 +46,8 @@ const STUDIES = [
   'test/measure/change-points-study.test.ts',
   // The capacity design against repeats at fixed sizes: 20 seeds x 3 designs through the real analysis (about 100 s).
   'test/capacity/design-study.test.ts',
+  // The decided rule on twins of VirNucPro (issue 36): 20 seeds x 4 designs (about 3 minutes on 2 cores).
+  'test/capacity/decide-study.test.ts',
   'test/report/analyses/fleet-coverage.test.ts',
   'test/nvml/leak.test.ts',
 ]

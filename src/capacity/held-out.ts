@@ -4,8 +4,19 @@
  * GPU against the projected one. How a user checks a fit from small sizes on one bigger run, without GPU time.
  */
 
-import type { CapacityStats, HeldOut } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
+import type { ComparisonCapacity } from './compare.ts'
+import type { ConfigCapacity } from './model.ts'
+
+/** One configuration's completed runs at one size the fit left out. */
+export interface HeldOut {
+  label: string
+  gpuCount: number
+  records: number
+  sequences: number
+  runs: number
+  medianWallMs: number
+}
 
 export interface HeldOutCheck extends HeldOut {
   projectedMs: SizeEstimate | null
@@ -25,7 +36,10 @@ const near = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, b)
 const inside = (e: SizeEstimate | null, x: number) => (e?.ci ? e.ci.low <= x && x <= e.ci.high : null)
 
 /** Each held-out size against its projection (the refit must have projected to it: pass its sequences as extra sizes). */
-export function heldOutChecks(stats: CapacityStats, heldOut: readonly HeldOut[]): HeldOutCheck[] {
+export function heldOutChecks(
+  stats: { configurations: readonly ConfigCapacity[] },
+  heldOut: readonly HeldOut[],
+): HeldOutCheck[] {
   return heldOut.map((h) => {
     const at = stats.configurations.find((c) => c.label === h.label)?.at.find((a) => near(a.sequences, h.sequences))
     const projectedMs = at?.wallMs ?? null
@@ -39,7 +53,10 @@ export function heldOutChecks(stats: CapacityStats, heldOut: readonly HeldOut[])
 }
 
 /** k GPUs against 1 at each held-out size both measured: measured median ratio against the projected speedup. */
-export function heldOutSpeedups(stats: CapacityStats, heldOut: readonly HeldOut[]): SpeedupCheck[] {
+export function heldOutSpeedups(
+  stats: { comparisons: readonly ComparisonCapacity[] },
+  heldOut: readonly HeldOut[],
+): SpeedupCheck[] {
   return heldOut
     .filter((h) => h.gpuCount > 1)
     .flatMap((h) => {
