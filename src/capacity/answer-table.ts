@@ -13,7 +13,7 @@ import type { CapacityAnswer, Figure, GpuAnswer } from './answer.ts'
 import { decisionWord } from './decisions.ts'
 import { columnDigits, figureCell } from './figure-columns.ts'
 
-export type AnswerTableId = 'time' | 'speedup' | 'perf02' | 'stages' | 'measure-more' | 'memory'
+export type AnswerTableId = 'time' | 'speedup' | 'perf02' | 'stages' | 'measure-more' | 'memory' | 'direct'
 
 export interface AnswerTable {
   id: AnswerTableId
@@ -178,6 +178,35 @@ function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
   }
 }
 
+/** The whole sample run directly, against the projection there: the answer's own check. */
+function directTable(a: CapacityAnswer, level: string): AnswerTable {
+  const projected = figures(a.direct.map((d) => d.projectedH))
+  const measured = figures(a.direct.map((d) => ({ value: d.measuredH, low: null, high: null })))
+  return {
+    id: 'direct',
+    title: 'The whole sample run directly, against its projection (hours)',
+    head: [
+      'GPUs',
+      'records',
+      'runs',
+      'measured (h, median)',
+      `projected (h) [${level}]`,
+      'error (%)',
+      'inside the interval',
+    ],
+    rows: a.direct.map((d) => [
+      d.label,
+      count(d.records),
+      String(d.runs),
+      measured({ value: d.measuredH, low: null, high: null }),
+      projected(d.projectedH),
+      d.errorPct === null ? 'n/a' : d.errorPct.toFixed(1),
+      d.insideCi === null ? 'n/a' : d.insideCi ? 'yes' : 'NO',
+    ]),
+    notes: ['error: the projection over the measured median, less 1; the fit never saw these runs'],
+  }
+}
+
 function designLine(a: CapacityAnswer): string {
   const d = a.design
   if (!d)
@@ -208,6 +237,7 @@ export function answerView(a: CapacityAnswer): AnswerView {
       stagesTable(a, level),
       measureMoreTable(a),
       memoryTable(a, level),
+      directTable(a, level),
     ].filter(holdsFigures),
     design: designLine(a),
     guarantee: `Guarantee: ${a.guarantee}.`,

@@ -59,6 +59,19 @@ export interface CapacityAnswer {
   notMeasured: number[]
   decisions: Decision[]
   design: { rule: string; stop: string; looks: number; maxLooks: number; gpuMinutes: number; budget: number } | null
+  /**
+   * Each size run directly beside the fit (the user's whole sample: capacity/suite.ts measureDirect), its median
+   * against the projection there (hours): the check a planner trusts the rest by.
+   */
+  direct: {
+    label: string
+    records: number
+    runs: number
+    measuredH: number
+    projectedH: Figure | null
+    errorPct: number | null
+    insideCi: boolean | null
+  }[]
   /** Every term the answer uses, defined. */
   definitions: string[]
 }
@@ -241,6 +254,15 @@ export function capacityAnswer(
           budget: seq.budgetGpuMinutes,
         }
       : null,
+    direct: (stats.direct ?? []).map((d) => ({
+      label: d.label,
+      records: d.records,
+      runs: d.runs,
+      measuredH: d.medianWallMs / HOUR_MS,
+      projectedH: figureOf(d.projectedMs?.estimate, d.projectedMs?.ci, 1 / HOUR_MS),
+      errorPct: d.errorPct,
+      insideCi: d.insideCi,
+    })),
     definitions: DEFINITIONS,
   }
   return { ...base, sentence: sentenceOf(base) }
