@@ -32,7 +32,7 @@ export interface ChoiceOptions {
   newRunId?: () => string
 }
 
-const kept = (n: number) => `${n} run${n === 1 ? '' : 's'} kept`
+const kept = (n: number) => `${n} measured run${n === 1 ? '' : 's'} kept`
 
 /** The newest run directory, when its last invocation did not finish and nobody writes it now. */
 async function interrupted(root: string, task: string | null) {

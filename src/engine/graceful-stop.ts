@@ -88,7 +88,7 @@ export function gracefulStop(plan: StopPlan, signal: StopSignal): void {
       // run supersedes it: src/results/invocations.ts combinedOutcome).
       storeInvocationSync(plan.resultsDir, {
         finishedAt: new Date().toISOString(),
-        outcome: { state: 'interrupted', note: `stopped by ${signal} with ${kept} finished run(s) kept` },
+        outcome: { state: 'interrupted', note: `stopped by ${signal} with ${kept} measured run(s) kept` },
         benchmarks: [],
       })
     } catch (error) {
@@ -105,8 +105,8 @@ export function gracefulStop(plan: StopPlan, signal: StopSignal): void {
       )
   }
   say(
-    `virnucpro-bench: stopped by ${signal}: ${kept} finished run${kept === 1 ? '' : 's'} kept in ${plan.workDir}` +
-      (kept > 0 ? ` (reports in ${plan.reportsDir}, partial: no verdict)` : '') +
+    `virnucpro-bench: stopped by ${signal}: ${kept} measured run${kept === 1 ? '' : 's'} kept (warm-ups apart) in ${plan.workDir}` +
+      (kept > 0 ? ` (reports in ${plan.reportsDir}: PROVISIONAL, from the runs kept so far)` : '') +
       `; to continue, run the same command again into the same results directory (a run cut short is measured again; VIRNUCPRO_BENCH_FRESH=1 starts afresh)`,
   )
   ;(plan.exit ?? process.exit)(128 + SIGNALS[signal])

@@ -105,7 +105,6 @@ export async function openJournal(
     return key
   }
   const name = j?.purpose?.name ?? arms.map((a) => a.config.label).join(' + ')
-  const planned = arms.reduce((n, arm) => n + warmupsOf(arm.config.label) + policy.maxRuns, 0)
   if (j?.purpose && j.describe) {
     const { provenance, thresholds } = await j.describe(arms.map((a) => a.input))
     // Keyed by the arms' labels and slots: the capacity suite's top-ups share the planned arms' record and slot, and
@@ -129,7 +128,10 @@ export async function openJournal(
       await keyOf(arm),
       invocation,
     )
-  if (found > 0 && j) say(`continuing ${j.runId}: ${name}: ${Math.min(found, planned)} of ${planned} runs kept`)
+  // The one count every output gives: measured runs (warm-ups apart), as a partial record's `kept`.
+  const plannedMeasured = arms.length * policy.maxRuns
+  if (found > 0 && j)
+    say(`continuing ${j.runId}: ${name}: ${Math.min(found, plannedMeasured)} of ${plannedMeasured} measured runs kept`)
 
   const reused = new Set<RunObservation>()
   let measuredAgain = 0
@@ -182,7 +184,7 @@ async function keptElsewhere(slotDir: string, arm: string, key: RunKey, invocati
     const reading = await readRunEntry(join(slotDir, name))
     if (reading.state !== 'kept') continue
     const { entry } = reading
-    if (!isRunOf(entry.measured.label, arm)) continue
+    if (!isRunOf(entry.measured.label, arm) || entry.measured.warmup) continue
     if (entry.measuredBy.invocation === invocation || entry.measured.run.exitClass !== 'completed') continue
     if (keyDifferences(entry.key, key).length === 0) count++
   }

@@ -9,7 +9,7 @@
  *   measurements/<key>.json                     which record a measurement's arms are for
  * A run folder without `run.json` is a run that was in flight when its process died: its files are never read as a run.
  */
-import { type Dirent, existsSync, readdirSync } from 'node:fs'
+import { type Dirent, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../platform/atomic-write.ts'
@@ -154,7 +154,11 @@ export async function readJournal(
   return { measurements, problems }
 }
 
-/** How many finished runs (`run.json`) a work directory keeps, whatever their key: what a stop tells the user. */
+/**
+ * How many measured runs (warm-ups apart: the one count every output gives, as a partial record's `kept` does) a work
+ * directory keeps, whatever their key: what a stop tells the user. A run file that cannot be read counts as measured
+ * (it is a finished run; its reader says what is wrong with it).
+ */
 export function countKeptRunsSync(workDir: string): number {
   let count = 0
   const walk = (dir: string, depth: number) => {
@@ -165,10 +169,19 @@ export function countKeptRunsSync(workDir: string): number {
       return
     }
     for (const e of entries) {
-      if (e.isFile() && e.name === RUN_FILE) count++
+      if (e.isFile() && e.name === RUN_FILE) count += isWarmupSync(join(dir, e.name)) ? 0 : 1
       else if (e.isDirectory() && depth < 3 && !/\.attempt-\d+$/.test(e.name)) walk(join(dir, e.name), depth + 1)
     }
   }
   walk(workDir, 0)
   return count
+}
+
+/** Whether a kept run's file says it was a warm-up (false where it cannot be read). */
+function isWarmupSync(file: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { measured?: { warmup?: boolean } }).measured?.warmup === true
+  } catch {
+    return false
+  }
 }

@@ -113,7 +113,7 @@ describe('a requeued campaign task', () => {
       log,
     ).toEqual([[0, 'COMPLETED', 0]])
     // The first attempt stopped gracefully; the second continued.
-    expect(log).toMatch(/stopped by SIGTERM: \d+ finished runs? kept/)
+    expect(log).toMatch(/stopped by SIGTERM: \d+ measured runs? kept/)
     expect(log).toMatch(/continuing \S+ \(VIRNUCPRO_BENCH_RUN_ID; interrupted [^)]+\): \d+ runs? kept/)
 
     const { records } = await readRunDirectory(runDir)

@@ -43,7 +43,7 @@ describe('chooseRun', () => {
       expect(choice.runId).toBe(OLD)
       expect(choice.continued).toBe(true)
       expect(choice.lines[0]).toMatch(
-        new RegExp(`^continuing ${OLD} \\(${state} 2026-11-26T10:05:00.000Z\\): 2 runs kept`),
+        new RegExp(`^continuing ${OLD} \\(${state} 2026-11-26T10:05:00.000Z\\): 2 measured runs kept`),
       )
     },
   )
@@ -66,7 +66,7 @@ describe('chooseRun', () => {
     expect(choice).toEqual({
       runId: NEW,
       continued: false,
-      lines: [`not continuing ${OLD} (2 runs kept): driver (was 580.1, now 580.2); starting ${NEW}`],
+      lines: [`not continuing ${OLD} (2 measured runs kept): driver (was 580.1, now 580.2); starting ${NEW}`],
     })
   })
 
@@ -74,7 +74,7 @@ describe('chooseRun', () => {
     const choice = await choose(await rootWith('interrupted'), { VIRNUCPRO_BENCH_FRESH: '1' })
     expect(choice.runId).toBe(NEW)
     expect(choice.lines).toEqual([
-      `starting ${NEW} afresh (VIRNUCPRO_BENCH_FRESH=1); ${OLD} and its 2 runs kept stay as they were`,
+      `starting ${NEW} afresh (VIRNUCPRO_BENCH_FRESH=1); ${OLD} and its 2 measured runs kept stay as they were`,
     ])
     await expect(choose(await rootWith('interrupted'), { VIRNUCPRO_BENCH_FRESH: 'yes' })).rejects.toThrow(
       'VIRNUCPRO_BENCH_FRESH',
@@ -85,7 +85,7 @@ describe('chooseRun', () => {
     const root = await rootWith('interrupted')
     const same = await choose(root, { VIRNUCPRO_BENCH_RUN_ID: OLD })
     expect(same.runId).toBe(OLD)
-    expect(same.lines[0]).toMatch(/^continuing .* \(VIRNUCPRO_BENCH_RUN_ID; interrupted .*\): 2 runs kept$/)
+    expect(same.lines[0]).toMatch(/^continuing .* \(VIRNUCPRO_BENCH_RUN_ID; interrupted .*\): 2 measured runs kept$/)
     const other = await choose(root, { VIRNUCPRO_BENCH_RUN_ID: OLD }, { ...KEY, gpus: ['H100 GPU-2'] })
     expect(other.runId).toBe(OLD)
     expect(other.continued).toBe(false)
@@ -101,6 +101,6 @@ describe('chooseRun', () => {
     await writeRunState(work, { format: 1, state: 'running', key: KEY, startedAt: at, updatedAt: at, command: [] })
     const pinned = await choose(root, { VIRNUCPRO_BENCH_RUN_ID: OLD, VIRNUCPRO_BENCH_TASK: 'node1-t0' })
     expect(pinned.continued).toBe(true)
-    expect(pinned.lines[0]).toContain('1 run kept')
+    expect(pinned.lines[0]).toContain('1 measured run kept')
   })
 })

@@ -64,10 +64,10 @@ describe('gracefulStop', () => {
     ])
     const { invocations } = await readInvocations(s.resultsDir)
     expect(invocations.map((i) => i.outcome)).toEqual([
-      { state: 'interrupted', note: 'stopped by SIGTERM with 2 finished run(s) kept' },
+      { state: 'interrupted', note: 'stopped by SIGTERM with 2 measured run(s) kept' },
     ])
     expect(s.lines).toEqual([
-      `virnucpro-bench: stopped by SIGTERM: 2 finished runs kept in ${s.workDir} (reports in ${join(s.resultsDir, 'reports')}, partial: no verdict); to continue, run the same command again into the same results directory (a run cut short is measured again; VIRNUCPRO_BENCH_FRESH=1 starts afresh)`,
+      `virnucpro-bench: stopped by SIGTERM: 2 measured runs kept (warm-ups apart) in ${s.workDir} (reports in ${join(s.resultsDir, 'reports')}: PROVISIONAL, from the runs kept so far); to continue, run the same command again into the same results directory (a run cut short is measured again; VIRNUCPRO_BENCH_FRESH=1 starts afresh)`,
     ])
   })
 
@@ -76,7 +76,7 @@ describe('gracefulStop', () => {
     expect(s.codes).toEqual([130])
     expect(existsSync(s.called)).toBe(false)
     expect(s.lines[0]).toMatch(
-      /^virnucpro-bench: stopped by SIGINT: 0 finished runs kept in .*; to continue, run the same command again/,
+      /^virnucpro-bench: stopped by SIGINT: 0 measured runs kept \(warm-ups apart\) in .*; to continue, run the same command again/,
     )
   })
 })

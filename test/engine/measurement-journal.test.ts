@@ -73,7 +73,7 @@ describe('the measurement journal', () => {
       journal: await journalIn('second', lines),
     }
     const second = await openJournal([arm], side, two)
-    expect(lines).toEqual(['continuing run-1: capacity, 1 GPU at 4,000 seqs: 1 of 2 runs kept'])
+    expect(lines).toEqual(['continuing run-1: capacity, 1 GPU at 4,000 seqs: 1 of 2 measured runs kept'])
     let measured = 0
     const measure = async (label: string) => {
       measured++
