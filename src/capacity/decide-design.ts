@@ -35,8 +35,6 @@ import type { ConfigCapacity } from './model.ts'
 
 /** Runs at one measured size one step may add. */
 export const REPEAT_RUNS = [1, 2, 3, 4, 6, 8] as const
-/** Repeats weighed when saying what an undecided verdict would need. */
-export const MAX_RUNS_NEEDED = 64
 /** The expected number of verdicts a step must decide to be taken (below it the design stops as undecidable). */
 export const MIN_EXPECTED_DECIDED = 0.05
 
@@ -98,21 +96,37 @@ const decisionHalfWidth = (d: Decision) =>
     ? (d.ci.high - d.ci.low) / 2 / Math.abs(d.estimate)
     : Number.POSITIVE_INFINITY
 
-/** The decision's relative half-width once `k`'s runs are in; null where they do not bear on it. */
-export function halfWidthAfterRuns(d: Decision, k: DecideCandidate): number | null {
+/**
+ * The decision's relative half-width once `k`'s runs are in; null where they do not bear on it. A speedup's relative
+ * variance is about the sum of its two wall times' (independent runs): the candidate's share narrows, the other's
+ * (`configs`' other side of the comparison) stays, and the decision's own interval (skewed, as a ratio's is) scales by
+ * the root of that sum's change.
+ */
+export function halfWidthAfterRuns(
+  d: Decision,
+  k: DecideCandidate,
+  configs: readonly ConfigCapacity[] = [],
+): number | null {
   if (!d.from.includes(k.config.gpuCount)) return null
   const rel = decisionHalfWidth(d)
   if (!Number.isFinite(rel)) return null
   const wall = wallNarrowing(k.config, d.sequences, k)
   if (!Number.isFinite(wall.now) || wall.now <= 0) return null
-  if (d.kind === 'time') return Math.min(rel, rel * (wall.after / wall.now))
-  if (d.kind === 'speedup') return Math.sqrt(Math.max(0, rel ** 2 - wall.now ** 2 + wall.after ** 2))
-  return rel * (wall.after / wall.now)
+  if (d.kind !== 'speedup') return Math.min(rel, rel * (wall.after / wall.now))
+  const other = configs.find((c) => d.from.includes(c.gpuCount) && c.gpuCount !== k.config.gpuCount)
+  const h = other ? relativeHalfWidth(wallAt(other, d.sequences)) : 0
+  if (!Number.isFinite(h)) return rel
+  return Math.min(rel, rel * Math.sqrt((h ** 2 + wall.after ** 2) / (h ** 2 + wall.now ** 2)))
 }
 
 /** The chance that `k`'s runs decide `d`. */
-export function chanceFor(d: Decision, k: DecideCandidate, ctx: Pick<DecideContext, 'z' | 'margin'>): number {
-  const after = halfWidthAfterRuns(d, k)
+export function chanceFor(
+  d: Decision,
+  k: DecideCandidate,
+  ctx: Pick<DecideContext, 'z' | 'margin'>,
+  configs: readonly ConfigCapacity[] = [],
+): number {
+  const after = halfWidthAfterRuns(d, k, configs)
   if (after === null || d.estimate === null) return 0
   const scale = Math.abs(d.estimate)
   return chanceOfDeciding({
@@ -126,7 +140,7 @@ export function chanceFor(d: Decision, k: DecideCandidate, ctx: Pick<DecideConte
 }
 
 /** Where a decision's estimate (or, undecided, its interval) would land were nothing else missing. */
-const passingSide = (d: Decision) => {
+export const passingSide = (d: Decision) => {
   if (d.estimate === null) return false
   const point = { low: d.estimate, high: d.estimate }
   return (
@@ -202,7 +216,7 @@ export function preconditionSteps(c: ConfigCapacity, ctx: DecideContext): Decide
   ].sort((a, b) => a.gpuMinutes - b.gpuMinutes)
 }
 
-const what = (k: DecideCandidate) =>
+export const what = (k: DecideCandidate) =>
   `${k.runs} run(s) of ${k.config.label} at ${k.records.toLocaleString('en-US')} records (${k.gpuMinutes.toFixed(1)} GPU-min)`
 
 /**
@@ -231,7 +245,7 @@ export function chooseToDecide(
   const ranked = configs
     .flatMap((c) => decideCandidates(c, ctx))
     .map((k) => {
-      const expected = scored.reduce((a, d) => a + chanceFor(d, k, ctx), 0)
+      const expected = scored.reduce((a, d) => a + chanceFor(d, k, ctx, configs), 0)
       return { candidate: k, expected, perGpuMinute: expected / Math.max(k.gpuMinutes, 1e-9) }
     })
     // A step less likely than this to decide anything is not worth its GPU-minutes: stop and say what would.
@@ -277,45 +291,4 @@ export function decideStep(choice: DecideChoice, production: number): DesignStep
     runnerUp: null,
     why: choice.why,
   }
-}
-
-/**
- * What an undecided verdict would need, in words: the precondition runs a PASS waits on, or the repeats at the
- * largest measured size of the configuration it is least sure of after which its interval, if its estimate holds,
- * would clear the threshold.
- */
-export function neededFor(d: Decision, configs: readonly ConfigCapacity[], ctx: DecideContext): string {
-  const from = configs.filter((c) => d.from.includes(c.gpuCount))
-  if (d.ci && passingSide(d) && decideInterval(d.ci, d.threshold, d.direction, ctx.margin) !== 'undecided') {
-    const steps = from.flatMap((c) => preconditionSteps(c, { ...ctx, room: Number.POSITIVE_INFINITY }))
-    return steps.length > 0
-      ? `it needs ${what(steps[0]!)} first`
-      : `the input (${ctx.maxRecords.toLocaleString('en-US')} records) cannot give what a PASS needs`
-  }
-  if (d.estimate === null || !d.ci) return 'it needs runs that give it an interval at all'
-  const distance = Math.abs(d.estimate - d.threshold) / Math.abs(d.estimate)
-  // Repeats at the largest measured size, up to MAX_RUNS_NEEDED, and the larger sizes the input gives.
-  const options = from.flatMap((c) => {
-    const largest = c.sizes.at(-1)!
-    const repeats = Array.from(
-      { length: MAX_RUNS_NEEDED },
-      (_, i): DecideCandidate => ({
-        config: c,
-        kind: 'repeat',
-        records: largest.records,
-        sequences: largest.sequences,
-        runs: i + 1,
-        gpuMinutes: ((i + 1) * largest.medianWallMs * ctx.held) / 60_000,
-      }),
-    )
-    const larger = decideCandidates(c, { ...ctx, canResize: true }).filter((k) => k.kind === 'new size')
-    return [...repeats, ...larger].filter((k) => {
-      const after = halfWidthAfterRuns(d, k)
-      return after !== null && after < distance
-    })
-  })
-  const cheapest = options.sort((a, b) => a.gpuMinutes - b.gpuMinutes)[0]
-  return cheapest
-    ? `about ${what(cheapest)} more, if its estimate holds`
-    : `more than ${MAX_RUNS_NEEDED} runs at the largest size or any larger one the input gives: its estimate sits ${(distance * 100).toFixed(1)}% from the threshold`
 }

@@ -29,7 +29,8 @@ import {
   PLAIN_ANALYSIS,
 } from './analyze.ts'
 import { bendCheck, bendCheckSizes, bendConfirmed } from './bend.ts'
-import { chooseToDecide, type DecideContext, decideStep, neededFor } from './decide-design.ts'
+import { chooseToDecide, type DecideContext, decideStep } from './decide-design.ts'
+import { neededFor } from './decide-needs.ts'
 import {
   CAPACITY_CI_TARGET,
   type DesignChoice,
