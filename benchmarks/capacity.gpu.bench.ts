@@ -24,8 +24,9 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
   if (!gpuAvailable()) skip('no GPU')
   const rc = await createRunContext(1)
   if (rc.unavailable) skip(rc.unavailable)
-  // 1, 2, 4, 8 GPUs as the host holds them: a k-GPU answer needs a host of k GPUs.
-  const gpus = [1, 2, 4, 8].filter((n) => n <= rc.gpuCount)
+  // 1, 2, 4, 8 GPUs as the host holds them (a k-GPU answer needs a host of k GPUs), or those asked for, 1 always.
+  const asked = rc.settings.capacityGpus ?? [1, 2, 4, 8]
+  const gpus = [...new Set([1, ...asked])].filter((n) => n <= rc.gpuCount).sort((a, b) => a - b)
   const configs = gpus.map((n) => ({ config: rc.configs.base(firstGpus(n)), gpuCount: n }))
   const inputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)
   const { input: _input, ...m } = rc.measure(inputs[0]!.file)
@@ -41,6 +42,7 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
     rule,
     // The answer after every run, provisional until the design stops.
     onAnswer: (line) => console.log(line),
+    ...(rc.settings.capacityDirect.length > 0 && { direct: { gpuCounts: rc.settings.capacityDirect, runs: 1 } }),
   })
   const name = `capacity, ${gpus.join(' and ')} GPU(s) at ${rc.settings.sizes.join(' / ')} records`
   const result = await benchFromSamples(bench, name, [performance.now() - startedMs])

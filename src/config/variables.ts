@@ -45,6 +45,9 @@ export const VARIABLES = {
     undefined,
     15,
   ),
+  VIRNUCPRO_BENCH_CAPACITY_GPUS: countList(
+    'GPU counts the capacity measurement compares (default 1, 2, 4 and 8 as the host holds them; 1 is always the baseline)',
+  ),
   VIRNUCPRO_BENCH_CAPACITY_DIRECT: countList(
     "GPU counts whose user's whole sample the capacity suite also runs directly, to check its projection there",
   ),

@@ -53,6 +53,11 @@ export interface SuiteSettings {
    * directly, once each, kept beside the fit to check its projection at that size. Default none.
    */
   capacityDirect: number[]
+  /**
+   * VIRNUCPRO_BENCH_CAPACITY_GPUS: the GPU counts the capacity measurement compares (1 always among them: the baseline
+   * of every speedup). Default null: 1, 2, 4 and 8 as the host holds them.
+   */
+  capacityGpus: number[] | null
   /** VIRNUCPRO_BENCH_DEVICE: gpu (default) or cpu; see targetDevice. */
   device: TargetDevice
 }
@@ -104,6 +109,7 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
       capacityTargets(read('VIRNUCPRO_BENCH_TARGET') ?? undefined).budgetGpuMinutes,
     capacityStop: read('VIRNUCPRO_BENCH_CAPACITY_STOP') ?? 'decided',
     capacityDirect: read('VIRNUCPRO_BENCH_CAPACITY_DIRECT') ?? [],
+    capacityGpus: read('VIRNUCPRO_BENCH_CAPACITY_GPUS') ?? null,
     device: targetDevice(env),
   }
 }

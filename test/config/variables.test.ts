@@ -94,3 +94,25 @@ describe('the A/B arms', () => {
     expect(ok?.b).toEqual({ label: 'y', extraArgs: [], env: {} })
   })
 })
+
+describe('GPU count lists (VIRNUCPRO_BENCH_CAPACITY_GPUS, _DIRECT)', () => {
+  test('distinct whole numbers >= 1, ascending; anything else refused in one line', () => {
+    expect(readSetting({ VIRNUCPRO_BENCH_CAPACITY_GPUS: '4, 1' }, 'VIRNUCPRO_BENCH_CAPACITY_GPUS')).toEqual([1, 4])
+    expect(readSetting({ VIRNUCPRO_BENCH_CAPACITY_DIRECT: '4' }, 'VIRNUCPRO_BENCH_CAPACITY_DIRECT')).toEqual([4])
+    for (const bad of ['0', '1,1', '2.5', 'four', '1,,2'])
+      expect(() => readSetting({ VIRNUCPRO_BENCH_CAPACITY_GPUS: bad }, 'VIRNUCPRO_BENCH_CAPACITY_GPUS')).toThrow(
+        /^VIRNUCPRO_BENCH_CAPACITY_GPUS='.*': not distinct whole numbers >= 1, comma-separated; write them in decimal digits, e\.g\. VIRNUCPRO_BENCH_CAPACITY_GPUS=1,4$/,
+      )
+  })
+
+  test('property: any list of distinct counts reads back sorted', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }), (counts) => {
+        const raw = counts.join(',')
+        expect(readSetting({ VIRNUCPRO_BENCH_CAPACITY_GPUS: raw }, 'VIRNUCPRO_BENCH_CAPACITY_GPUS')).toEqual(
+          [...counts].sort((a, b) => a - b),
+        )
+      }),
+    )
+  })
+})
