@@ -9,7 +9,7 @@
  */
 import type { DecisionState } from '../measure/index.ts'
 import type { VerdictValue } from '../results/schema/index.ts'
-import type { CapacityAnswer, Figure, GpuAnswer } from './answer.ts'
+import { type CapacityAnswer, type Figure, type GpuAnswer, notMeasuredText } from './answer.ts'
 import { decisionWord } from './decisions.ts'
 import { columnDigits, figureCell } from './figure-columns.ts'
 
@@ -81,9 +81,7 @@ function timeTable(a: CapacityAnswer, level: string): AnswerTable {
       production(g.productionH),
       decisionCell(g.production, final),
     ]),
-    notes: a.notMeasured.length
-      ? [`${a.notMeasured.join(' and ')} GPUs: not measured (a k-GPU answer needs a host of k GPUs)`]
-      : [],
+    notes: a.notMeasured.length ? [`${notMeasuredText(a)}.`] : [],
   }
 }
 

@@ -56,7 +56,9 @@ export interface CapacityAnswer {
   production: number
   gpus: GpuAnswer[]
   comparisons: { gpuCount: number; speedup: Figure | null; threshold: number; state: DecisionState | null }[]
+  /** GPU counts of 1, 2, 4 and 8 this measurement has no answer for; the most it measured (what its host held at least). */
   notMeasured: number[]
+  hostGpus: number
   decisions: Decision[]
   design: { rule: string; stop: string; looks: number; maxLooks: number; gpuMinutes: number; budget: number } | null
   /**
@@ -163,6 +165,16 @@ const timeWords: Readonly<Record<DecisionState, string>> = {
   undecided: 'undecided against',
 }
 
+/** `2 GPUs not measured here; 8 GPUs not measured: a k-GPU answer needs a host of k GPUs`. */
+export function notMeasuredText(a: Pick<CapacityAnswer, 'notMeasured' | 'hostGpus'>): string {
+  const below = a.notMeasured.filter((k) => k < a.hostGpus)
+  const above = a.notMeasured.filter((k) => k > a.hostGpus)
+  return [
+    ...(below.length ? [`${below.join(' and ')} GPUs not measured here`] : []),
+    ...(above.length ? [`${above.join(' and ')} GPUs not measured: a k-GPU answer needs a host of k GPUs`] : []),
+  ].join('; ')
+}
+
 /** The one sentence that answers. */
 function sentenceOf(a: Omit<CapacityAnswer, 'sentence'>): string {
   const at = millions(a.production)
@@ -181,10 +193,7 @@ function sentenceOf(a: Omit<CapacityAnswer, 'sentence'>): string {
             : 'may or may not pay'
     return `${cmp.gpuCount} GPUs against 1 ${verb} at ${at} (${figureText(cmp.speedup, 'x', 2)} against ${cmp.threshold}x)`
   })
-  const missing =
-    a.notMeasured.length > 0
-      ? `; ${a.notMeasured.join(' and ')} GPUs not measured: a k-GPU answer needs a host of k GPUs`
-      : ''
+  const missing = a.notMeasured.length > 0 ? `; ${notMeasuredText(a)}` : ''
   if (a.gpus.length === 0) return `${a.statusText}: no configuration could be fitted yet${missing}.`
   return `${a.statusText}: ${at} sequences take ${perGpu.join(' and ')}${pays.length > 0 ? `; ${pays.join('; ')}` : ''}${missing}.`
 }
@@ -242,7 +251,8 @@ export function capacityAnswer(
         state: decided.get(id)?.state ?? null,
       }
     }),
-    notMeasured: [1, 2, 4, 8].filter((k) => k > most && !measured.includes(k)),
+    notMeasured: [1, 2, 4, 8].filter((k) => !measured.includes(k)),
+    hostGpus: most,
     decisions,
     design: seq
       ? {

@@ -142,6 +142,25 @@ function oneInput(runs: SizedRun[], notes: string[]): SizedRun[] {
   return runs.filter((r) => inputOf(r) === chosen)
 }
 
+/**
+ * A configuration's runs without a size that has a single completed run while two sizes or more have two or more: a
+ * measurement cut between the two runs of a design's step (or still running) left it, and a size of one run holds no
+ * spread, so it would take every interval of the fit away (the model's degrees of freedom are its fewest runs at a
+ * size, less one). Said in a note; with --sizes, what is named is fitted as it is.
+ */
+function withoutLoneRuns(group: SizedRun[], notes: string[]): SizedRun[] {
+  const done = (r: SizedRun) => r.run.run.exitClass === 'completed'
+  const runsAt = new Map<number, number>()
+  for (const r of group.filter(done)) runsAt.set(r.records, (runsAt.get(r.records) ?? 0) + 1)
+  const lone = [...runsAt].filter(([, n]) => n === 1).map(([records]) => records)
+  if (lone.length === 0 || [...runsAt.values()].filter((n) => n >= 2).length < 2) return group
+  const { label } = configKey(group[0]!.run, group[0]!.record)
+  notes.push(
+    `${label}: ${lone.map((r) => r.toLocaleString('en-US')).join(', ')} records held out of the fit: one run so far (a size needs two for its spread)`,
+  )
+  return group.filter((r) => !lone.includes(r.records))
+}
+
 /** Configurations and frame for analyzeCapacityRuns from stored records; 1 GPU first. */
 export function refitInput(records: readonly ResultRecord[], options: RefitOptions): RefitInput {
   const notes: string[] = []
@@ -156,6 +175,7 @@ export function refitInput(records: readonly ResultRecord[], options: RefitOptio
     const { key } = configKey(r.run, r.record)
     groups.set(key, [...(groups.get(key) ?? []), r])
   }
+  if (wanted === null) for (const [key, g] of groups) groups.set(key, withoutLoneRuns(g, notes))
   const spanning = [...groups.values()].filter((g) => new Set(g.map((r) => r.records)).size >= 2)
   const single = groups.size - spanning.length
   if (single > 0) notes.push(`${single} configuration(s) left out: measured at one size only (a refit needs two)`)

@@ -35,21 +35,32 @@ export function runningAnswer(o: {
     const inputs = [...new Map([...arms.values()].map((a) => [a.input.file, a.input])).values()].sort(
       (a, b) => a.records - b.records,
     )
-    const measured = o.configs.map(({ config, gpuCount }, c) => ({
-      config,
-      gpuCount,
-      bySize: inputs.map(
-        (input): MeasuredConfiguration => ({
-          config,
-          observations: [...arms]
-            .filter(([, a]) => a.config === c && a.input.file === input.file)
-            .flatMap(([arm]) => runs.get(arm) ?? []),
-          stop: 'run-budget',
-          failure: null,
-          reusedRuns: 0,
-        }),
-      ),
-    }))
+    const measured = o.configs.map(({ config, gpuCount }, c) => {
+      const slots = inputs.map((input) =>
+        [...arms]
+          .filter(([, a]) => a.config === c && a.input.file === input.file)
+          .flatMap(([arm]) => runs.get(arm) ?? []),
+      )
+      const completed = slots.map((s) =>
+        s.filter((r) => !r.measured.warmup && r.measured.run.exitClass === 'completed'),
+      )
+      // A size of one run so far (between the two runs of a design's step) holds no spread and would take every
+      // interval away: left out while two sizes of two runs stand (as a refit of the kept runs does: capacity/refit.ts).
+      const settled = completed.filter((s) => s.length >= 2).length >= 2
+      return {
+        config,
+        gpuCount,
+        bySize: slots.map(
+          (observations, i): MeasuredConfiguration => ({
+            config,
+            observations: settled && completed[i]!.length === 1 ? [] : observations,
+            stop: 'run-budget',
+            failure: null,
+            reusedRuns: 0,
+          }),
+        ),
+      }
+    })
     return { measured, inputs }
   }
   return {
