@@ -1,16 +1,12 @@
 /**
- * The capacity suite's sequential design: after the planned runs, each next run is chosen and measured, then the model
- * refitted, in this order while the GPU-minute budget allows:
- * 1. a range a bend in the cost can show over (capacity/bend.ts): the size whose run takes 4x the smallest run's time
- *    (also the cost-optimal largest size: src/measure/size-design.ts), or a third size in the middle; not where it
- *    would undo a CI already on target, and only while the budget holds its runs twice over;
- * 2. a "not a line" from the lack-of-fit test on few runs, confirmed where the bend shows;
- * 3. while some configuration's production-size CI is wider than a planner can decide on (CAPACITY_CI_TARGET), the run
- *    expected to narrow it most per GPU-minute (capacity/design.ts: another run at a measured size, or 2-4 at a larger
- *    one);
- * 4. once every CI is on target, runs that settle a lack-of-fit test still in doubt.
- * A configuration whose runs say its wall time is not a line gets no more runs (they would narrow a CI around the
- * wrong line), and its model says so in its support: every projection inconclusive. Each step is kept with why.
+ * The capacity suite's sequential design: after the planned runs, each next step is chosen and measured, then the
+ * model refitted (a look), until the stop rule (config/capacity-targets.ts CapacityStopRule) says so or the GPU-minute
+ * budget is spent:
+ * - `decided` (default): until every verdict in scope is decided, or its looks (DECISION.maxLooks) are spent; each step
+ *   the runs most likely to decide an open verdict per GPU-minute, the runs a PASS needs first
+ *   (capacity/decide-design.ts), and what each verdict left open would need (capacity/decide-needs.ts);
+ * - `width`: until every configuration's production-size CI is as narrow as its target (capacity/width-rule.ts).
+ * Each step is kept with why.
  *
  * The budget counts the runs' own wall times (warm-ups included) times the GPUs the host holds for the measurement,
  * not the clock: a measurement replayed from the run cache then makes the same decisions and measures nothing new. It
@@ -28,31 +24,17 @@ import {
   type ConfigMeasurements,
   PLAIN_ANALYSIS,
 } from './analyze.ts'
-import { bendCheck, bendCheckSizes, bendConfirmed } from './bend.ts'
 import { chooseToDecide, type DecideContext, decideStep } from './decide-design.ts'
 import { neededFor } from './decide-needs.ts'
-import {
-  CAPACITY_CI_TARGET,
-  type DesignChoice,
-  type DesignStep,
-  type DesignView,
-  designCandidates,
-  notALine,
-  toStep,
-} from './design.ts'
+import { CAPACITY_CI_TARGET, type DesignStep, notALine, toStep } from './design.ts'
+import { chooseByWidth } from './width-rule.ts'
 
+export { BEND_ROOM_FACTOR, ciExcess } from './width-rule.ts'
 export { CAPACITY_CI_TARGET, type DesignStep }
 /** Runs the top-ups add at most, whatever the budget: a runaway loop on a host too noisy to converge is no design. */
 export const CAPACITY_MAX_TOPUPS = 24
 /** The suite's budget: its runs' wall time x the GPUs the host holds, at most (issue 24: one 2-GPU host, 15). */
 export const CAPACITY_BUDGET_GPU_MIN = 15
-/**
- * A size added so a bend can show is measured only while the budget holds this many times its cost: a new size of a
- * few runs first widens the CI (its spread, in seconds the largest, holds the model's degrees of freedom down), and the
- * rest is what brings it back. On a synthetic reference-like target (9 s start-up, 3.3 ms a sequence, 2.5% noise, 7
- * GPU-minutes), without this rule a CI on target at +-2.1% ended the budget at +-3.0%.
- */
-export const BEND_ROOM_FACTOR = 2
 
 export interface TopUpState {
   /**
@@ -136,78 +118,6 @@ export function overrunFactor(measured: readonly ConfigMeasurements[]): number {
     if (mid > 0) factor = Math.max(factor, Math.max(...walls) / mid)
   }
   return factor
-}
-
-/** How far each configuration's production projection is from its target: half-width over target (> 1: too wide). */
-export function ciExcess(
-  stats: CapacityStats,
-  production: number,
-  ciTarget: (gpuCount: number) => number = CAPACITY_CI_TARGET,
-): { label: string; gpuCount: number; halfWidth: number; target: number; excess: number }[] {
-  return stats.configurations.map((c) => {
-    const at = c.at.find((a) => a.sequences === production)?.wallMs
-    const half = at?.ci ? (at.ci.high - at.ci.low) / 2 / at.estimate : Number.POSITIVE_INFINITY
-    const target = ciTarget(c.gpuCount)
-    return { label: c.label, gpuCount: c.gpuCount, halfWidth: half, target, excess: half / target }
-  })
-}
-
-type Choice = { step: DesignChoice; runnerUp?: DesignChoice } | { stop: TopUpState['stop'] }
-
-/** The next run by the rule, or why there is none. */
-function choose(
-  stats: CapacityStats,
-  production: number,
-  room: number,
-  o: {
-    held: number
-    maxRecords: number
-    canResize: boolean
-    known: readonly number[]
-    ciTarget?: (gpuCount: number) => number
-  },
-): Choice {
-  const excess = ciExcess(stats, production, o.ciTarget)
-  const views: (DesignView & { excess: number })[] = stats.configurations.map((figures, i) => ({
-    figures,
-    halfWidth: excess[i]!.halfWidth,
-    target: excess[i]!.target,
-    excess: excess[i]!.excess,
-  }))
-  const lines = views.filter((v) => !bendConfirmed(v.figures))
-  const cheapest = (choices: (DesignChoice | null)[]) =>
-    choices
-      .filter((c): c is DesignChoice => c !== null && c.gpuMinutes <= room)
-      .sort((a, b) => a.gpuMinutes - b.gpuMinutes)[0]
-  // First the range a bend can show over (also the cost-optimal largest size: capacity/design.ts REACH_RUN_TIME_RATIO):
-  // runs spent narrowing a CI around a line that does not hold are lost.
-  const at = { ...o, production }
-  // Per configuration, the first of its bend sizes the budget holds twice over; a CI on target is not traded for the
-  // check (a size whose runs are expected to widen it past its target is passed over for the next).
-  const bendOf = (v: DesignView & { excess: number }) =>
-    bendCheckSizes(v, at).find(
-      // A size for the per-file builds is taken whatever the CI says: a CI around a projection that misses them is
-      // no CI to keep.
-      (c) => BEND_ROOM_FACTOR * c.gpuMinutes <= room && (v.excess > 1 || c.halfWidth <= c.target || c.kind === 'files'),
-    ) ?? null
-  const bend = cheapest(o.canResize ? lines.map(bendOf) : [])
-  if (bend) return { step: bend }
-  const confirm = cheapest(lines.map((v) => bendCheck(v, { ...at, confirmOnly: true })))
-  if (confirm) return { step: confirm }
-  const wide = lines.filter((v) => v.excess > 1)
-  if (wide.length > 0) {
-    if (wide.every((v) => !Number.isFinite(v.halfWidth))) return { stop: 'no-ci' }
-    const ranked = wide
-      .flatMap((v) => designCandidates(v, { production, ...o }))
-      .filter((c) => c.gain > 0)
-      .sort((a, b) => b.gainPerCost - a.gainPerCost)
-    const affordable = ranked.filter((c) => c.gpuMinutes <= room)
-    if (affordable.length === 0) return { stop: ranked.length > 0 ? 'budget' : 'no-ci' }
-    return { step: affordable[0]!, runnerUp: affordable[1] }
-  }
-  const unsure = cheapest(lines.map((v) => bendCheck(v, at)))
-  if (unsure) return { step: unsure }
-  return { stop: lines.length < views.length ? 'not-a-line' : 'targets-reached' }
 }
 
 /**
@@ -309,7 +219,7 @@ type Next = { step: DesignStep; records: number; runs: number; gpuMinutes: numbe
 
 /** The `width` rule's next step (choose). */
 function widthNext(stats: CapacityStats, production: number, room: number, o: TopUpOptions, held: number): Next {
-  const choice = choose(stats, production, room, {
+  const choice = chooseByWidth(stats, production, room, {
     held,
     maxRecords: o.sizes?.maxRecords ?? o.inputs.at(-1)!.records,
     canResize: o.sizes !== undefined,

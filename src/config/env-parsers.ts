@@ -118,48 +118,44 @@ export function anyText(what: string): Setting<string> {
   return { what, parse: (raw) => raw }
 }
 
-/** Record counts, comma-separated: distinct integers >= 2, at least two of them; returned ascending. */
-export function sizeList(what: string): Setting<number[]> {
+/**
+ * Distinct whole numbers of at least `least`, comma-separated, `minCount` of them at least; returned ascending. Said
+ * in the refusal as `problem`, with `example` after the `=`.
+ */
+function wholeList(
+  what: string,
+  o: { least: number; minCount: number; problem: string; example: string },
+): Setting<number[]> {
   return {
     what,
     parse(raw, name) {
       const parts = raw.split(',').map((part) => part.trim())
-      const sizes = parts.map(Number)
-      const bad = parts.some((p) => !/^\d+$/.test(p)) || sizes.some((n) => !Number.isSafeInteger(n) || n < 2)
-      if (bad || new Set(sizes).size !== sizes.length || sizes.length < 2)
-        throw refuse(
-          name,
-          raw,
-          'not two or more distinct record counts >= 2, comma-separated',
-          `write them in decimal digits, e.g. ${name}=1000,10000`,
-        )
-      return sizes.sort((a, b) => a - b)
+      const values = parts.map(Number)
+      const bad = parts.some((p) => !/^\d+$/.test(p)) || values.some((n) => !Number.isSafeInteger(n) || n < o.least)
+      if (bad || new Set(values).size !== values.length || values.length < o.minCount)
+        throw refuse(name, raw, o.problem, `write them in decimal digits, e.g. ${name}=${o.example}`)
+      return values.sort((a, b) => a - b)
     },
   }
 }
 
+/** Record counts, comma-separated: distinct integers >= 2, at least two of them; returned ascending. */
+export const sizeList = (what: string): Setting<number[]> =>
+  wholeList(what, {
+    least: 2,
+    minCount: 2,
+    problem: 'not two or more distinct record counts >= 2, comma-separated',
+    example: '1000,10000',
+  })
+
 /** One or more distinct whole numbers >= 1, comma-separated (GPU counts), ascending after parsing. */
-export function countList(what: string): Setting<number[]> {
-  return {
-    what,
-    parse(raw, name) {
-      const parts = raw.split(',').map((part) => part.trim())
-      const counts = parts.map(Number)
-      if (
-        parts.some((p) => !/^\d+$/.test(p)) ||
-        counts.some((n) => !Number.isSafeInteger(n) || n < 1) ||
-        new Set(counts).size !== counts.length
-      )
-        throw refuse(
-          name,
-          raw,
-          'not distinct whole numbers >= 1, comma-separated',
-          `write them in decimal digits, e.g. ${name}=1,4`,
-        )
-      return counts.sort((a, b) => a - b)
-    },
-  }
-}
+export const countList = (what: string): Setting<number[]> =>
+  wholeList(what, {
+    least: 1,
+    minCount: 1,
+    problem: 'not distinct whole numbers >= 1, comma-separated',
+    example: '1,4',
+  })
 
 /** A value parsed by a function of its own module (a shard spec, a JSON grid) whose error message is kept whole. */
 export function parsedBy<T>(what: string, parse: (raw: string) => T, fix: string): Setting<T> {
