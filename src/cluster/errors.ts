@@ -3,6 +3,7 @@
  * message on one line (it names what was wrong and where) and exits 2 or 3 (src/cli/slurm.ts says which code is
  * which). Scheduler refusals carry the scheduler's own words, never a bare exit status.
  */
+import { CodedError } from '../platform/coded-error.ts'
 export type ClusterErrorCode =
   /** A scheduler command (sbatch, squeue, scancel, sinfo) is not on PATH. */
   | 'CLUSTER_TOOL_MISSING'
@@ -21,11 +22,6 @@ export type ClusterErrorCode =
   /** status/cancel: the run has no job in the queue and no campaign files. */
   | 'CLUSTER_UNKNOWN_RUN'
 
-export class ClusterError extends Error {
+export class ClusterError extends CodedError<ClusterErrorCode> {
   override name = 'ClusterError'
-  readonly code: ClusterErrorCode
-  constructor(code: ClusterErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.code = code
-  }
 }

@@ -2,6 +2,7 @@
  * Why a history database could not be used, as one typed error with a string code: the CLI prints the message on one
  * line (it names the file and what to do) and exits 3, so a CI gate never reads a database problem as a regression.
  */
+import { CodedError } from '../platform/coded-error.ts'
 export type HistoryErrorCode =
   /** The file's schema is newer than this code knows (written by a newer virnucpro-bench). */
   | 'HISTORY_SCHEMA_TOO_NEW'
@@ -20,13 +21,11 @@ export type HistoryErrorCode =
   /** Any other I/O error SQLite met reading or writing the file (SQLITE_IOERR with space left). */
   | 'HISTORY_IO'
 
-export class HistoryError extends Error {
+export class HistoryError extends CodedError<HistoryErrorCode> {
   override name = 'HistoryError'
-  readonly code: HistoryErrorCode
   readonly file: string
   constructor(code: HistoryErrorCode, file: string, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.code = code
+    super(code, message, options)
     this.file = file
   }
 }

@@ -2,6 +2,7 @@
  * NVML return codes as strings, and the one error class for NVML failures. The native layer hands back NVML's
  * numeric return code; everything above it speaks `NvmlError.code` (`'NVML_ERROR_NOT_SUPPORTED'`, ...).
  */
+import { CodedError } from '../platform/coded-error.ts'
 
 /** nvmlReturn_t values (nvml.h, API 13). Codes not listed read as `NVML_ERROR_UNKNOWN_<n>`. */
 export const NVML_RETURN_CODES: ReadonlyMap<number, string> = new Map([
@@ -66,10 +67,9 @@ export interface NvmlErrorOptions {
 }
 
 /** An NVML call that returned something other than NVML_SUCCESS. */
-export class NvmlError extends Error {
+/** `code`: `NVML_ERROR_NOT_SUPPORTED`, ..., or `NVML_ERROR_UNKNOWN_<n>` for codes this binding does not know. */
+export class NvmlError extends CodedError<string> {
   override readonly name = 'NvmlError'
-  /** `NVML_ERROR_NOT_SUPPORTED`, ..., or `NVML_ERROR_UNKNOWN_<n>` for codes this binding does not know. */
-  readonly code: string
   /** The numeric nvmlReturn_t. */
   readonly ret: number
   readonly call: string
@@ -81,8 +81,7 @@ export class NvmlError extends Error {
     const code = nvmlCodeName(ret)
     const where = options.deviceIndex === undefined ? '' : ` (device ${options.deviceIndex})`
     const text = options.nvmlMessage ? `: ${options.nvmlMessage}` : ''
-    super(`${options.call}${where} returned ${code}${text}`, { cause: options.cause })
-    this.code = code
+    super(code, `${options.call}${where} returned ${code}${text}`, { cause: options.cause })
     this.ret = ret
     this.call = options.call
     this.deviceIndex = options.deviceIndex

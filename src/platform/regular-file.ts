@@ -8,25 +8,25 @@
  * - With `inside`, a link is followed only when it resolves to a place inside that directory: a `*.json` linked to a
  *   file elsewhere on the machine is refused, so that nothing outside a results directory is read through it.
  */
+
 import { constants as bufferConstants } from 'node:buffer'
 import { constants, type Stats } from 'node:fs'
 import { lstat, open, readlink, realpath, stat } from 'node:fs/promises'
 import { sep } from 'node:path'
+import { CodedError } from './coded-error.ts'
 import { fsErrorCode, fsProblem } from './fs-problem.ts'
 import { escapeControls } from './one-line.ts'
 
 /** A file that was not read, with why: `file` is the path as given, `reason` says what kind of problem. */
-export class FileRefusedError extends Error {
+/** `code`: the errno code when the file system refused (ENOENT for a file that is not there), else null. */
+export class FileRefusedError extends CodedError<string | null> {
   override name = 'FileRefusedError'
   readonly file: string
   readonly reason: string
-  /** The errno code when the file system refused (ENOENT for a file that is not there), else null. */
-  readonly code: string | null
   constructor(file: string, reason: string, options?: { cause?: unknown }) {
-    super(`${file}: ${reason}`, options)
+    super(fsErrorCode(options?.cause), `${file}: ${reason}`, options)
     this.file = file
     this.reason = reason
-    this.code = fsErrorCode(options?.cause)
   }
 }
 

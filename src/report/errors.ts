@@ -2,6 +2,7 @@
  * Why a report was not written, as one typed error with a string code: the CLI prints the message on one line (it
  * names the input, what is wrong and what to give instead) and exits 3; nothing of the user's was touched.
  */
+import { CodedError } from '../platform/coded-error.ts'
 export type ReportErrorCode =
   /** A RESULTS_DIR (or --baseline) holds no valid result record: a report of it would be green on nothing. */
   | 'REPORT_NO_RECORDS'
@@ -14,11 +15,6 @@ export type ReportErrorCode =
   /** The reports were written, but the step summary could not be appended to $GITHUB_STEP_SUMMARY. */
   | 'REPORT_STEP_SUMMARY'
 
-export class ReportError extends Error {
+export class ReportError extends CodedError<ReportErrorCode> {
   override name = 'ReportError'
-  readonly code: ReportErrorCode
-  constructor(code: ReportErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.code = code
-  }
 }

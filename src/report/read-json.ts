@@ -3,8 +3,10 @@
  * schema of its version. A file of an older version is named with its version and what to do, never read as today's
  * shape (the fields moved: a row's `recordId` became `recordIds`); a newer one is refused the same way.
  */
+
 import { basename } from 'node:path'
 import type { z } from 'zod'
+import { CodedError } from '../platform/coded-error.ts'
 import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
@@ -20,15 +22,15 @@ const SCHEMAS = {
 export type ReportJsonName = keyof typeof SCHEMAS
 export type ReportJson<N extends ReportJsonName> = z.infer<(typeof SCHEMAS)[N]>
 
-export class ReportJsonError extends Error {
+export type ReportJsonErrorCode = 'REPORT_JSON_OLDER' | 'REPORT_JSON_NEWER' | 'REPORT_JSON_INVALID'
+
+export class ReportJsonError extends CodedError<ReportJsonErrorCode> {
   override name = 'ReportJsonError'
-  readonly code: 'REPORT_JSON_OLDER' | 'REPORT_JSON_NEWER' | 'REPORT_JSON_INVALID'
   readonly file: string
   /** The version the file says it has (1 for the bulk files of version 1, which said none); null when unreadable. */
   readonly version: number | null
-  constructor(code: ReportJsonError['code'], file: string, version: number | null, message: string, cause?: unknown) {
-    super(message, { cause })
-    this.code = code
+  constructor(code: ReportJsonErrorCode, file: string, version: number | null, message: string, cause?: unknown) {
+    super(code, message, { cause })
     this.file = file
     this.version = version
   }
