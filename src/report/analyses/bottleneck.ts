@@ -4,6 +4,7 @@
  * of the rule table (bottleneck-rules.ts) with evidence and recommendation.
  */
 
+import { tooShortToJudge } from '../../config/judging.ts'
 import { type CountedRun, gpuCountOf, type RunGroup, runGroups, stageDurationsMs } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
 import { type SizeModelLookup, type StageSplit, sizeModelLookup, stageSplit } from './bottleneck-capacity.ts'
@@ -103,7 +104,8 @@ function analyzeGroup(
       smUtilPct: e.smUtilPct,
       ...stageSplit(e, first.group, gpuCount, sizeModels),
     })
-    flags.push(...applyRules(e, limits))
+    // A stage too short to judge raises nothing (config/judging.ts); bottleneck.md says below which duration.
+    if (!tooShortToJudge(durationMs)) flags.push(...applyRules(e, limits))
   }
   stages.sort((a, b) => b.share - a.share)
   const inside = stages.reduce((total, s) => total + s.durationMs, 0)

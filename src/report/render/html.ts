@@ -39,7 +39,7 @@ function suitesSection(report: Report): string {
     const s = suites[i] as Report['suites'][number]
     return [verdictCell(s.verdict), h(s.kind), h(s.name), h(s.keyFigure ?? s.reason ?? '')]
   }
-  return `<h2>Suites</h2>${suites.length ? table(['verdict', 'kind', 'suite', 'key figure / reason'], suites.length, row) : '<p>No result records.</p>'}${verdictLegendHtml()}`
+  return `<h2>Suites</h2>${suites.length ? table(['verdict', 'kind', 'suite', 'key figure / reason'], suites.length, row) : '<p>No result records.</p>'}`
 }
 
 function perf02Section(report: Report): string {
@@ -179,6 +179,8 @@ export async function renderHtml(
       report.benchmarks.map((b) => `${b.name}: mean ${fmtMs(b.latencyMs.mean)} ± ${b.latencyMs.rme.toFixed(2)}%`),
     ),
     listSection('Notes', report.notes),
+    // The answer and its evidence first; what each verdict state means last.
+    `<h2>What the verdicts mean</h2>${verdictLegendHtml()}`,
   ].join('\n')
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>VirNucPro benchmark report ${h(report.runId ?? '')}</title><style>${CSS}</style></head><body>\n${body}\n</body></html>\n`
 }

@@ -1,5 +1,7 @@
 /** Markdown for each analysis (pure: analysis in, text out). Every string from records passes through escaping. */
+
 import { DEFINITIONS } from '../../capacity/answer.ts'
+import { MIN_JUDGED_STAGE_MS } from '../../config/judging.ts'
 import type { BottleneckReport } from '../analyses/bottleneck.ts'
 import type { E2eReport } from '../analyses/e2e.ts'
 import type { KindEntry } from '../analyses/kinds.ts'
@@ -22,6 +24,7 @@ function more(total: number, shown: number, what: string, file: string): string 
 
 export function bottleneckMarkdown(report: BottleneckReport): string {
   if (report.groups.length === 0) return '_No completed or kept runs to analyze._\n'
+  const short = `Stages under ${MIN_JUDGED_STAGE_MS.toLocaleString('en-US')} ms are shown but not judged: a stage that short times its process start and the log's clock (VirNucPro logs at 1 s), not its work.\n`
   const shown = report.groups.slice(0, MAX_MD_GROUPS)
   return `${shown
     .map((g) => {
@@ -48,7 +51,7 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
       const head = `### ${esc(g.recordIds.join(', '))}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})${mark}`
       return `${head}\n\n${stages}\n\nOutside every stage: ${fmtMs(g.outsideStagesMs)}.${esc(sizeModelSource(g))}\n\n${flags}\n`
     })
-    .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}`
+    .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}\n${short}`
 }
 
 /** A row's verdict: a partial record's marked PROVISIONAL, never a final PASS or FAIL. */

@@ -92,7 +92,7 @@ export function summaryMarkdown(report: Report): string {
   return [
     header(report, 'VirNucPro benchmark report'),
     ...(top ? [top] : []),
-    `## Suites\n\n${suitesTable(report)}\n${verdictLegendMarkdown()}`,
+    `## Suites\n\n${suitesTable(report)}`,
     `## PERF-02 (GPU utilization in the embedding stages)\n\n${perf02Markdown(report.perf02)}`,
     `## Scaling\n\n${scalingMarkdown({ curves: report.scaling.curves.filter((c) => c.scope === 'total') })}`,
     `## End to end\n\n${e2eMarkdown(report.e2e)}`,
@@ -105,6 +105,8 @@ export function summaryMarkdown(report: Report): string {
     invalidList(report),
     benchmarksTable(report),
     notesList(report),
+    // The answer and its evidence first; what each verdict state means last, for whoever needs it.
+    `\n## What the verdicts mean\n\n${verdictLegendMarkdown()}`,
   ].join('\n')
 }
 

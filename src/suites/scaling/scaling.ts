@@ -3,6 +3,8 @@
  * bootstrap CIs and band verdicts (src/measure scalingReport), PERF-03 for the ESM-2 stage at the thresholds' GPU
  * count, per-worker balance of the ESM-2 stage, and the placement check. `stats` has the shape ScalingStats.
  */
+
+import { tooShortToJudge } from '../../config/judging.ts'
 import type { Thresholds } from '../../config/thresholds.ts'
 import { completedRuns, type MeasuredConfiguration } from '../../engine/measure-configuration.ts'
 import type { RunObservation } from '../../engine/observe-run.ts'
@@ -154,8 +156,11 @@ export function analyzeScaling(
       band: { low: t.perf03.minSpeedup, high: gpuCount },
     })
   verdicts.push(speedupVerdict(`scaling/${gpuCount}/total`, `speedup, ${gpuCount} GPUs, total`, report.total, null))
-  for (const [name, r] of Object.entries(report.stages))
-    verdicts.push(speedupVerdict(`scaling/${gpuCount}/${name}`, `speedup, ${gpuCount} GPUs, ${name}`, r, name))
+  for (const [name, r] of Object.entries(report.stages)) {
+    const v = speedupVerdict(`scaling/${gpuCount}/${name}`, `speedup, ${gpuCount} GPUs, ${name}`, r, name)
+    const short = tooShortToJudge(Math.min(r.singleGpu.medianMs, r.multiGpu.medianMs))
+    verdicts.push(short ? { ...v, verdict: 'skipped', detail: `${short}; ${v.detail}` } : v)
+  }
   if (stats.perf03)
     verdicts.push(
       speedupVerdict('perf03', `PERF-03 ${t.perf03.stage} on ${gpuCount} GPUs`, stats.perf03, t.perf03.stage),
