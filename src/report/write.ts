@@ -10,6 +10,7 @@ import { firstMissingLevel, makeDirs, removeMadeDirs } from '../platform/make-di
 import { buildReport, type Report } from './analyses/build.ts'
 import { ReportError } from './errors.ts'
 import type { ReportInput } from './input.ts'
+import type { LeftOut } from './left-out.ts'
 import { bencherMetricsJson } from './render/bmf.ts'
 import { githubBenchmarkJson } from './render/ci-formats.ts'
 import { renderHtml } from './render/html.ts'
@@ -38,10 +39,7 @@ export const REPORT_FILES = [
 ] as const
 
 /** A report file not written this time, and why (an older copy in the directory is removed). */
-export interface LeftOut {
-  file: string
-  reason: string
-}
+export type { LeftOut }
 
 export interface WrittenReports {
   report: Report

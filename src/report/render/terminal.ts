@@ -10,7 +10,7 @@
  */
 import { escapeControls } from '../../platform/one-line.ts'
 import type { Report } from '../analyses/build.ts'
-import type { LeftOut } from '../write.ts'
+import type { LeftOut } from '../left-out.ts'
 import { capacityTerminalLines } from './capacity-text.ts'
 import { fleetTerminalLines } from './fleet-text.ts'
 import { outcomeNote } from './markdown.ts'
