@@ -43,7 +43,8 @@ export function unknownVariables(env: NodeJS.ProcessEnv): SettingProblem[] {
         KNOWN_VARIABLES.map((k) => k.slice(PREFIX.length)),
       )
       const problem = `not a setting virnucpro-bench reads${near === undefined ? '' : ` (did you mean ${PREFIX}${near}?)`}`
-      const fix = near === undefined ? 'unset it (the README lists the settings)' : `rename it to ${PREFIX}${near}`
+      const fix =
+        near === undefined ? 'unset it (docs/settings.md lists the settings)' : `rename it to ${PREFIX}${near}`
       return { variable: name, message: formatRefusal(name, problem, fix) }
     })
 }

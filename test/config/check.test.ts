@@ -20,7 +20,7 @@ describe('unknown VIRNUCPRO_BENCH_* names', () => {
 
   test('a name near none says to unset it', () => {
     expect(unknownVariables({ VIRNUCPRO_BENCH_FROBNICATE: '1' })[0]!.message).toBe(
-      'VIRNUCPRO_BENCH_FROBNICATE: not a setting virnucpro-bench reads; unset it (the README lists the settings)',
+      'VIRNUCPRO_BENCH_FROBNICATE: not a setting virnucpro-bench reads; unset it (docs/settings.md lists the settings)',
     )
   })
 })
