@@ -55,7 +55,7 @@ function sizeTable(entry: CapacityEntry, index: number): string {
     `PERF-01 (<= ${fmtHours(entry.targetMs)})`,
     `speedup vs ${baselineOf(entry)} [${ciLabel(entry)}]`,
     'efficiency',
-    'PERF-02 steady state (after start-up)',
+    // One utilization figure a stage here; the steady state after start-up is the per-stage table's detail.
     'PERF-02 at this size',
     'PERF-03',
   ]
@@ -63,7 +63,6 @@ function sizeTable(entry: CapacityEntry, index: number): string {
     const c = entry.configurations[i]!
     const cell = c.cells[index]
     const baseline = !cell?.speedup && c.gpuCount === 1
-    const steady = c.stages.map((s) => ({ stage: s.stage, text: fmtUtil(s.steadyUtilPct), verdict: s.steadyVerdict }))
     return [
       h(c.label),
       h(wall.cell(cell?.wallMs ?? null)),
@@ -72,7 +71,6 @@ function sizeTable(entry: CapacityEntry, index: number): string {
         ? '1x (baseline)'
         : `${h(fmtSpeedup(cell?.speedup ?? null))} ${cell?.speedupVerdict ? verdictOr(cell.speedupVerdict) : ''}`,
       baseline ? '100%' : h(fmtEfficiency(cell?.efficiency ?? null)),
-      stageLines(steady, verdictOr),
       projected(cell?.perf02 ?? [], verdictOr),
       cell?.perf03 ? `${h(fmtSpeedup(cell.perf03.speedup))} ${verdictOr(cell.perf03.verdict)}` : 'n/a',
     ]

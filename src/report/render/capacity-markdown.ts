@@ -7,7 +7,7 @@
  */
 import { answerView } from '../../capacity/answer-table.ts'
 import { timeColumn } from '../../capacity/figure-columns.ts'
-import type { CapacityConfigRow, CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
+import type { CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
 import { answerMarkdown } from './answer-markdown.ts'
 import {
   baselineOf,
@@ -30,14 +30,6 @@ import { mdTable } from './markdown-table.ts'
 const stageList = (entry: CapacityEntry, cells: StageCell[]) =>
   cells.map((s) => `${s.stage} ${fmtUtil(s.utilPct)} ${fmtEntryVerdict(entry, s.verdict)}`).join('; ') || 'n/a'
 
-function steadyList(entry: CapacityEntry, row: CapacityConfigRow): string {
-  return (
-    row.stages
-      .map((s) => `${s.stage} ${fmtUtil(s.steadyUtilPct)} ${fmtEntryVerdict(entry, s.steadyVerdict)}`)
-      .join('; ') || 'n/a'
-  )
-}
-
 /** One size's table: one row per configuration. */
 function sizeTable(entry: CapacityEntry, index: number): string {
   const wall = wallColumn(entry, index)
@@ -53,7 +45,6 @@ function sizeTable(entry: CapacityEntry, index: number): string {
         ? '1x (baseline)'
         : `${fmtSpeedup(cell?.speedup ?? null)} ${cell?.speedupVerdict ? verdict(cell.speedupVerdict) : ''}`.trim(),
       baseline ? '100%' : fmtEfficiency(cell?.efficiency ?? null),
-      steadyList(entry, row),
       stageList(entry, cell?.perf02 ?? []),
       cell?.perf03 ? `${fmtSpeedup(cell.perf03.speedup)} ${verdict(cell.perf03.verdict)}` : 'n/a',
     ]
@@ -64,7 +55,7 @@ function sizeTable(entry: CapacityEntry, index: number): string {
     `PERF-01 (<= ${fmtHours(entry.targetMs)})`,
     `speedup vs ${baselineOf(entry)} [${ciLabel(entry)}]`,
     'efficiency',
-    'PERF-02 steady state (after start-up)',
+    // One utilization figure a stage here; the steady state after start-up is the per-stage table's detail.
     'PERF-02 at this size',
     'PERF-03',
   ]
