@@ -40,6 +40,7 @@ import { type CapacityRun, commonSeries, OUTSIDE_STAGES, WALL } from './runs.ts'
 import { type SharedPartCheck, type SharedParts, withSharedParts } from './shared.ts'
 import { lineFigures, type StageCapacity, stageCapacity } from './stage-capacity.ts'
 import { type ModelSupport, modelSupport } from './support.ts'
+import { fewestWorkerItems } from './worker-items.ts'
 
 export interface PartFigures {
   name: string
@@ -103,15 +104,6 @@ export interface ConfigCapacity {
    * (capacity/worker-items.ts): what the batching precondition reads. Absent in records written before it.
    */
   workerItems?: Record<string, number>
-}
-
-/** The fewest items a worker of each stage got in any of `runs`. */
-function fewestWorkerItems(runs: readonly CapacityRun[]): Record<string, number> {
-  const out: Record<string, number> = {}
-  for (const r of runs)
-    for (const [stage, items] of Object.entries(r.workerItems ?? {}))
-      out[stage] = Math.min(out[stage] ?? Number.POSITIVE_INFINITY, items)
-  return out
 }
 
 /**

@@ -15,3 +15,12 @@ export function workerItemsOf(o: MeasuredRun): Record<string, number> {
   }
   return out
 }
+
+/** The fewest items a worker of each stage got in any of `runs` (their workerItemsOf figures). */
+export function fewestWorkerItems(runs: readonly { workerItems?: Record<string, number> }[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const r of runs)
+    for (const [stage, items] of Object.entries(r.workerItems ?? {}))
+      out[stage] = Math.min(out[stage] ?? Number.POSITIVE_INFINITY, items)
+  return out
+}

@@ -12,6 +12,7 @@ import { analyzeBottlenecks } from '../../../src/report/analyses/bottleneck.ts'
 import type { BottleneckFlag } from '../../../src/report/analyses/bottleneck-rules.ts'
 import { header, sample } from '../../monitor/support/records.ts'
 import { sampleResultRecord, sampleRunRecord } from '../../support/result-records.ts'
+import { stageSpan } from '../../support/stage-span.ts'
 
 const INTERVAL_MS = 100
 
@@ -38,17 +39,7 @@ function twoGpuRecord() {
       records.push(sample(1, tMs + k * INTERVAL_MS, { stage, utilPct: gpu1[k] as number }))
     })
     const durationMs = gpu0.length * INTERVAL_MS
-    spans.push({
-      index: i + 5,
-      name: stage,
-      startMs: tMs,
-      endMs: tMs + durationMs,
-      receivedDurationMs: durationMs,
-      logDurationS: durationMs / 1000,
-      summaryDurationS: durationMs / 1000,
-      skippedReason: null,
-      extras: {},
-    })
+    spans.push(stageSpan(i + 5, stage, tMs, durationMs))
     tMs += durationMs
   })
   records.push({ kind: 'stage', tMs, stage: null })

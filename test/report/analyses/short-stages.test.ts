@@ -10,6 +10,7 @@ import { analyzeBottlenecks } from '../../../src/report/analyses/bottleneck.ts'
 import { bottleneckMarkdown } from '../../../src/report/render/markdown-sections.ts'
 import { header, sample } from '../../monitor/support/records.ts'
 import { sampleResultRecord, sampleRunRecord } from '../../support/result-records.ts'
+import { stageSpan } from '../../support/stage-span.ts'
 
 const INTERVAL_MS = 100
 const STAGES: [string, number][] = [
@@ -25,17 +26,7 @@ function throttledRecord() {
     records.push({ kind: 'stage', tMs, stage })
     for (let k = 0; k < durationMs / INTERVAL_MS; k++)
       records.push(sample(0, tMs + k * INTERVAL_MS, { stage, utilPct: 5, clockEventReasons: 0x40 }))
-    spans.push({
-      index: i + 1,
-      name: stage,
-      startMs: tMs,
-      endMs: tMs + durationMs,
-      receivedDurationMs: durationMs,
-      logDurationS: durationMs / 1000,
-      summaryDurationS: durationMs / 1000,
-      skippedReason: null,
-      extras: {},
-    })
+    spans.push(stageSpan(i + 1, stage, tMs, durationMs))
     tMs += durationMs
   })
   records.push({ kind: 'stage', tMs, stage: null })

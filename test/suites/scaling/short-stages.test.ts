@@ -3,23 +3,9 @@
 import { describe, expect, test } from 'vitest'
 import { DEFAULT_THRESHOLDS } from '../../../src/config/thresholds.ts'
 import type { MeasuredConfiguration } from '../../../src/engine/measure-configuration.ts'
-import type { StageSpan } from '../../../src/pipeline/stage-spans.ts'
 import { analyzeScaling } from '../../../src/suites/scaling/scaling.ts'
 import { sampleRunRecord } from '../../support/result-records.ts'
-
-function span(index: number, name: string, startMs: number, durationMs: number): StageSpan {
-  return {
-    index,
-    name,
-    startMs,
-    endMs: startMs + durationMs,
-    receivedDurationMs: durationMs,
-    logDurationS: durationMs / 1000,
-    summaryDurationS: durationMs / 1000,
-    skippedReason: null,
-    extras: {},
-  }
-}
+import { stageSpan } from '../../support/stage-span.ts'
 
 function measurement(setup: string, gpus: number[], esm2Ms: number): MeasuredConfiguration {
   const observations = [4, 5, 6].map((predictionMs, i) => ({
@@ -30,8 +16,8 @@ function measurement(setup: string, gpus: number[], esm2Ms: number): MeasuredCon
       run: sampleRunRecord({
         wallMs: 1_000 + esm2Ms + predictionMs,
         stages: [
-          span(6, 'ESM-2 Feature Extraction', 1_000, esm2Ms + i * 50),
-          span(8, 'Model Prediction', 1_000 + esm2Ms, predictionMs),
+          stageSpan(6, 'ESM-2 Feature Extraction', 1_000, esm2Ms + i * 50),
+          stageSpan(8, 'Model Prediction', 1_000 + esm2Ms, predictionMs),
         ],
         gpusRequested: gpus,
         gpusUsed: gpus,
