@@ -71,7 +71,9 @@ describe('scaling', () => {
 
   test('capacity: size model per configuration, verdicts at the measured size and at 45,000 / 6,000,000 sequences', async (context) => {
     if (rc.unavailable) context.skip(rc.unavailable)
-    const configs = hostConfigs()
+    // VIRNUCPRO_BENCH_CAPACITY_GPUS picks the counts compared (1 always, the baseline); the per-k tests above keep all.
+    const asked = rc.settings.capacityGpus
+    const configs = hostConfigs().filter((c) => c.gpuCount === 1 || !asked || asked.includes(c.gpuCount))
     const { record } = await runCapacitySuite(rc.ctx, armMeasure(), configs, inputs, {
       budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
       rule: rc.settings.capacityStop,
