@@ -78,6 +78,7 @@ describe('scaling', () => {
       budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
       rule: rc.settings.capacityStop,
       onAnswer: (line) => console.log(line),
+      ...(rc.settings.capacityDirect.length > 0 && { direct: { gpuCounts: rc.settings.capacityDirect, runs: 1 } }),
     })
     await annotateVerdicts(record, context.annotate)
     expect(record.state, record.reason ?? '').toBe('completed')
