@@ -114,7 +114,7 @@ describe('a requeued campaign task', () => {
     ).toEqual([[0, 'COMPLETED', 0]])
     // The first attempt stopped gracefully; the second continued.
     expect(log).toMatch(/stopped by SIGTERM: \d+ measured runs? kept/)
-    expect(log).toMatch(/continuing \S+ \(VIRNUCPRO_BENCH_RUN_ID; interrupted [^)]+\): \d+ runs? kept/)
+    expect(log).toMatch(/continuing \S+ \(VIRNUCPRO_BENCH_RUN_ID; interrupted [^)]+\): \d+ measured runs? kept/)
 
     const { records } = await readRunDirectory(runDir)
     const record = records.find((r) => r.kind === 'stage')!
