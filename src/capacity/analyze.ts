@@ -162,6 +162,11 @@ export function analyzeCapacity(
 export interface AnalysisOptions {
   level: number
   decide: DecisionOptions
+  /**
+   * The figures only the answer reads, each stage's time at production and the memory lines (default on): a design's
+   * look, the running line and the studies go without them (a third of an analysis's time).
+   */
+  answerFigures?: boolean
 }
 
 /** A plain 95% analysis with the decisions' default margin and no batching threshold (tests, studies). */
@@ -201,6 +206,7 @@ export function analyzeCapacityRuns(
           `capacity/${c.label}`,
           shared,
           options.level,
+          options.answerFigures ?? true,
         )
     if (result) {
       fitted.push(result)
@@ -233,7 +239,7 @@ export function analyzeCapacityRuns(
     : []
   const configurations = fitted.map((f) => f.figures)
   verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
-  const memory = memoryCapacity(configs, targets)
+  const memory = (options.answerFigures ?? true) ? memoryCapacity(configs, targets) : { figures: [], verdicts: [] }
   verdicts.push(...memory.verdicts)
   const decisions = decideCapacity(configurations, comparisons, verdicts, t, options.decide)
   return {

@@ -190,6 +190,8 @@ export function configCapacity(
   shared: SharedParts = { model: null, series: [], checks: [] },
   /** The level of every CI of the figures (capacity/decisions.ts: a look's level); the checks keep their own. */
   level = 0.95,
+  /** Whether to project each stage's time to production (the answer's; a design's look does without it). */
+  stageTimes = true,
 ): { figures: ConfigCapacity; model: CapacityModel; parts: string[] } | null {
   const sizes = [...new Set(input.runs.map((r) => r.size))].sort((a, b) => a - b)
   if (sizes.length < 2) return null
@@ -224,7 +226,8 @@ export function configCapacity(
     dominant: dominantParts(model, parts, a.sequences),
   }))
   const rows = sizeRows(model, { ...input, runs }, parts)
-  const stagesAtProduction = stagesOf(series).map((stage) => ({
+  // A draw per stage and per draw of the model: a third of an analysis's time, read only by the answer.
+  const stagesAtProduction = (stageTimes ? stagesOf(series) : []).map((stage) => ({
     stage,
     sequences: production,
     ms: estimateFrom([model], (line) => valueOfParts(model, partsOfStage(model, stage))(line, production), level),

@@ -75,7 +75,11 @@ export function runningAnswer(o: {
       const kept = [...runs.values()]
         .flat()
         .filter((r) => !r.measured.warmup && r.measured.run.exitClass === 'completed').length
-      const { stats, verdicts } = analyzeCapacity(measured, inputs, o.thresholds, [], o.analysis)
+      // The line after a run shows no stage times nor memory: the analysis goes without them.
+      const { stats, verdicts } = analyzeCapacity(measured, inputs, o.thresholds, [], {
+        ...o.analysis,
+        answerFigures: false,
+      })
       const answer = capacityAnswer(stats, verdicts, {
         final: false,
         keptRuns: kept,

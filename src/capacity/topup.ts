@@ -164,7 +164,7 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
   // Kept at its largest: runs added at a size pull its median up and so its own ratio down, but not the host's noise.
   let overrun = overrunFactor(measured)
   for (let look = 1; ; look++) {
-    const { stats } = analyzeCapacity(measured, o.inputs, o.thresholds, [], analysis)
+    const { stats } = analyzeCapacity(measured, o.inputs, o.thresholds, [], { ...analysis, answerFigures: false })
     const room = (o.budgetGpuMinutes - gpuMinutes()) / overrun
     const ctx: DecideContext = {
       held,
