@@ -163,8 +163,8 @@ export interface AnalysisOptions {
   level: number
   decide: DecisionOptions
   /**
-   * The figures only the answer reads, each stage's time at production and the memory lines (default on): a design's
-   * look, the running line and the studies go without them (a third of an analysis's time).
+   * The figures only the answer reads, each stage's time at production, the chart's curve and the memory lines
+   * (default on): a design's look, the running line and the studies go without them (over half an analysis's time).
    */
   answerFigures?: boolean
 }

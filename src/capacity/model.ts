@@ -190,8 +190,11 @@ export function configCapacity(
   shared: SharedParts = { model: null, series: [], checks: [] },
   /** The level of every CI of the figures (capacity/decisions.ts: a look's level); the checks keep their own. */
   level = 0.95,
-  /** Whether to project each stage's time to production (the answer's; a design's look does without it). */
-  stageTimes = true,
+  /**
+   * Whether to make the answer's own figures: each stage's time at production and the chart's curve (a draw per size
+   * of the curve, or per stage, and per draw of the model: half an analysis's time); a design's look reads neither.
+   */
+  answerFigures = true,
 ): { figures: ConfigCapacity; model: CapacityModel; parts: string[] } | null {
   const sizes = [...new Set(input.runs.map((r) => r.size))].sort((a, b) => a - b)
   if (sizes.length < 2) return null
@@ -226,8 +229,7 @@ export function configCapacity(
     dominant: dominantParts(model, parts, a.sequences),
   }))
   const rows = sizeRows(model, { ...input, runs }, parts)
-  // A draw per stage and per draw of the model: a third of an analysis's time, read only by the answer.
-  const stagesAtProduction = (stageTimes ? stagesOf(series) : []).map((stage) => ({
+  const stagesAtProduction = (answerFigures ? stagesOf(series) : []).map((stage) => ({
     stage,
     sequences: production,
     ms: estimateFrom([model], (line) => valueOfParts(model, partsOfStage(model, stage))(line, production), level),
@@ -269,12 +271,14 @@ export function configCapacity(
             level,
           ),
         ),
-      curve: wallEstimates(model, parts, curveSizes(sizes[0]!, production), level).map(({ sequences, wallMs }) => ({
-        sequences,
-        wallMs: wallMs.estimate,
-        low: wallMs.ci?.low ?? null,
-        high: wallMs.ci?.high ?? null,
-      })),
+      curve: wallEstimates(model, parts, answerFigures ? curveSizes(sizes[0]!, production) : [], level).map(
+        ({ sequences, wallMs }) => ({
+          sequences,
+          wallMs: wallMs.estimate,
+          low: wallMs.ci?.low ?? null,
+          high: wallMs.ci?.high ?? null,
+        }),
+      ),
       support: modelSupport({
         model,
         parts,
