@@ -3,12 +3,12 @@
 // fake libnvidia-ml with no GPU at all) samples the tree the runner hands it. Nothing about memory is scripted.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { parseMonitorLog } from '../../src/monitor/log-reader.ts'
 import { GpuMonitor } from '../../src/monitor/monitor.ts'
 import type { HostMemoryRecord } from '../../src/monitor/records.ts'
 import { runTarget } from '../../src/pipeline/runner.ts'
-import { makeWorkdir, type Workdir } from '../pipeline/support/fake-profile.ts'
+import { useWorkdir } from '../pipeline/support/fake-profile.ts'
 import { scriptProfile } from '../pipeline/support/script-profile.ts'
 import { ADDON_PATH, tempLogPath, useFake } from './support/fake.ts'
 
@@ -19,13 +19,7 @@ const OWN_MIB = 96
 const BASELINE_ALLOWANCE_MIB = 48
 const TREE = fileURLToPath(new URL('./support/memory-tree.py', import.meta.url))
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  await work.remove()
-})
+const work = useWorkdir({ orphans: false })
 
 async function monitorTree(holdS: number) {
   useFake({ devices: [] })

@@ -1,19 +1,13 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { liveRunCount } from '../../src/pipeline/live-runs.ts'
 import { type RunTargetOptions, runTarget } from '../../src/pipeline/runner.ts'
 import { waitFor } from '../support/wait-for.ts'
-import { fakeProfile, makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
+import { fakeProfile, processesWithTag, useWorkdir } from './support/fake-profile.ts'
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  await work.remove()
-})
+const work = useWorkdir({ orphans: false })
 
 function run(fake: string[], more: Partial<RunTargetOptions> = {}) {
   return runTarget(fakeProfile(), {

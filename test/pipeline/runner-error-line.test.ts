@@ -3,18 +3,12 @@
 // target's crash (a traceback on stderr) is in runner.test.ts.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { type TargetProfile, UPSTREAM_EXIT_CODES } from '../../src/pipeline/profiles.ts'
 import { runTarget } from '../../src/pipeline/runner.ts'
-import { fakeProfile, makeWorkdir, PYTHON, type Workdir } from './support/fake-profile.ts'
+import { fakeProfile, PYTHON, useWorkdir } from './support/fake-profile.ts'
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  await work.remove()
-})
+const work = useWorkdir({ orphans: false })
 
 /** A target that runs `code` under python3 (arguments after it, `predict ...`, are ignored). */
 function scriptProfile(code: string, env: Record<string, string> = {}): TargetProfile {

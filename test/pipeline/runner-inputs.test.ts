@@ -1,18 +1,11 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { virnucproProfile } from '../../src/pipeline/profiles.ts'
 import { type RunTargetOptions, runTarget } from '../../src/pipeline/runner.ts'
-import { fakeProfile, makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
+import { fakeProfile, useWorkdir } from './support/fake-profile.ts'
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  expect(processesWithTag(work.tag)).toEqual([])
-  await work.remove()
-})
+const work = useWorkdir()
 
 function options(more: Partial<RunTargetOptions> = {}): RunTargetOptions {
   return { input: work.input, outputDir: work.outputDir, env: { FAKE_RUN_TAG: work.tag }, ...more }

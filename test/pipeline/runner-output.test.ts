@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { TargetEvent } from '../../src/pipeline/events.ts'
 import { runTarget } from '../../src/pipeline/runner.ts'
 import { RunRecordSchema } from '../../src/results/schema/run-record.ts'
-import { makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
+import { useWorkdir } from './support/fake-profile.ts'
 import { scriptProfile } from './support/script-profile.ts'
 import { prefixed, stageEnd, stageStart, summaryBlock, workerLine } from './support/upstream-format.ts'
 
@@ -14,14 +14,7 @@ import { prefixed, stageEnd, stageStart, summaryBlock, workerLine } from './supp
  * real bash target; the record must come back whole, valid against its own schema, and bounded.
  */
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  expect(processesWithTag(work.tag)).toEqual([])
-  await work.remove()
-})
+const work = useWorkdir()
 
 /** Runs a bash script as the target; `$WRITTEN` is a file the test filled with the bytes the target prints. */
 async function runScript(script: string, written?: Buffer, onEvent?: (e: TargetEvent) => void) {

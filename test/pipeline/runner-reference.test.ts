@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect, test } from 'vitest'
 import type { TargetEvent } from '../../src/pipeline/events.ts'
 import { referenceProfile } from '../../src/pipeline/profiles.ts'
 import { type RunTargetOptions, runTarget } from '../../src/pipeline/runner.ts'
 import { PIPELINE_STAGES } from '../../src/pipeline/stages.ts'
 import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
-import { makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
+import { useWorkdir } from './support/fake-profile.ts'
 
 /** End to end against the bundled reference pipeline on the CPU (tiny model scale): real torch, real processes. */
 
@@ -14,14 +14,9 @@ const FASTA = `>s1\n${'ATGAAACCCGGGTTTAAACCCGGG'.repeat(20)}\n>s2\n${'ATGCCCAAAG
 
 const ready = await referencePipelineOnCpu()
 
-let work: Workdir
+const work = useWorkdir()
 beforeEach(async () => {
-  work = await makeWorkdir()
   await writeFile(work.input, FASTA)
-})
-afterEach(async () => {
-  expect(processesWithTag(work.tag)).toEqual([])
-  await work.remove()
 })
 
 function run(inject: string[], more: Partial<RunTargetOptions> = {}) {

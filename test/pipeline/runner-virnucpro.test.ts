@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { progressFromLog } from '../../src/engine/progress-from-log.ts'
 import { createProgressCollector } from '../../src/engine/run-progress.ts'
 import type { TargetEvent } from '../../src/pipeline/events.ts'
 import { logFileLines } from '../../src/pipeline/log-file-lines.ts'
 import { runTarget } from '../../src/pipeline/runner.ts'
+import { PIPELINE_STAGES } from '../../src/pipeline/stages.ts'
 import { RunRecordSchema } from '../../src/results/schema/run-record.ts'
-import { makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
+import { useWorkdir } from './support/fake-profile.ts'
 import { type FixtureRun, replayEnv, replayProfile, VIRNUCPRO_FIXTURES } from './support/replay-profile.ts'
 
 /**
@@ -20,14 +21,7 @@ import { type FixtureRun, replayEnv, replayProfile, VIRNUCPRO_FIXTURES } from '.
 const SPEEDUP = 40
 const tolerance = (ms: number) => 60 + 0.25 * ms
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  expect(processesWithTag(work.tag)).toEqual([])
-  await work.remove()
-})
+const work = useWorkdir()
 
 interface Seen {
   event: TargetEvent
@@ -66,18 +60,6 @@ function stampOf(text: string, what: string, worker?: number): number {
 }
 const compressed = (fromMs: number, toMs: number) => (toMs - fromMs) / SPEEDUP
 
-const STAGES = [
-  'Sequence Chunking',
-  'Six-Frame Translation',
-  'Nucleotide File Splitting',
-  'Protein File Splitting',
-  'DNABERT-S Feature Extraction',
-  'ESM-2 Feature Extraction',
-  'Feature Merging',
-  'Model Prediction',
-  'Consensus Scoring',
-]
-
 describe("the unmodified VirNucPro's output, replayed by a real process", () => {
   test('v2, 2 GPUs: stages, summary, input sequences, worker lines on stderr beside stdout, and worker spans', async () => {
     const { record, seen, series } = await replay('v2-2gpu')
@@ -85,7 +67,7 @@ describe("the unmodified VirNucPro's output, replayed by a real process", () => 
     expect(RunRecordSchema.safeParse(record).error).toBeUndefined()
     expect(record.logReadErrors).toEqual({ total: 0, first: [] })
     expect(record.stages.map((s) => [s.name, s.logDurationS, s.summaryDurationS])).toEqual(
-      STAGES.map((name, i) => [
+      PIPELINE_STAGES.map((name, i) => [
         name,
         ...[[0.4], [6.1], [0], [0], [39.7], [50.5], [6.9], [0.8], [0.5]][i]!.flatMap((d) => [d, d]),
       ]),

@@ -1,17 +1,11 @@
 import { fileURLToPath } from 'node:url'
 import { execa } from 'execa'
-import { afterEach, beforeEach, expect, test } from 'vitest'
-import { makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
+import { expect, test } from 'vitest'
+import { processesWithTag, useWorkdir } from './support/fake-profile.ts'
 
 const CONFIG = fileURLToPath(new URL('./fakes/vitest-timeout/vitest.config.ts', import.meta.url))
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  await work.remove()
-})
+const work = useWorkdir({ orphans: false })
 
 test('a vitest test that times out mid-run leaves no process of the target behind', async () => {
   const env = { NO_COLOR: '1', FIXTURE_INPUT: work.input, FIXTURE_OUTPUT: work.outputDir, FIXTURE_TAG: work.tag }

@@ -1,17 +1,10 @@
 import { readFile } from 'node:fs/promises'
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { TargetEvent } from '../../src/pipeline/events.ts'
 import { type RunTargetOptions, runTarget } from '../../src/pipeline/runner.ts'
-import { fakeProfile, makeWorkdir, processesWithTag, type Workdir } from './support/fake-profile.ts'
+import { fakeProfile, useWorkdir } from './support/fake-profile.ts'
 
-let work: Workdir
-beforeEach(async () => {
-  work = await makeWorkdir()
-})
-afterEach(async () => {
-  expect(processesWithTag(work.tag)).toEqual([])
-  await work.remove()
-})
+const work = useWorkdir()
 
 function run(fake: string[], more: Partial<RunTargetOptions> = {}) {
   const extraArgs = [...fake.flatMap((f) => ['--fake', f]), ...(more.extraArgs ?? [])]

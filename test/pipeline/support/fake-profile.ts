@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterEach, beforeEach, expect } from 'vitest'
 import { probePython } from '../../../src/pipeline/preflight.ts'
 import { type TargetProfile, UPSTREAM_EXIT_CODES } from '../../../src/pipeline/profiles.ts'
 
@@ -42,6 +43,22 @@ export async function makeWorkdir(): Promise<Workdir> {
     tag: randomUUID(),
     remove: () => rm(dir, { recursive: true, force: true }),
   }
+}
+
+/**
+ * A fresh work directory for each test of the file, removed after it; `orphans` (default true) also checks that no
+ * process the target started outlives the test. One object, refilled before each test, so the tests read `work.input`.
+ */
+export function useWorkdir({ orphans = true }: { orphans?: boolean } = {}): Workdir {
+  const work = {} as Workdir
+  beforeEach(async () => {
+    Object.assign(work, await makeWorkdir())
+  })
+  afterEach(async () => {
+    if (orphans) expect(processesWithTag(work.tag)).toEqual([])
+    await work.remove()
+  })
+  return work
 }
 
 /**
