@@ -9,6 +9,7 @@ import { readInput } from '../input/input-check.ts'
 import { DEFAULT_WORK_CHUNK_LENGTH } from '../input/sample.ts'
 import { formatRefusal } from '../platform/setting-error.ts'
 import { closestMatch } from './closest.ts'
+import { conflictingSettings } from './conflicts.ts'
 import type { Setting } from './env-parsers.ts'
 import { loadThresholds } from './thresholds.ts'
 import { KNOWN_VARIABLES, rawSetting, VARIABLES } from './variables.ts'
@@ -65,10 +66,15 @@ export function variableProblems(env: NodeJS.ProcessEnv, parsedElsewhere: CheckO
   return problems
 }
 
-/** Every problem of the settings in `env`: unknown names, bad values, the thresholds file, the input. */
+/**
+ * Every problem of the settings in `env`: unknown names, bad values, settings that contradict each other
+ * (conflicts.ts), the thresholds file, the input.
+ */
 export async function checkSettings(env: NodeJS.ProcessEnv, options: CheckOptions = {}): Promise<SettingProblem[]> {
   const problems = [...unknownVariables(env), ...variableProblems(env, options.parsedElsewhere)]
   const bad = (name: string) => problems.some((p) => p.variable === name)
+  for (const { names, error } of conflictingSettings(env))
+    if (!names.some(bad)) problems.push({ variable: names[0], message: error.message })
   const thresholds = 'VIRNUCPRO_BENCH_THRESHOLDS'
   if (rawSetting(env, thresholds) !== undefined && !bad(thresholds)) {
     try {

@@ -102,12 +102,33 @@ export function onlyOne(what: string): Setting<boolean> {
   }
 }
 
-/** Text matching `pattern`; `form` says in words what it must look like. */
-export function text(what: string, pattern: RegExp, form: string): Setting<string> {
+const NAME_FORM = 'a directory name (letters, digits, . _ -, starting with a letter or digit)'
+
+/** Why `raw` is no single directory name of the form NAME_FORM, or null when it is one. */
+function notOneName(raw: string, maxChars: number): string | null {
+  if (raw === '..') return '.. is the folder above'
+  if (raw === '.') return '. is the folder itself'
+  if (/[/\\]/.test(raw)) return `a ${raw.includes('/') ? '/' : '\\'} makes it a path`
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (NUL first) are what is refused.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(raw)) return 'it holds a control character'
+  if (/^[.-]/.test(raw)) return 'it starts with . or -'
+  const odd = /[^A-Za-z0-9._-]/u.exec(raw)
+  if (odd) return `'${odd[0]}' is not a letter, digit, . _ or -`
+  if (raw.length > maxChars) return `over ${maxChars} characters`
+  return null
+}
+
+/**
+ * One directory name, used as a single path component under a folder of the suite's (a run ID, a campaign task): never
+ * `.`, `..`, a path, a control character (NUL), a name starting with `.` or `-`, or anything outside [A-Za-z0-9._-], so
+ * that what is written under it stays in that folder and reads the same in a record id, a shell and a file name.
+ */
+export function directoryName(what: string, maxChars: number): Setting<string> {
   return {
     what,
     parse(raw, name) {
-      if (!pattern.test(raw)) throw refuse(name, raw, `not ${form}`, `set it to ${form}, or unset it`)
+      const why = notOneName(raw, maxChars)
+      if (why !== null) throw refuse(name, raw, `not a directory name (${why})`, `set it to ${NAME_FORM}, or unset it`)
       return raw
     },
   }

@@ -14,17 +14,20 @@ import {
   choice,
   countList,
   decimalInteger,
+  directoryName,
   onlyOne,
   parsedBy,
   type Setting,
   sizeList,
-  text,
   yesNo,
 } from './env-parsers.ts'
 import { pathSetting } from './path-settings.ts'
 
-/** A run ID is one directory name: letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
-const RUN_ID_FORM = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+/**
+ * The longest run ID or campaign task: a task ends record file names (`<id>.<task>.json`) within 255 bytes, and a short
+ * host name (up to 63) with its `-t<index>` fits.
+ */
+const DIRECTORY_NAME_MAX_CHARS = 128
 
 export const VARIABLES = {
   VIRNUCPRO_BENCH_MODEL_SCALE: choice('reference pipeline model size', ['tiny', 'small', 'full'] as const),
@@ -57,7 +60,9 @@ export const VARIABLES = {
     true,
   ),
   VIRNUCPRO_BENCH_DEVICE: choice('where the suites run the target', ['gpu', 'cpu'] as const, true),
-  VIRNUCPRO_BENCH_TASK: anyText("this invocation's task name in a campaign"),
+  // Its work directory is `work/<task>` (src/engine/context.ts workDirOf): `..` once put a task's files in the run
+  // directory itself, so it is one directory name, refused otherwise rather than rewritten.
+  VIRNUCPRO_BENCH_TASK: directoryName("this invocation's task name in a campaign", DIRECTORY_NAME_MAX_CHARS),
   VIRNUCPRO_BENCH_TARGET: choice('the pipeline the suites drive', Object.keys(PROFILES)),
   VIRNUCPRO_BENCH_INPUT: pathSetting(
     "the user's sample",
@@ -80,7 +85,7 @@ export const VARIABLES = {
     'point it at a run directory (results/<runId>), or unset it',
   ),
   VIRNUCPRO_BENCH_HISTORY: pathSetting('history database', 'file', true, 'point it at a .sqlite file, or unset it'),
-  VIRNUCPRO_BENCH_RUN_ID: text('run ID shared by the run', RUN_ID_FORM, 'a directory name (letters, digits, . _ -)'),
+  VIRNUCPRO_BENCH_RUN_ID: directoryName('run ID shared by the run', DIRECTORY_NAME_MAX_CHARS),
   VIRNUCPRO_BENCH_KEEP_OUTPUTS: onlyOne("keep the pipeline's tensor outputs"),
   VIRNUCPRO_BENCH_FRESH: onlyOne('start a new run instead of continuing an interrupted one'),
   VIRNUCPRO_BENCH_AB: parsedBy('the A/B arms (JSON)', parseAbArms, 'see benchmarks/ab.gpu.bench.ts for the form'),

@@ -63,7 +63,8 @@ function holdForThisProcess(workDir: string): void {
 /**
  * @param writer the invocation's claim (the gpu project's global setup takes the lock for its whole invocation and
  *   hands its token to every worker); absent: this process claims the work directory itself, until it exits.
- * @throws ThresholdsConfigError for a bad thresholds file; TargetConfigError for an unknown target name;
+ * @throws SettingError for a VIRNUCPRO_BENCH_TASK that is no single directory name; ThresholdsConfigError for a bad
+ *   thresholds file; TargetConfigError for an unknown target name;
  *   WriterBusyError when another invocation writes the same work directory.
  */
 export async function createSuiteContext(

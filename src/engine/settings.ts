@@ -123,12 +123,12 @@ export function targetDevice(env: NodeJS.ProcessEnv = process.env): TargetDevice
  * VIRNUCPRO_BENCH_TASK: this invocation's name among the tasks of one campaign that share a run directory (set by the
  * job scripts of src/cluster as `<host>-t<array task>`). Its records' ids end in `.<task>` and its scratch and run-cache
  * directories are its own, so tasks on one host or many never overwrite, reuse or mix each other's runs. Null outside
- * a campaign. Characters outside [A-Za-z0-9._-] become `-` (the record id's alphabet).
+ * a campaign. One directory name in the record id's alphabet, read as it is: a value that is not one (`..`, `a/b`) is
+ * refused, never rewritten or cut into a name that another task's may equal.
+ * @throws SettingError for a value that is no single directory name.
  */
 export function campaignTask(env: NodeJS.ProcessEnv = process.env): string | null {
-  const raw = env.VIRNUCPRO_BENCH_TASK?.trim()
-  if (!raw) return null
-  return raw.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64)
+  return readSetting(env, 'VIRNUCPRO_BENCH_TASK') ?? null
 }
 
 /** The variables parsed by suite modules of their own, handed to the one settings check (src/config/check.ts). */

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { writeFileAtomicSync } from '../platform/atomic-write-sync.ts'
+import { escapeControls } from '../platform/one-line.ts'
 
 export const STATE_FILE = 'state.json'
 
@@ -35,25 +36,58 @@ export function writeRunStateSync(workDir: string, state: RunState): void {
   writeFileAtomicSync(join(workDir, STATE_FILE), `${JSON.stringify(state)}\n`)
 }
 
-function parse(text: string | null): RunState | null {
-  if (text === null) return null
+/** What a work directory's state file holds: none, a run state, or a file there that is not one this code can read. */
+export type RunStateRead =
+  | { status: 'absent' }
+  | { status: 'read'; state: RunState }
+  | { status: 'damaged'; file: string; problem: string }
+
+/** What is wrong with a state file's text (the file is written whole, atomically), or its state. */
+function parse(text: string): { state: RunState } | { problem: string } {
+  if (text.trim() === '') return { problem: 'empty (cut off or damaged)' }
+  let json: unknown
   try {
-    const parsed = RunStateSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
+    json = JSON.parse(text)
+  } catch (error) {
+    return { problem: `not JSON (cut off or damaged: ${escapeControls((error as Error).message)})` }
   }
+  const parsed = RunStateSchema.safeParse(json)
+  if (parsed.success) return { state: parsed.data }
+  const issue = parsed.error.issues[0]!
+  return { problem: `not a run state this version reads (${issue.path.join('.') || 'top level'}: ${issue.message})` }
 }
 
-/** The state of `workDir`, or null when there is none (or it cannot be read: then nothing is continued from it). */
+/** What a state file's read gave (its text, or the error reading it) says of it. */
+function readOutcome(file: string, got: string | NodeJS.ErrnoException): RunStateRead {
+  if (typeof got !== 'string') {
+    // A missing work directory, or one without a state file, holds no state; anything else is a file not read.
+    if (got.code === 'ENOENT' || got.code === 'ENOTDIR') return { status: 'absent' }
+    return { status: 'damaged', file, problem: `cannot be read (${got.code ?? escapeControls(got.message)})` }
+  }
+  const parsed = parse(got)
+  return 'state' in parsed ? { status: 'read', ...parsed } : { status: 'damaged', file, ...parsed }
+}
+
+/** The state file of `workDir`, told apart: absent, read, or damaged (with the file and what is wrong). */
+export async function inspectRunState(workDir: string): Promise<RunStateRead> {
+  const file = join(workDir, STATE_FILE)
+  return readOutcome(file, await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => error))
+}
+
+/** The state of `workDir`, or null when there is none or it cannot be read (inspectRunState tells the two apart). */
 export async function readRunState(workDir: string): Promise<RunState | null> {
-  return parse(await readFile(join(workDir, STATE_FILE), 'utf8').catch(() => null))
+  const read = await inspectRunState(workDir)
+  return read.status === 'read' ? read.state : null
 }
 
 export function readRunStateSync(workDir: string): RunState | null {
+  const file = join(workDir, STATE_FILE)
+  let got: string | NodeJS.ErrnoException
   try {
-    return parse(readFileSync(join(workDir, STATE_FILE), 'utf8'))
-  } catch {
-    return null
+    got = readFileSync(file, 'utf8')
+  } catch (error) {
+    got = error as NodeJS.ErrnoException
   }
+  const read = readOutcome(file, got)
+  return read.status === 'read' ? read.state : null
 }

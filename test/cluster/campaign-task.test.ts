@@ -26,17 +26,32 @@ describe('campaignTask (VIRNUCPRO_BENCH_TASK)', () => {
     expect(campaignTask({ VIRNUCPRO_BENCH_TASK: '  ' })).toBeNull()
   })
 
-  test('any value becomes a name in the record id alphabet, at most 64 characters', () => {
+  test('property: any value is read as it is, one name in the record id alphabet, or refused with a SettingError', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 100 }), (raw) => {
-        const task = campaignTask({ VIRNUCPRO_BENCH_TASK: raw })
+      fc.property(fc.oneof(fc.string({ maxLength: 140 }), fc.constantFrom('..', '.', 'a/..', '-t0')), (raw) => {
+        let task: string | null
+        try {
+          task = campaignTask({ VIRNUCPRO_BENCH_TASK: raw })
+        } catch (error) {
+          expect(error).toBeInstanceOf(SuiteSettingsError)
+          expect((error as Error).message).toMatch(/^VIRNUCPRO_BENCH_TASK='.*': not a directory name \(/)
+          return
+        }
         if (raw.trim() === '') expect(task).toBeNull()
         else {
+          expect(task).toBe(raw.trim())
           expect(task).toMatch(RECORD_ID)
-          expect(task!.length).toBeLessThanOrEqual(64)
+          expect(task).not.toMatch(/^\.\.?$/)
         }
       }),
     )
+  })
+
+  test('.. (which put its work files in the run directory itself) is refused, not rewritten', () => {
+    expect(() => campaignTask({ VIRNUCPRO_BENCH_TASK: '..' })).toThrow(
+      "VIRNUCPRO_BENCH_TASK='..': not a directory name (.. is the folder above); set it to a directory name (letters, digits, . _ -, starting with a letter or digit), or unset it",
+    )
+    expect(campaignTask({ VIRNUCPRO_BENCH_TASK: ' node1-t0 ' })).toBe('node1-t0')
   })
 })
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { KNOWN_VARIABLES, readSetting, VARIABLES, type VariableName } from '../../src/config/variables.ts'
@@ -115,4 +115,70 @@ describe('GPU count lists (VIRNUCPRO_BENCH_CAPACITY_GPUS, _DIRECT)', () => {
       }),
     )
   })
+})
+
+describe('settings used as one directory name (VIRNUCPRO_BENCH_TASK, VIRNUCPRO_BENCH_RUN_ID)', () => {
+  const ONE_NAME = ['VIRNUCPRO_BENCH_TASK', 'VIRNUCPRO_BENCH_RUN_ID'] as const
+
+  test.for(ONE_NAME)('%s: a value that would leave its folder is refused, saying why', (name) => {
+    const refusals: [string, RegExp][] = [
+      ['..', /: not a directory name \(\.\. is the folder above\); /],
+      ['.', /: not a directory name \(\. is the folder itself\); /],
+      ['a/b', /: not a directory name \(a \/ makes it a path\); /],
+      ['../work', /: not a directory name \(a \/ makes it a path\); /],
+      ['a\u0000b', /: not a directory name \(it holds a control character\); /],
+      ['.hidden', /: not a directory name \(it starts with \. or -\); /],
+      ['a b', /: not a directory name \(' ' is not a letter, digit, \. _ or -\); /],
+      ['x'.repeat(129), /: not a directory name \(over 128 characters\); /],
+    ]
+    for (const [raw, problem] of refusals) {
+      expect(() => readSetting({ [name]: raw }, name), raw).toThrow(SettingError)
+      expect(() => readSetting({ [name]: raw }, name), raw).toThrow(problem)
+      expect(() => readSetting({ [name]: raw }, name), raw).toThrow(
+        /; set it to a directory name \(letters, digits, \. _ -, starting with a letter or digit\), or unset it$/,
+      )
+    }
+    expect(readSetting({ [name]: '  ' }, name)).toBeUndefined()
+  })
+
+  test.for(ONE_NAME)('%s, property: a value read is one path component, the same value, inside its folder', (name) => {
+    const anyText = fc.oneof(
+      fc.string({ maxLength: 140 }),
+      fc.stringMatching(/^[A-Za-z0-9._/-]{1,12}$/),
+      fc.constantFrom('.', '..', '...', './x', 'x/..', '/', 'a\u0000'),
+    )
+    fc.assert(
+      fc.property(anyText, (raw) => {
+        let value: string | undefined
+        try {
+          value = readSetting({ [name]: raw }, name)
+        } catch (error) {
+          expect(error).toBeInstanceOf(SettingError)
+          return
+        }
+        if (value === undefined) {
+          expect(raw.trim()).toBe('')
+          return
+        }
+        expect(value).toBe(raw.trim())
+        const inside = join('/root/work', value)
+        expect(dirname(inside)).toBe('/root/work')
+        expect(basename(inside)).toBe(value)
+        expect(value).not.toMatch(/^\.|\//)
+        expect(value.includes('\u0000')).toBe(false)
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  test.for(ONE_NAME)(
+    '%s, property: every name of letters, digits, . _ - starting with a letter or digit is read as it is',
+    (name) => {
+      fc.assert(
+        fc.property(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/), (raw) => {
+          expect(readSetting({ [name]: raw }, name)).toBe(raw)
+        }),
+      )
+    },
+  )
 })
