@@ -1,6 +1,8 @@
 import { join } from 'node:path'
 import type { TestBenchmark } from 'vitest'
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import { workDirOf } from '../src/engine/context.ts'
+import { campaignTask } from '../src/engine/settings.ts'
 import { escapeControls } from '../src/platform/one-line.ts'
 import { regressionGateFails } from '../src/report/analyses/regression.ts'
 import { reporterHistoryFile } from '../src/report/history-input.ts'
@@ -11,6 +13,7 @@ import { terminalSummary } from '../src/report/render/terminal.ts'
 import { listRunDirs, newRunDir, reportsDir, resultsRoot } from '../src/report/run-dir.ts'
 import { REPORT_FILES, writeReports } from '../src/report/write.ts'
 import { storeInvocation } from '../src/results/invocations.ts'
+import { checkWriter } from '../src/results/writer-lock.ts'
 
 export interface GpuReportOptions {
   /** Where reports go; default VIRNUCPRO_BENCH_REPORTS_DIR or `reports`. */
@@ -91,6 +94,22 @@ export default class GpuReportReporter implements Reporter {
     return null
   }
 
+  /**
+   * Throws WriterLostError when this invocation held the run's writer lock (the gpu project's global setup provides
+   * its token) and holds it no more: another invocation took the run over while this one was suspended, and its
+   * reports are that one's to write.
+   */
+  #checkStillWriter(dir: string): void {
+    for (const project of this.#vitest?.projects ?? []) {
+      const writer = (project.getProvidedContext() as unknown as Record<string, unknown>).writer as
+        | { token?: unknown }
+        | null
+        | undefined
+      if (typeof writer?.token !== 'string' || join(this.#root(), String(this.#providedRunId())) !== dir) continue
+      checkWriter(workDirOf(dir, campaignTask(process.env)), writer.token)
+    }
+  }
+
   async #runDir(): Promise<string | null> {
     const runId = this.#options.runId ?? (process.env.VIRNUCPRO_BENCH_RUN_ID?.trim() || null) ?? this.#providedRunId()
     return runId ? join(this.#root(), runId) : newRunDir(this.#root(), this.#before)
@@ -110,6 +129,7 @@ export default class GpuReportReporter implements Reporter {
     try {
       const dir = await this.#runDir()
       if (dir === null && this.#benchmarks.length === 0) return
+      if (dir !== null) this.#checkStillWriter(dir)
       const outcome: RunOutcome =
         reason === 'passed' && errors.length === 0
           ? { state: 'passed' }

@@ -16,7 +16,14 @@ import { collectProvenance } from '../../src/results/provenance.ts'
 import { makeRunId } from '../../src/results/run-id.ts'
 import { type RunState, writeRunState, writeRunStateSync } from '../../src/results/run-state.ts'
 import { runDirectory } from '../../src/results/store.ts'
-import { acquireWriter, newWriterToken, releaseWriter, startHeartbeat } from '../../src/results/writer-lock.ts'
+import {
+  acquireWriter,
+  checkWriter,
+  newWriterToken,
+  releaseWriter,
+  startHeartbeat,
+  WriterLostError,
+} from '../../src/results/writer-lock.ts'
 import type { GpuAvailability } from './gpu-availability.ts'
 
 declare module 'vitest' {
@@ -105,6 +112,14 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     stopBeat()
     // A measurement without its record (a test timed out, a worker crashed) is as unfinished as one stopped by a
     // signal: the same command run again continues it.
+    // Lost to another invocation (suspended past the lock's lease): its state is that one's to write, not ours. Said
+    // already by the write that was refused and by the reporter, before vitest's closing line, which stays the last.
+    try {
+      checkWriter(workDir, token)
+    } catch (error) {
+      if (error instanceof WriterLostError) return
+      throw error
+    }
     const unfinished = await unfinishedMeasurements(resultsDir).catch(() => [])
     const ended = unfinished.length > 0 ? 'interrupted' : 'finished'
     await writeRunState(workDir, { ...state, state: ended, updatedAt: new Date().toISOString() })

@@ -17,7 +17,7 @@ import { readAllStats, readProcStat } from '../pipeline/proc.ts'
 import { storeInvocationSync } from '../results/invocations.ts'
 import { countKeptRunsSync } from '../results/run-journal.ts'
 import { type RunState, writeRunStateSync } from '../results/run-state.ts'
-import { releaseWriter } from '../results/writer-lock.ts'
+import { checkWriter, releaseWriter } from '../results/writer-lock.ts'
 
 const SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const
 type StopSignal = keyof typeof SIGNALS
@@ -73,6 +73,14 @@ function stopWorkers(signal: StopSignal, pids: number[]): void {
 export function gracefulStop(plan: StopPlan, signal: StopSignal): void {
   const say = plan.say ?? ((line: string) => process.stderr.write(`${line}\n`))
   stopWorkers(signal, (plan.workers ?? workers)())
+  try {
+    checkWriter(plan.workDir, plan.token)
+  } catch (error) {
+    // Another invocation holds the run now (this one was suspended past the lease): its state, its reports.
+    say(`virnucpro-bench: stopped by ${signal}: ${(error as Error).message}`)
+    ;(plan.exit ?? process.exit)(128 + SIGNALS[signal])
+    return
+  }
   try {
     writeRunStateSync(plan.workDir, { ...plan.state, state: 'interrupted', updatedAt: new Date().toISOString() })
   } catch (error) {

@@ -49,6 +49,7 @@ export function journalFor(
   return {
     environment: contextEnvironment(ctx),
     invocation: ctx.writer.token,
+    lockDir: ctx.workDir,
     runId: ctx.runId,
     purpose: purpose && { ...purpose, id: recordId(ctx, purpose.id) },
     describe: async (inputFiles) => ({ provenance: await provenanceOf(ctx, inputFiles), thresholds: ctx.thresholds }),

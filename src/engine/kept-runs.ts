@@ -6,8 +6,9 @@
  * one line saying why. Nothing finished is measured twice; nothing stale is reused.
  */
 import os from 'node:os'
+import { runRefusal } from '../results/run-acceptance.ts'
 import { readRunEntry, setAside, writeRunEntry } from '../results/run-journal.ts'
-import { keyDifferences, type RunKey } from '../results/run-key.ts'
+import type { RunKey } from '../results/run-key.ts'
 import type { MeasuredBy, RunEntry } from '../results/schema/run-entry.ts'
 import { JOURNAL_FORMAT } from '../results/schema/run-entry.ts'
 import type { RunObservation } from './observe-run.ts'
@@ -44,15 +45,6 @@ function observationOf(entry: RunEntry): RunObservation | null {
   }
 }
 
-/** Why a kept entry cannot stand for the run keyed `key`, or null when it can. */
-function refusal(entry: RunEntry, key: RunKey): string | null {
-  const run = entry.measured.run
-  if (run.exitClass !== 'completed') return `it ended as ${run.exitClass}${run.reason ? `: ${run.reason}` : ''}`
-  const differences = keyDifferences(entry.key, key)
-  if (differences.length > 0) return `its key differs: ${differences.join('; ')}`
-  return null
-}
-
 /**
  * The kept run in `runDir` when it can stand for this run; else the folder is set aside (so the run is measured in a
  * clean one) and the outcome says why.
@@ -62,7 +54,7 @@ export async function takeKeptRun(runDir: string, key: RunKey): Promise<KeptRunO
   let why: string | null = null
   if (reading.state === 'kept') {
     const observation = observationOf(reading.entry)
-    why = observation ? refusal(reading.entry, key) : 'its entry lacks the run observation'
+    why = observation ? runRefusal(reading.entry, key, true) : 'its entry lacks the run observation'
     if (observation && why === null)
       return { state: 'kept', kept: { observation, measuredBy: reading.entry.measuredBy } }
   } else if (reading.state === 'unreadable') why = `its run.json is unreadable (${reading.reason})`

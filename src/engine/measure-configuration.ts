@@ -121,7 +121,7 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
     const entry = results.get(step.arm)!
     const n = entry.observations.length + 1
     const label = `${arm.config.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
-    const { observation, reused } = await journal.run(arm, label, () =>
+    const { observation, reused } = await journal.run(arm, label, (abortSignal) =>
       observeRun({
         profile: options.profile,
         config: arm.config,
@@ -131,6 +131,7 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
         warmup: step.phase === 'warmup',
         monitor: options.monitor,
         timeoutMs: options.timeoutMs,
+        abortSignal,
       }),
     )
     entry.observations.push(observation)

@@ -10,10 +10,12 @@ import { join } from 'node:path'
 import type { Thresholds } from '../config/thresholds.ts'
 import type { RepetitionPolicy } from '../measure/index.ts'
 import type { TargetProfile } from '../pipeline/profiles.ts'
+import { runRefusal } from '../results/run-acceptance.ts'
 import { isRunOf, readRunEntry, writeMeasurementEntry } from '../results/run-journal.ts'
-import { keyDifferences, type RunKey } from '../results/run-key.ts'
+import type { RunKey } from '../results/run-key.ts'
 import type { Provenance } from '../results/schema/index.ts'
 import { JOURNAL_FORMAT, type Purpose } from '../results/schema/run-entry.ts'
+import { checkWriter, WriterLostError } from '../results/writer-lock.ts'
 import { type Configuration, configKey, slug } from './configuration.ts'
 import { keepRun, measuredByThisProcess, takeKeptRun } from './kept-runs.ts'
 import type { MonitorSettings, RunObservation } from './observe-run.ts'
@@ -24,6 +26,11 @@ export interface JournalOptions {
   environment: RunKey | Promise<RunKey>
   /** This invocation's writer token: runs it measured are shared within it, others' are "kept". */
   invocation: string
+  /**
+   * The writer lock the journal's files are written under (its work directory; the token is `invocation`): every write
+   * is fenced by it (writer-lock.ts checkWriter). Absent: unfenced (library use, tests without a lock).
+   */
+  lockDir?: string
   runId: string
   /** The record the runs are for; null: the runs are kept, but no reader can show them as a record after a kill. */
   purpose: Purpose | null
@@ -41,11 +48,15 @@ interface JournalArm {
 export interface OpenJournal {
   /** The folder an arm's runs go to. */
   slotDir(arm: JournalArm): string
-  /** The kept run of `label` if one stands for it, else `measure()`'s run, kept at once. */
+  /**
+   * The kept run of `label` if one stands for it, else `measure()`'s run, kept at once. `measure` is handed a signal
+   * that aborts when this invocation loses the writer lock mid-run (it was suspended and the run taken over): its
+   * target must end then, or it goes on writing its outputs into the folder the new writer measures in.
+   */
   run(
     arm: JournalArm,
     label: string,
-    measure: () => Promise<RunObservation>,
+    measure: (abortSignal: AbortSignal) => Promise<RunObservation>,
   ): Promise<{ observation: RunObservation; reused: boolean }>
   /** Observations the journal gave back. */
   readonly reused: ReadonlySet<RunObservation>
@@ -78,6 +89,10 @@ export async function openJournal(
   const invocation = j?.invocation ?? LOCAL_INVOCATION
   const say = j?.say ?? ((line: string) => process.stderr.write(`${line}\n`))
   const measuredBy = measuredByThisProcess(invocation)
+  // Before each write (the measurement file, a run set aside, a run kept): a writer that lost the run stops here.
+  const fence = () => {
+    if (j?.lockDir) checkWriter(j.lockDir, invocation)
+  }
   const warmupsOf = (label: string) => ((policy.warmupArms?.includes(label) ?? true) ? policy.warmupRuns : 0)
   const slots = new Map(
     arms.map((arm) => {
@@ -107,13 +122,16 @@ export async function openJournal(
   const name = j?.purpose?.name ?? arms.map((a) => a.config.label).join(' + ')
   if (j?.purpose && j.describe) {
     const { provenance, thresholds } = await j.describe(arms.map((a) => a.input))
+    fence()
     // Keyed by the arms' labels and slots: the capacity suite's top-ups share the planned arms' record and slot, and
     // each is a measurement of its own (a key of slots alone let each top-up's file replace the one before).
     const armsKey = arms.map((a) => `${a.config.label}\u0000${slots.get(a.config.label)}`).join('\u0001')
     await writeMeasurementEntry(options.workDir, `${slug(j.purpose.id)}-${hash8(armsKey)}`, {
       format: JOURNAL_FORMAT,
       purpose: j.purpose,
-      arms: arms.map((a) => ({ label: a.config.label, slot: slots.get(a.config.label)! })),
+      arms: await Promise.all(
+        arms.map(async (a) => ({ label: a.config.label, slot: slots.get(a.config.label)!, key: await keyOf(a) })),
+      ),
       plannedRuns: policy.maxRuns,
       provenance,
       thresholds,
@@ -145,6 +163,7 @@ export async function openJournal(
       const full = byLabel.get(arm.config.label)!
       const dir = join(options.workDir, slots.get(arm.config.label)!, slug(label))
       const key = await keyOf(full)
+      fence()
       const outcome = await takeKeptRun(dir, key)
       if (outcome.state === 'kept') {
         const { observation, measuredBy: by } = outcome.kept
@@ -158,8 +177,10 @@ export async function openJournal(
         measuredAgain++
         say(`${j?.runId ?? 'run'}: ${label}: measured again: ${outcome.why}`)
       }
-      const observation = await measure()
+      const lease = watchLease(j?.lockDir ?? null, invocation)
+      const observation = await measure(lease.signal).finally(lease.stop)
       measuredNow++
+      fence()
       await keepRun(dir, key, observation, measuredBy)
       return { observation, reused: false }
     },
@@ -170,6 +191,26 @@ export async function openJournal(
       )
     },
   }
+}
+
+/** How often a run in flight checks that its invocation still holds the run: a timer overdue after a suspension fires at once. */
+const LEASE_CHECK_MS = 250
+
+/** A signal that aborts (with the WriterLostError) once `lockDir`'s lock is no longer `token`'s; never for null. */
+function watchLease(lockDir: string | null, token: string): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController()
+  if (lockDir === null) return { signal: controller.signal, stop: () => {} }
+  const timer = setInterval(() => {
+    try {
+      checkWriter(lockDir, token)
+    } catch (error) {
+      if (!(error instanceof WriterLostError)) return // a read that failed: the write's own check decides
+      clearInterval(timer)
+      controller.abort(error)
+    }
+  }, LEASE_CHECK_MS)
+  timer.unref()
+  return { signal: controller.signal, stop: () => clearInterval(timer) }
 }
 
 /**
@@ -185,8 +226,8 @@ async function keptElsewhere(slotDir: string, arm: string, key: RunKey, invocati
     if (reading.state !== 'kept') continue
     const { entry } = reading
     if (!isRunOf(entry.measured.label, arm) || entry.measured.warmup) continue
-    if (entry.measuredBy.invocation === invocation || entry.measured.run.exitClass !== 'completed') continue
-    if (keyDifferences(entry.key, key).length === 0) count++
+    if (entry.measuredBy.invocation === invocation) continue
+    if (runRefusal(entry, key, true) === null) count++
   }
   return count
 }

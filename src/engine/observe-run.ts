@@ -39,6 +39,8 @@ export interface RunRequest {
   /** null: no monitor (the runs' `gpu` is null and the reason says why). */
   monitor: MonitorSettings | null
   timeoutMs?: number
+  /** Ends the run (its whole process tree) early: the invocation lost the run to another (measurement-journal.ts). */
+  abortSignal?: AbortSignal
 }
 
 /** A measured run plus what the suites read beyond the record (kept in `stats`, not in `runs[]`). */
@@ -142,6 +144,7 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
     extraArgs: request.config.extraArgs,
     env: request.config.env,
     timeoutMs: request.timeoutMs,
+    abortSignal: request.abortSignal,
     onEvent,
     onSpawn: monitor ? (tree) => monitor.attachTarget(tree, request.config.gpus) : undefined,
     ...(monitor && {
@@ -149,7 +152,8 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
       gpuMemoryHeldBy: async (pids) => heldBy(pids),
     }),
   })
-  await pruneTensorOutputs(join(dir, 'out'))
+  // Aborted, the folder may be another invocation's by now (it took the run over): nothing of it is touched.
+  if (!request.abortSignal?.aborted) await pruneTensorOutputs(join(dir, 'out'))
   const endMs = monitor?.nowMs() ?? 0
   if (monitor) await sleep(2 * intervalMs + 5)
   return finish(request, {

@@ -2,9 +2,12 @@
  * Turns a suite's measurements and analysis into a ResultRecord and writes it at once (atomic, validated) into the
  * run directory, so a crash in a later suite loses nothing.
  */
+import { join } from 'node:path'
 import { collectProvenance } from '../results/provenance.ts'
+import { isRecordOf, sameRuns } from '../results/same-runs.ts'
 import type { ResultKind, ResultRecord, Verdict } from '../results/schema/index.ts'
-import { storeResultRecord } from '../results/store.ts'
+import { readResultRecords, storeResultRecord } from '../results/store.ts'
+import { checkWriter } from '../results/writer-lock.ts'
 import { slug } from './configuration.ts'
 import type { SuiteContext } from './context.ts'
 import type { MeasuredConfiguration, MeasureOptions } from './measure-configuration.ts'
@@ -78,7 +81,24 @@ export async function writeSuiteRecord(
   ctx: SuiteContext,
   input: RecordInput,
 ): Promise<{ record: ResultRecord; path: string }> {
-  return storeResultRecord(ctx.resultsDir, await buildRecord(ctx, input))
+  return storeSuiteRecord(ctx, await buildRecord(ctx, input))
+}
+
+/**
+ * Writes a built record into the context's run, fenced: an invocation that lost the run to another (suspended past
+ * the writer lock's lease) adds no record beside that one's.
+ * @throws WriterLostError (nothing written); InvalidResultRecordError.
+ */
+export async function storeSuiteRecord(
+  ctx: SuiteContext,
+  record: ResultRecord,
+): Promise<{ record: ResultRecord; path: string }> {
+  checkWriter(ctx.workDir, ctx.writer.token)
+  // A finished run run again (a requeued task with its run ID pinned) reuses every kept run: its record is there.
+  const stored = await readResultRecords(ctx.resultsDir).catch(() => ({ records: [] as ResultRecord[] }))
+  const copyOf = stored.records.find((r) => isRecordOf(r.id, record.id) && sameRuns(r, record))
+  if (copyOf) return { record: copyOf, path: join(ctx.resultsDir, `${copyOf.id}.json`) }
+  return storeResultRecord(ctx.resultsDir, record)
 }
 
 /** The first failure among the measurements, as a record reason; null when every measurement ran to its end. */

@@ -7,8 +7,10 @@
  */
 import { existsSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
-import { type JournalMeasurement, readJournal } from './run-journal.ts'
+import { basename, join } from 'node:path'
+import { isRunOf, type JournalMeasurement, readJournal } from './run-journal.ts'
+import { keyDifferences, type RunKey } from './run-key.ts'
+import { isRecordOf, runIdentity, sameRuns } from './same-runs.ts'
 import type { ResultRecord } from './schema/index.ts'
 import { type InvalidRecord, readResultRecords } from './store.ts'
 
@@ -17,10 +19,6 @@ export interface RunDirectoryContents {
   records: ResultRecord[]
   invalid: InvalidRecord[]
 }
-
-/** `<id>` or `<id>-<n>`: the file names storeResultRecord gives a record of that id. */
-const isRecordOf = (recordId: string, id: string) =>
-  recordId === id || (recordId.startsWith(`${id}-`) && /^\d+$/.test(recordId.slice(id.length + 1)))
 
 /** Every work directory of a run: `work/` and, in campaign runs, `work/<task>/` (which hold the journal). */
 async function workDirs(runDir: string): Promise<string[]> {
@@ -39,7 +37,7 @@ function partialRecord(id: string, parts: JournalMeasurement[]): ResultRecord {
     .flatMap((m) => m.runs)
     .sort((a, b) => a.finishedAt.localeCompare(b.finishedAt))
     .filter((r) => {
-      const identity = `${r.measured.label}\u0000${r.measured.run.logPath}\u0000${r.measured.run.startedAt}`
+      const identity = runIdentity(r.measured)
       if (seen.has(identity)) return false
       seen.add(identity)
       return true
@@ -69,12 +67,61 @@ function partialRecord(id: string, parts: JournalMeasurement[]): ResultRecord {
 }
 
 /**
+ * The records but copies: a record `<id>-<n>` with the very runs of `<id>` is the same measurement written twice (a
+ * finished run run again by code before the store refused that): named, and left out of every reader's count.
+ */
+function withoutCopies(dir: string, records: ResultRecord[], invalid: InvalidRecord[]): ResultRecord[] {
+  return records.filter((r) => {
+    const original = records.find((k) => r.id !== k.id && isRecordOf(r.id, k.id) && sameRuns(k, r))
+    if (!original) return true
+    invalid.push({
+      file: join(dir, `${r.id}.json`),
+      reason: `a copy of record '${original.id}' (the same runs, written again when its finished run was run again): left out`,
+    })
+    return false
+  })
+}
+
+/** An arm's key in a measurement: the one it stored, else its newest run's (journals from before keys were stored). */
+function armKey(m: JournalMeasurement, label: string): RunKey | null {
+  const stored = m.entry.arms.find((a) => a.label === label)?.key
+  if (stored) return stored
+  return m.runs.filter((r) => isRunOf(r.measured.label, label)).at(-1)?.key ?? null
+}
+
+/**
+ * The measurements of one record that may be shown together: the newest, and the others whose arms of the same label
+ * were measured under the same key (a capacity top-up beside its planned arms). A measurement of another key (the same
+ * record continued with other settings, say another record count) is named in `invalid` and left out: pooling its
+ * runs would show one figure of two inputs.
+ */
+function oneKey(id: string, parts: JournalMeasurement[], invalid: InvalidRecord[]): JournalMeasurement[] {
+  const newest = parts.reduce((a, b) => (b.entry.startedAt > a.entry.startedAt ? b : a))
+  return parts.filter((m) => {
+    if (m === newest) return true
+    for (const arm of m.entry.arms) {
+      const [mine, theirs] = [armKey(m, arm.label), armKey(newest, arm.label)]
+      const differences = mine && theirs ? keyDifferences(mine, theirs) : []
+      if (differences.length === 0) continue
+      invalid.push({
+        file: m.file,
+        reason: `run journal: its ${m.runs.length} run(s) left out of '${id}': measured under another key than its newest measurement (${basename(newest.file)}): ${differences.join('; ')}`,
+      })
+      return false
+    }
+    return true
+  })
+}
+
+/**
  * The records of a run directory and the partial records of its journal (see the file's comment). Journal files that
  * cannot be read are listed with the invalid records, by name.
  * @throws only when the directory itself cannot be read.
  */
 export async function readRunDirectory(dir: string): Promise<RunDirectoryContents> {
-  const { records, invalid } = await readResultRecords(dir)
+  const read = await readResultRecords(dir)
+  const { invalid } = read
+  const records = withoutCopies(dir, read.records, invalid)
   const byPurpose = new Map<string, JournalMeasurement[]>()
   for (const workDir of await workDirs(dir)) {
     const journal = await readJournal(workDir)
@@ -85,9 +132,10 @@ export async function readRunDirectory(dir: string): Promise<RunDirectoryContent
       byPurpose.set(id, [...(byPurpose.get(id) ?? []), m])
     }
   }
-  const partial = [...byPurpose].flatMap(([id, parts]) =>
-    parts.some((m) => m.runs.length > 0) ? [partialRecord(id, parts)] : [],
-  )
+  const partial = [...byPurpose].flatMap(([id, all]) => {
+    const parts = oneKey(id, all, invalid)
+    return parts.some((m) => m.runs.length > 0) ? [partialRecord(id, parts)] : []
+  })
   return { records: [...records, ...partial], invalid }
 }
 

@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
+import { runRefusal } from './run-acceptance.ts'
 import {
   JOURNAL_FORMAT,
   type MeasurementEntry,
@@ -110,13 +111,31 @@ export function isRunOf(label: string, arm: string): boolean {
   return label.startsWith(`${arm} `) && /^(?:run|warm-up) \d+$/.test(label.slice(arm.length + 1))
 }
 
-async function armRuns(workDir: string, slot: string, arm: string, into: JournalMeasurement): Promise<void> {
-  const slotDir = join(workDir, slot)
+/**
+ * The kept runs of one arm that stand for it (run-acceptance.ts: its key, plausible figures); the others are named in
+ * `problems` in the words continuing uses, and left out.
+ */
+async function armRuns(
+  workDir: string,
+  arm: JournalMeasurement['entry']['arms'][number],
+  into: JournalMeasurement,
+  problems: { file: string; reason: string }[],
+): Promise<void> {
+  const slotDir = join(workDir, arm.slot)
   const names = await readdir(slotDir).catch(() => [] as string[])
+  const found: { file: string; entry: RunEntry }[] = []
   for (const name of names.sort()) {
     if (/\.attempt-\d+$/.test(name)) continue
     const reading = await readRunEntry(join(slotDir, name))
-    if (reading.state === 'kept' && isRunOf(reading.entry.measured.label, arm)) into.runs.push(reading.entry)
+    if (reading.state === 'kept' && isRunOf(reading.entry.measured.label, arm.label))
+      found.push({ file: join(slotDir, name, RUN_FILE), entry: reading.entry })
+  }
+  // A journal written before the arm's key was kept: its newest run's key stands in.
+  const key = arm.key ?? found.toSorted((a, b) => b.entry.finishedAt.localeCompare(a.entry.finishedAt))[0]?.entry.key
+  for (const run of found) {
+    const refusal = key ? runRefusal(run.entry, key, false) : null
+    if (refusal) problems.push({ file: run.file, reason: `left out of '${into.entry.purpose.id}': ${refusal}` })
+    else into.runs.push(run.entry)
   }
 }
 
@@ -147,7 +166,7 @@ export async function readJournal(
       continue
     }
     const m: JournalMeasurement = { file, entry: parsed.entry, runs: [] }
-    for (const arm of parsed.entry.arms) await armRuns(workDir, arm.slot, arm.label, m)
+    for (const arm of parsed.entry.arms) await armRuns(workDir, arm, m, problems)
     m.runs.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt))
     measurements.push(m)
   }

@@ -6,12 +6,19 @@
  * host and its pid is dead (SIGKILL, a crash). A gone holder's lock is taken over (and said so); a live one's is
  * refused with its host, pid and start, after waiting up to `waitMs` for it to end or go quiet: a Slurm job requeued
  * on another node finds the killed job's lock, which no pid check there can clear, and waits for its heartbeat to stop.
+ *
+ * The lock is a lease, and the token a fence: a writer suspended past STALE_MS (`kill -STOP`, a frozen VM, a laptop
+ * lid) is taken over like a dead one, and on waking it still believes it holds the run. So every write of the run
+ * (a run's `run.json`, a measurement file, a record, the run's state) first checks that the lock still carries this
+ * invocation's token (checkWriter); one that has lost it stops with one line (WriterLostError) and writes nothing
+ * more. What is left is the moment between the check and the write, a few milliseconds against a 60 s lease.
  */
 import { randomBytes } from 'node:crypto'
 import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
+import { CodedError } from '../platform/coded-error.ts'
 
 export const WRITER_FILE = '.writer.json'
 export const HEARTBEAT_MS = 10_000
@@ -34,6 +41,11 @@ interface Holder {
 
 export class WriterBusyError extends Error {
   override name = 'WriterBusyError'
+}
+
+/** This invocation no longer holds the lock it writes under: `taken-over` by another token, or `gone` (none there). */
+export class WriterLostError extends CodedError<'taken-over' | 'gone'> {
+  override name = 'WriterLostError'
 }
 
 export type Acquired =
@@ -148,17 +160,42 @@ export function beatWriter(dir: string, token: string): boolean {
   return true
 }
 
+/**
+ * The fence every write of a run passes: returns when `dir`'s lock is still `token`'s, renewing a heartbeat gone stale
+ * (the writer was suspended and nobody took the run meanwhile: it is still ours, and now says so); else throws.
+ * Synchronous, so signal handlers and exit paths can use it.
+ * @throws WriterLostError naming who holds the run now (or that nobody does) and that this invocation writes nothing.
+ */
+export function checkWriter(dir: string, token: string): void {
+  const file = join(dir, WRITER_FILE)
+  const read = readHolder(file)
+  const lost = (code: 'taken-over' | 'gone', who: string) =>
+    new WriterLostError(
+      code,
+      `${dir}: this invocation lost its writer lock (${who}), as when it was suspended or quiet past ${STALE_MS / 1000} s and another invocation took the run over: it writes nothing more there`,
+    )
+  if (read === null) throw lost('gone', 'no lock there now')
+  if (read.holder?.token !== token) throw lost('taken-over', `now held by ${describe(read, Date.now())}`)
+  if (Date.now() - read.heartbeatMs > HEARTBEAT_MS) {
+    const now = new Date()
+    utimesSync(file, now, now)
+  }
+}
+
 /** Releases the lock if it is still `token`'s. Synchronous: exit and signal handlers call it. */
 export function releaseWriter(dir: string, token: string): void {
   const file = join(dir, WRITER_FILE)
   if (readHolder(file)?.holder?.token === token) rmSync(file, { force: true })
 }
 
-/** Beats every HEARTBEAT_MS until stopped; never keeps the process alive. */
+/**
+ * Beats every HEARTBEAT_MS until stopped or the lock is no longer `token`'s; never keeps the process alive. A lost lock
+ * is said by the next write, which checkWriter refuses.
+ */
 export function startHeartbeat(dir: string, token: string): () => void {
   const timer = setInterval(() => {
     try {
-      beatWriter(dir, token)
+      if (!beatWriter(dir, token)) clearInterval(timer)
     } catch {
       // A full disk or a vanished directory: the next beat tries again; a lock left quiet is taken over, as it should.
     }

@@ -9,7 +9,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { execa } from 'execa'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { workDirOf } from '../../src/engine/context.ts'
@@ -18,41 +17,11 @@ import { readRunDirectory } from '../../src/results/partial-records.ts'
 import { readRunEntry } from '../../src/results/run-journal.ts'
 import { readRunState } from '../../src/results/run-state.ts'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
-import { createFakeNvml } from '../support/fake-nvml.ts'
-import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
-import { atFileEnd, tempDirUntilFileEnd } from '../support/temp-dir.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+import { cpuCampaigns, keptSoFar, sleep, startCampaign } from './support/cpu-campaign.ts'
 
-const pipeline = await referencePipelineOnCpu()
-const GIB = 2 ** 30
 const RUNS = 3
-
-const fake =
-  pipeline.state === 'ready'
-    ? createFakeNvml({
-        devices: [{ name: 'NVIDIA H100 (fake)', memTotalBytes: 80 * GIB, memUsedBytes: 2 * GIB, utilGpuPct: 90 }],
-      })
-    : null
-if (fake) atFileEnd(() => fake.remove())
-
-function campaignEnv(work: string): Record<string, string> {
-  return {
-    ...fake!.env,
-    VIRNUCPRO_BENCH_DEVICE: 'cpu',
-    VIRNUCPRO_BENCH_TARGET: 'reference',
-    VIRNUCPRO_BENCH_MODEL_SCALE: 'tiny',
-    VIRNUCPRO_BENCH_PRESET: 'TINY',
-    VIRNUCPRO_BENCH_RECORDS: '10',
-    VIRNUCPRO_BENCH_WARMUP: '1',
-    VIRNUCPRO_BENCH_RUNS: String(RUNS),
-    VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: '50',
-    VIRNUCPRO_BENCH_RESULTS_DIR: join(work, 'results'),
-    VIRNUCPRO_BENCH_REPORTS_DIR: join(work, 'reports'),
-    VITEST_SUMMARY_FILE: '',
-    NO_COLOR: '1',
-  }
-}
-
-const COMMAND = ['node_modules/vitest/vitest.mjs', 'run', '--project', 'gpu', 'benchmarks/stage-throughput.gpu.test.ts']
+const { pipeline, env: campaignEnv } = await cpuCampaigns(RUNS)
 
 /** How a campaign is cut: once `afterRuns` runs are kept, `extraMs` later, `signal` to its whole process group. */
 interface Kill {
@@ -61,19 +30,12 @@ interface Kill {
   signal: 'SIGKILL' | 'SIGTERM'
 }
 
-/** Finished runs (`run.json`) under the results directory so far. */
-function keptSoFar(work: string): number {
-  const results = join(work, 'results')
-  if (!existsSync(results)) return 0
-  return (readdirSync(results, { recursive: true }) as string[]).filter((p) => p.endsWith('/run.json')).length
-}
-
 /**
  * One invocation of the campaign, cut as `kill` says. The moment is counted in runs kept, not seconds: on 2 busy cores
  * a run takes 4 to 20 s, and a kill at a fixed second could land in the warm-up every time.
  */
 async function campaign(work: string, kill?: Kill) {
-  const child = execa('node', COMMAND, { reject: false, env: campaignEnv(work), detached: true, all: true })
+  const child = startCampaign(campaignEnv(work))
   let ended = false
   void child.finally(() => {
     ended = true
@@ -92,8 +54,6 @@ async function campaign(work: string, kill?: Kill) {
   await watch
   return { exitCode: result.exitCode, signal: result.signal, cut, output: stripVTControlCharacters(result.all ?? '') }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The campaign's one run directory; null when a kill came before it was made. */
 function runDirOrNull(work: string): string | null {

@@ -63,6 +63,10 @@ const NESTED_VITEST_RUNS = [
   'test/benchmarks/support/gpu-global-setup.test.ts',
   // A CPU campaign killed at random moments (SIGKILL, SIGTERM) and continued: 5 campaigns of 4 runs (about 4 min).
   'test/engine/continue-campaign.test.ts',
+  // Issue 40: a campaign suspended past its lock's lease, taken over, resumed: 2 campaigns (about 1 min).
+  'test/engine/suspended-writer.test.ts',
+  // Issue 40: a finished campaign run again with its run ID pinned: 2 campaigns, the second measuring nothing (40 s).
+  'test/engine/finished-run-again.test.ts',
 ]
 
 /**

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/capacity/analyze.ts'
 import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/capacity/suite.ts'
 import { createInputResolver } from '../../src/input/resolver.ts'
+import { acquireWriter, releaseWriter } from '../../src/results/writer-lock.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
 import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
@@ -95,6 +96,9 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
     const added = first.inputs!.find((i) => i.records === steps[0]!.records)!
     // A generated source grows as the preset at more records, whose first records are the source (checked).
     expect(added.kind).toBe(steps[0]!.kind === 'reach' ? 'superset' : 'subset')
+    // A later invocation holds the run under its own token (every write is fenced by the writer lock).
+    releaseWriter(ctx.workDir, ctx.writer.token)
+    await acquireWriter(ctx.workDir, { token: 'a-later-invocation' })
     const later = { ...ctx, inputs: resolver, writer: { token: 'a-later-invocation' } }
     const again = await measureCapacity(later, m, configs, inputs, { budgetGpuMinutes: budget })
     expect(again.sequential!.steps.map((s) => [s.kind, s.records, s.runs])).toEqual(

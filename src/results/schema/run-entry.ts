@@ -36,8 +36,16 @@ export const PurposeSchema = z.object({
 })
 export type Purpose = z.infer<typeof PurposeSchema>
 
-/** One arm of a measurement: its label and the folder its runs go to (relative to the work directory). */
-export const JournalArmSchema = z.object({ label: z.string(), slot: z.string() })
+/**
+ * One arm of a measurement: its label, the folder its runs go to (relative to the work directory) and the key its runs
+ * are measured under, which a reader checks each kept run against (absent in journals written before it was kept: the
+ * arm's newest run's key stands in).
+ */
+export const JournalArmSchema = z.object({
+  label: z.string(),
+  slot: z.string(),
+  key: z.record(z.string(), z.unknown()).optional(),
+})
 
 export const MeasurementEntrySchema = z.object({
   format: z.literal(JOURNAL_FORMAT),

@@ -11,12 +11,11 @@ import type { Configuration } from '../../engine/configuration.ts'
 import type { SuiteContext } from '../../engine/context.ts'
 import { journalFor } from '../../engine/journal-options.ts'
 import { measureInterleaved } from '../../engine/measure-configuration.ts'
-import { buildRecord, failureReason } from '../../engine/record.ts'
+import { buildRecord, failureReason, storeSuiteRecord } from '../../engine/record.ts'
 import type { InputIdentity } from '../../input/identity.ts'
 import type { ShardSpec } from '../../input/shard.ts'
 import { gpuModelOf } from '../../results/runs.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import { storeResultRecord } from '../../results/store.ts'
 import type { SuiteMeasure, SuiteOutcome } from '../index.ts'
 import { analyzeStageThroughput } from '../stage/stage.ts'
 import { shardFigures } from './shard-figures.ts'
@@ -88,5 +87,5 @@ export async function runShardSuite(
     host: record.provenance.host.hostname,
     gpuModel: gpuModelOf(record.provenance),
   }
-  return storeResultRecord(ctx.resultsDir, record)
+  return storeSuiteRecord(ctx, record)
 }

@@ -1,0 +1,61 @@
+// The stage-throughput suite run as a user runs it (`vitest run --project gpu`, a real process group): the reference
+// pipeline on the CPU at its smallest, one fake GPU for the driver check and the monitor. For the tests that cut a
+// campaign (a signal, a suspension) and run the same command again into the same results directory.
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { execa, type ResultPromise } from 'execa'
+import { createFakeNvml } from '../../support/fake-nvml.ts'
+import { referencePipelineOnCpu } from '../../support/reference-pipeline.ts'
+import { atFileEnd } from '../../support/temp-dir.ts'
+
+const GIB = 2 ** 30
+
+export const CAMPAIGN_COMMAND = [
+  'node_modules/vitest/vitest.mjs',
+  'run',
+  '--project',
+  'gpu',
+  'benchmarks/stage-throughput.gpu.test.ts',
+]
+
+/** Whether the reference pipeline runs here, and the environment of a campaign into `work` (null when it cannot). */
+export async function cpuCampaigns(runs: number) {
+  const pipeline = await referencePipelineOnCpu()
+  const fake =
+    pipeline.state === 'ready'
+      ? createFakeNvml({
+          devices: [{ name: 'NVIDIA H100 (fake)', memTotalBytes: 80 * GIB, memUsedBytes: 2 * GIB, utilGpuPct: 90 }],
+        })
+      : null
+  if (fake) atFileEnd(() => fake.remove())
+  const env = (work: string): Record<string, string> => ({
+    ...fake!.env,
+    VIRNUCPRO_BENCH_DEVICE: 'cpu',
+    VIRNUCPRO_BENCH_TARGET: 'reference',
+    VIRNUCPRO_BENCH_MODEL_SCALE: 'tiny',
+    VIRNUCPRO_BENCH_PRESET: 'TINY',
+    VIRNUCPRO_BENCH_RECORDS: '10',
+    VIRNUCPRO_BENCH_WARMUP: '1',
+    VIRNUCPRO_BENCH_RUNS: String(runs),
+    VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: '50',
+    VIRNUCPRO_BENCH_RESULTS_DIR: join(work, 'results'),
+    VIRNUCPRO_BENCH_REPORTS_DIR: join(work, 'reports'),
+    VITEST_SUMMARY_FILE: '',
+    NO_COLOR: '1',
+  })
+  return { pipeline, env }
+}
+
+/** The campaign as a detached process group (so a signal reaches vitest, its workers and the targets at once). */
+export function startCampaign(env: Record<string, string>): ResultPromise<{ reject: false; all: true }> {
+  return execa('node', CAMPAIGN_COMMAND, { reject: false, env, detached: true, all: true })
+}
+
+/** Finished runs (`run.json`, warm-ups included) under the results directory so far. */
+export function keptSoFar(work: string): number {
+  const results = join(work, 'results')
+  if (!existsSync(results)) return 0
+  return (readdirSync(results, { recursive: true }) as string[]).filter((p) => p.endsWith('/run.json')).length
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
