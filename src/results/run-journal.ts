@@ -126,9 +126,12 @@ async function armRuns(
   const found: { file: string; entry: RunEntry }[] = []
   for (const name of names.sort()) {
     if (/\.attempt-\d+$/.test(name)) continue
+    const file = join(slotDir, name, RUN_FILE)
     const reading = await readRunEntry(join(slotDir, name))
-    if (reading.state === 'kept' && isRunOf(reading.entry.measured.label, arm.label))
-      found.push({ file: join(slotDir, name, RUN_FILE), entry: reading.entry })
+    if (reading.state === 'kept' && isRunOf(reading.entry.measured.label, arm.label)) found.push({ file, entry: reading.entry })
+    // Whose run it was cannot be read: named once (a slot can be two measurements'), in continuing's words.
+    else if (reading.state === 'unreadable' && !problems.some((p) => p.file === file))
+      problems.push({ file, reason: `left out: its run.json is unreadable (${reading.reason})` })
   }
   // A journal written before the arm's key was kept: its newest run's key stands in.
   const key = arm.key ?? found.toSorted((a, b) => b.entry.finishedAt.localeCompare(a.entry.finishedAt))[0]?.entry.key

@@ -3,7 +3,7 @@
 // a `run.json` copied in from another input, a wall time of 1e308 ms), and a record written twice for one finished run.
 // Each is named in the words continuing uses and left out; nothing is pooled, judged or stored twice. Laid out from a
 // real record (2 x H200, issue 24's call G) with the journal's own writers' shapes (interrupted-capacity.ts).
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
@@ -16,6 +16,7 @@ import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 const CLI = join(import.meta.dirname, '../../src/cli.ts')
 const cli = (args: string[]) => execa(process.execPath, [CLI, ...args], { reject: false, env: { NO_COLOR: '1' } })
 const root = tempDirUntilFileEnd('journal-readers-')
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** `report`'s line for the capacity record: how many measured runs it counts of how many planned. */
 async function reportedKept(dir: string): Promise<{ line: string; stderr: string }> {
@@ -113,6 +114,30 @@ describe('readers of an interrupted run accept only the runs that stand for its 
     const answer = JSON.parse(await readFile(join(root, 'implausible.json'), 'utf8'))
     const walls = (answer.configurations as { runs?: { wallMs: number }[] }[]).flatMap((c) => c.runs ?? [])
     expect(walls.every((r) => r.wallMs < 1e9)).toBe(true)
+  })
+
+  // The damaged kept runs continuing names precisely (kept-runs.ts: "its run.json is unreadable (...)"), which `report`
+  // read as "no .json record files there".
+  test.each([
+    ['cut short', (f: string) => writeFile(f, '{"format":1,"key":{'), /not valid JSON: .*cut short while written/],
+    ['empty', (f: string) => writeFile(f, ''), /empty: no JSON in it/],
+    ['of another journal format', (f: string) => writeFile(f, '{"format":7}'), /journal format 7, this code reads 1/],
+    ['no run entry', (f: string) => writeFile(f, '{"format":1,"key":{}}'), /not a run entry: measured: /],
+    ['a folder', async (f: string) => mkdir(f), /.+/],
+    ['a FIFO', (f: string) => execa('mkfifo', [f]), /.+/],
+  ] as const)('a kept run.json %s is named by report and history add, and left out', async (kind, damage, reason) => {
+    const dir = join(root, 'damaged', slug(kind), 'run')
+    const record = await interruptedCapacityDir(dir, 3)
+    const file = await editRun(dir, record, '1 GPU, 1,000 seqs run 3', () => {})
+    await rm(file)
+    await damage(file)
+    const report = await cli(['report', dir, '--out', join(root, 'damaged', slug(kind), 'reports')])
+    const named = new RegExp(`${escapeRegExp(file)}: run journal: left out: its run\\.json is unreadable \\(`)
+    expect(report.stderr, report.stderr).toMatch(named)
+    expect(report.stderr.slice(report.stderr.search(named))).toMatch(reason)
+    expect(report.stdout).toContain('1 of 12 measured run(s) kept')
+    const add = await cli(['history', 'add', dir, '--db', join(root, 'damaged', `${slug(kind)}.sqlite`)])
+    expect(add.stderr).toMatch(named)
   })
 
   test('a record written twice for one finished run is read once: report counts one, history add stores one', async () => {
