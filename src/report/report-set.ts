@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { pidAlive } from '../platform/pid-alive.ts'
 
 const STAGING_PREFIX = '.report-set-'
 const STAGING = /^\.report-set-(.+)-(\d+)-[0-9a-f]{12}$/
@@ -50,21 +51,12 @@ export interface ReplacedSet {
 
 const hostTag = () => hostname().replace(/[^A-Za-z0-9.]+/g, '_') || 'host'
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** Staging directories of this host whose process is gone: removed. Another host's, or a live one's, are left. */
 async function removeLeftovers(outDir: string): Promise<string[]> {
   const removed: string[] = []
   for (const name of await readdir(outDir)) {
     const match = STAGING.exec(name)
-    if (!match || match[1] !== hostTag() || running(Number(match[2]))) continue
+    if (!match || match[1] !== hostTag() || pidAlive(Number(match[2]))) continue
     await rm(join(outDir, name), { recursive: true, force: true })
     removed.push(join(outDir, name))
   }

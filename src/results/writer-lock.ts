@@ -19,6 +19,7 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { CodedError } from '../platform/coded-error.ts'
+import { pidAlive } from '../platform/pid-alive.ts'
 
 export const WRITER_FILE = '.writer.json'
 export const HEARTBEAT_MS = 10_000
@@ -58,15 +59,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export function newWriterToken(): string {
   return randomBytes(8).toString('hex')
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 function readHolder(file: string): { holder: Holder | null; heartbeatMs: number } | null {

@@ -2,6 +2,7 @@
  * What the suite recorded about how a faulted run ended (exit class, survivors, GPU memory check), plus an independent
  * look at the process table: every PID the run's tree ever had must be gone now.
  */
+import { pidAlive } from '../platform/pid-alive.ts'
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import { ValidationError } from './verdict-checks.ts'
 
@@ -43,14 +44,7 @@ export function runEnding(record: ResultRecord): RunEnding {
 
 /** PIDs of `pids` that still exist (signal 0 probes without sending anything; EPERM means it exists). */
 export function livePids(pids: readonly number[]): number[] {
-  return pids.filter((pid) => {
-    try {
-      process.kill(pid, 0)
-      return true
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === 'EPERM'
-    }
-  })
+  return pids.filter(pidAlive)
 }
 
 /** One line for annotations: `exit class failed (code 1), 0 survivors, GPU check clean, 0 PIDs alive`. */

@@ -14,6 +14,7 @@ import { link, readFile, rename, rm, stat, utimes } from 'node:fs/promises'
 import os from 'node:os'
 import { writeFileAtomicNew } from '../../../src/platform/atomic-write.ts'
 import { CodedError } from '../../../src/platform/coded-error.ts'
+import { pidAlive } from '../../../src/platform/pid-alive.ts'
 
 export const HEARTBEAT_MS = 5_000
 /** Twelve heartbeats: a holder's loop busy for a minute is rare; a dead host's lock is cleared within one. */
@@ -54,15 +55,6 @@ interface LockRead {
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 async function readLock(lock: string): Promise<LockRead | null> {
   try {
