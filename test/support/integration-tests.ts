@@ -67,6 +67,10 @@ const NESTED_VITEST_RUNS = [
   'test/engine/suspended-writer.test.ts',
   // Issue 40: a finished campaign run again with its run ID pinned: 2 campaigns, the second measuring nothing (40 s).
   'test/engine/finished-run-again.test.ts',
+  // Issue 40: the gpu project's set-up refused (a live writer, a read-only and a full disk): 4 suites as processes (20 s).
+  'test/benchmarks/support/run-context-setup.test.ts',
+  // Issue 40: the same command beside a run dated in the future and after a cut-off state: 4 campaigns, 2 killed.
+  'test/engine/run-choice-suite.test.ts',
 ]
 
 /**

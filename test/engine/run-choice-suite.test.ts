@@ -1,0 +1,91 @@
+// Issue 40, case 4 through the real suite: continuation skipped silently. A run directory dated in the future (a node
+// whose clock is ahead) hid the interrupted run on every later call, and a cut-off `state.json` started a new run
+// without a word. The same command run again now continues the interrupted run and names the future-dated one; a
+// damaged state is named, a new run started, and the damaged run left byte for byte as it was.
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { describe, expect, test } from 'vitest'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+import { cpuCampaigns, keptSoFar, sleep, startCampaign } from './support/cpu-campaign.ts'
+
+const { pipeline, env } = await cpuCampaigns(2)
+const runIds = (work: string) =>
+  readdirSync(join(work, 'results'))
+    .filter((n) => /^\d{4}-/.test(n))
+    .sort()
+
+/** A campaign killed (SIGKILL: no stop handler runs) once it has kept its warm-up: the run it leaves interrupted. */
+async function killedAfterWarmup(work: string): Promise<string> {
+  const child = startCampaign(env(work))
+  let ended = false
+  void child.finally(() => {
+    ended = true
+  })
+  while (keptSoFar(work) < 1 && !ended) await sleep(100)
+  expect(ended, 'the campaign ended before it kept a run').toBe(false)
+  process.kill(-child.pid!, 'SIGKILL')
+  await child
+  // The per-run watchdog ends the orphaned target; its lock's pid is dead, so the run reads as interrupted at once.
+  await sleep(3_000)
+  const [runId] = runIds(work)
+  return runId!
+}
+
+describe.skipIf(pipeline.state !== 'ready')('which run the same command continues', () => {
+  test('a finished run dated in the future does not hide the interrupted run: continued, the other named', {
+    timeout: 240_000,
+  }, async () => {
+    const work = tempDirUntilFileEnd('run-choice-future-')
+    const interrupted = await killedAfterWarmup(work)
+    // A finished run a node with its clock 73 years ahead left in the same results root.
+    const future = '2099-01-01T00-00-00Z-f00d'
+    mkdirSync(join(work, 'results', future, 'work'), { recursive: true })
+    const state = JSON.parse(readFileSync(join(work, 'results', interrupted, 'work', 'state.json'), 'utf8'))
+    writeFileSync(join(work, 'results', future, 'work', 'state.json'), JSON.stringify({ ...state, state: 'finished' }))
+
+    const again = await startCampaign(env(work))
+    const out = stripVTControlCharacters(again.all ?? '')
+    expect(again.exitCode, out).toBe(0)
+    expect(out).toMatch(
+      new RegExp(`run ${future} is dated [\\d ,hdmin]+ past this host's clock .*: set aside, it finished`),
+    )
+    expect(out).toContain(`virnucpro-bench: continuing ${interrupted} (running `)
+    expect(runIds(work)).toEqual([interrupted, future])
+    expect(readdirSync(join(work, 'results', interrupted))).toContain('stage-1-GPU-cpu.json')
+  })
+
+  test('a cut-off state.json is named; a new run starts and the damaged run stays as it was', {
+    timeout: 240_000,
+  }, async () => {
+    const work = tempDirUntilFileEnd('run-choice-damaged-')
+    const damaged = await killedAfterWarmup(work)
+    const stateFile = join(work, 'results', damaged, 'work', 'state.json')
+    writeFileSync(stateFile, readFileSync(stateFile).subarray(0, 40))
+    const before = join(work, 'before')
+    cpSync(join(work, 'results', damaged), before, { recursive: true })
+
+    const again = await startCampaign(env(work))
+    const out = stripVTControlCharacters(again.all ?? '')
+    expect(again.exitCode, out).toBe(0)
+    const [, started] = runIds(work)
+    expect(started).toBeDefined()
+    expect(out).toMatch(
+      new RegExp(
+        `${stateFile.replaceAll('.', '\\.')}: .+; not continuing ${damaged}: its 0 measured runs kept stay as they were; starting ${started}`,
+      ),
+    )
+    const tree = (dir: string) =>
+      (readdirSync(dir, { recursive: true }) as string[]).sort().map((p) => [
+        p,
+        (() => {
+          try {
+            return readFileSync(join(dir, p), 'latin1')
+          } catch {
+            return null // a folder
+          }
+        })(),
+      ])
+    expect(tree(join(work, 'results', damaged))).toEqual(tree(before))
+  })
+})
