@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { TestProject } from 'vitest/node'
+import { type TestProject, TestsNotFoundError } from 'vitest/node'
 import { readSetting } from '../../src/config/variables.ts'
 import { resultsRoot, workDirOf } from '../../src/engine/context.ts'
 import { chooseRun } from '../../src/engine/continuation.ts'
@@ -10,11 +10,13 @@ import { FIXTURES_CACHE_DIR } from '../../src/input/dataset-cache.ts'
 import { identifyInput } from '../../src/input/identity.ts'
 import { DEFAULT_WORK_CHUNK_LENGTH } from '../../src/input/sample.ts'
 import { REPO_ROOT, selectProfile } from '../../src/pipeline/profiles.ts'
+import { fsErrorCode, fsProblem } from '../../src/platform/fs-problem.ts'
+import { firstMissingLevel, makeDirs, removeMadeDirs } from '../../src/platform/make-dirs.ts'
 import { reportsDir } from '../../src/report/run-dir.ts'
 import { unfinishedMeasurements } from '../../src/results/partial-records.ts'
 import { collectProvenance } from '../../src/results/provenance.ts'
 import { makeRunId } from '../../src/results/run-id.ts'
-import { type RunState, writeRunState, writeRunStateSync } from '../../src/results/run-state.ts'
+import { type RunState, STATE_FILE, writeRunState, writeRunStateSync } from '../../src/results/run-state.ts'
 import { runDirectory } from '../../src/results/store.ts'
 import {
   acquireWriter,
@@ -22,6 +24,8 @@ import {
   newWriterToken,
   releaseWriter,
   startHeartbeat,
+  WRITER_FILE,
+  WriterBusyError,
   WriterLostError,
 } from '../../src/results/writer-lock.ts'
 import type { GpuAvailability } from './gpu-availability.ts'
@@ -56,6 +60,66 @@ async function invocationKey(env: NodeJS.ProcessEnv) {
   return environmentKey(provenance)
 }
 
+/** The run could not be taken (another writer holds it, its place refuses a write): one line, what and where. */
+class RunClaimError extends Error {}
+
+/** `cannot <what>: <the fs problem>`, and what to do; null for an error that is no file system's (a bug: its stack). */
+function placeRefused(what: string, error: unknown): RunClaimError | null {
+  const code = fsErrorCode(error)
+  if (code === null) return null
+  const todo =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'free space there, or set VIRNUCPRO_BENCH_RESULTS_DIR to another disk'
+      : 'set VIRNUCPRO_BENCH_RESULTS_DIR to a place this user can write'
+  return new RunClaimError(`cannot ${what}: ${fsProblem(error)}; nothing was run: ${todo}`)
+}
+
+/**
+ * Makes the run's work directory, takes its writer lock and writes its state, or undoes what it did (the lock, the
+ * directories it made; a state file there before is left as it was) and throws RunClaimError. The state is written
+ * synchronously once the lock is held: see the caller.
+ */
+async function claimRun(workDir: string, token: string, state: RunState): Promise<void> {
+  const made = await firstMissingLevel(workDir)
+  const undo = async (refusal: RunClaimError | null, error: unknown): Promise<never> => {
+    await removeMadeDirs(workDir, made)
+    throw refusal ?? error
+  }
+  try {
+    await makeDirs(workDir)
+  } catch (error) {
+    return undo(placeRefused(`make the work directory ${workDir}`, error), error)
+  }
+  try {
+    await acquireWriter(workDir, { token })
+  } catch (error) {
+    const busy = error instanceof WriterBusyError ? new RunClaimError(error.message) : null
+    return undo(busy ?? placeRefused(`take the writer lock ${join(workDir, WRITER_FILE)}`, error), error)
+  }
+  try {
+    writeRunStateSync(workDir, state)
+  } catch (error) {
+    releaseWriter(workDir, token)
+    return undo(placeRefused(`write the run state ${join(workDir, STATE_FILE)}`, error), error)
+  }
+}
+
+/**
+ * Fails the gpu project with `line` alone. Thrown out of a global setup, an error is printed by vitest with its stack
+ * after the closing line, and its default reporter, which then sees neither a test file nor an error, says "No test
+ * files found" and the filters, as if none matched. So the line is handed to vitest as the run's one error (printed
+ * before the closing line, which counts it failed, and the exit code 1), and the set-up ends with vitest's own
+ * no-test-files error, the one start error it prints nothing for.
+ */
+function failProject(project: TestProject, line: string): never {
+  const error = new Error(line)
+  // Vitest prints `name: message`: the form of the suite's other lines. No frames: the line says all there is.
+  error.name = 'virnucpro-bench'
+  error.stack = `${error.name}: ${line}`
+  project.vitest.state.catchError(error, 'gpu project set-up')
+  throw new TestsNotFoundError()
+}
+
 /**
  * One run per vitest invocation, shared by every worker and file (`inject('runId')`), so all records of one
  * invocation land in `results/<runId>/` (root: VIRNUCPRO_BENCH_RESULTS_DIR, default `results/`). The run is a new one,
@@ -63,7 +127,8 @@ async function invocationKey(env: NodeJS.ProcessEnv) {
  * which runs first, has refused a value that is no single directory name), or the newest run when it was interrupted
  * under the same key: the same command run again continues it (src/engine/continuation.ts). Where the project will
  * measure (a GPU, or the fake NVML of the CPU tests), this invocation becomes the run's only writer (its lock,
- * heartbeat and state, src/results/), and a SIGTERM or SIGINT stops it gracefully (src/engine/graceful-stop.ts).
+ * heartbeat and state, src/results/), and a SIGTERM or SIGINT stops it gracefully (src/engine/graceful-stop.ts). A run
+ * it cannot take (a live writer on it, a read-only or full disk) fails the project in one line, leaving nothing behind.
  */
 export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
   const env = process.env
@@ -91,10 +156,15 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     updatedAt: now,
     command: process.argv.slice(1),
   }
-  await acquireWriter(workDir, { token })
-  // From the lock to the handler nothing yields to the event loop: a signal in between would leave a held lock and a
-  // `running` state behind vitest's own handler, which exits 143 without a word of what was kept.
-  writeRunStateSync(workDir, state)
+  // From the lock to the handler nothing yields to the event loop (claimRun writes the state synchronously, and its
+  // return resumes here as a microtask): a signal in between would leave a held lock and a `running` state behind
+  // vitest's own handler, which exits 143 without a word of what was kept.
+  try {
+    await claimRun(workDir, token, state)
+  } catch (error) {
+    if (error instanceof RunClaimError) failProject(project, error.message)
+    throw error
+  }
   const uninstall = installGracefulStop({
     runId: choice.runId,
     resultsDir,

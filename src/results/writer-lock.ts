@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs'
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises'
+import { mkdir, open, rename, stat } from 'node:fs/promises'
 import os from 'node:os'
 import { join } from 'node:path'
 import { CodedError } from '../platform/coded-error.ts'
@@ -93,6 +93,22 @@ const describe = (read: { holder: Holder | null; heartbeatMs: number }, nowMs: n
 }
 
 /**
+ * Creates the lock file holding `text`: EEXIST while another holds it. One it created but could not fill (a full disk:
+ * the file is made, its bytes refused) is removed, or an empty lock would stand for a writer that never began.
+ */
+async function createLockFile(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'wx')
+  try {
+    await handle.writeFile(text)
+  } catch (error) {
+    rmSync(file, { force: true })
+    throw error
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
  * Takes the writer lock of `dir` for `claim`, waiting up to `waitMs` for a live holder on another host to end or go
  * quiet (a live holder on this host is refused at once: its pid proves it is running).
  * @throws WriterBusyError naming the holder (host, pid, since when) and what to do.
@@ -110,7 +126,7 @@ export async function acquireWriter(dir: string, claim: WriterClaim, waitMs = ST
   let tookOver: string | null = null
   for (;;) {
     try {
-      await writeFile(file, JSON.stringify(mine), { flag: 'wx' })
+      await createLockFile(file, JSON.stringify(mine))
       return tookOver ? { state: 'took-over', from: tookOver } : { state: 'acquired' }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
