@@ -2,12 +2,8 @@ import type { TestProject } from 'vitest/node'
 import { checkSuiteSettings } from '../../src/engine/settings.ts'
 import { FIXTURES_CACHE_DIR } from '../../src/input/dataset-cache.ts'
 import { probeNvml } from '../../src/nvml/probe.ts'
+import { failProject } from './fail-project.ts'
 import { describeUnavailable, type GpuAvailability } from './gpu-availability.ts'
-
-/** The gpu project refused to start: its settings, each named on a line of its own, are wrong. */
-class GpuSettingsError extends Error {
-  override name = 'GpuSettingsError'
-}
 
 /**
  * Before anything else, the settings are checked as `virnucpro-bench doctor` checks them (src/config/check.ts): every
@@ -21,12 +17,10 @@ export default async function setup(project: TestProject): Promise<void> {
   const problems = await checkSuiteSettings(process.env, { cacheDir: FIXTURES_CACHE_DIR })
   if (problems.length > 0) {
     for (const problem of problems) console.error(`virnucpro-bench: ${problem.message}`)
-    const error = new GpuSettingsError(
+    failProject(
+      project,
       `gpu project: ${problems.length} bad setting(s), named above; nothing was run (virnucpro-bench doctor --settings checks them)`,
     )
-    // The lines above say all there is: no stack trace under them.
-    error.stack = `${error.name}: ${error.message}`
-    throw error
   }
   project.provide('gpuAvailability', probeAvailability())
 }

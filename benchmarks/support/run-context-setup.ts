@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { type TestProject, TestsNotFoundError } from 'vitest/node'
+import type { TestProject } from 'vitest/node'
 import { readSetting } from '../../src/config/variables.ts'
 import { resultsRoot, workDirOf } from '../../src/engine/context.ts'
 import { chooseRun } from '../../src/engine/continuation.ts'
@@ -28,6 +28,7 @@ import {
   WriterBusyError,
   WriterLostError,
 } from '../../src/results/writer-lock.ts'
+import { failProject } from './fail-project.ts'
 import type { GpuAvailability } from './gpu-availability.ts'
 
 declare module 'vitest' {
@@ -102,22 +103,6 @@ async function claimRun(workDir: string, token: string, state: RunState): Promis
     releaseWriter(workDir, token)
     return undo(placeRefused(`write the run state ${join(workDir, STATE_FILE)}`, error), error)
   }
-}
-
-/**
- * Fails the gpu project with `line` alone. Thrown out of a global setup, an error is printed by vitest with its stack
- * after the closing line, and its default reporter, which then sees neither a test file nor an error, says "No test
- * files found" and the filters, as if none matched. So the line is handed to vitest as the run's one error (printed
- * before the closing line, which counts it failed, and the exit code 1), and the set-up ends with vitest's own
- * no-test-files error, the one start error it prints nothing for.
- */
-function failProject(project: TestProject, line: string): never {
-  const error = new Error(line)
-  // Vitest prints `name: message`: the form of the suite's other lines. No frames: the line says all there is.
-  error.name = 'virnucpro-bench'
-  error.stack = `${error.name}: ${line}`
-  project.vitest.state.catchError(error, 'gpu project set-up')
-  throw new TestsNotFoundError()
 }
 
 /**
