@@ -128,7 +128,8 @@ async function armRuns(
     if (/\.attempt-\d+$/.test(name)) continue
     const file = join(slotDir, name, RUN_FILE)
     const reading = await readRunEntry(join(slotDir, name))
-    if (reading.state === 'kept' && isRunOf(reading.entry.measured.label, arm.label)) found.push({ file, entry: reading.entry })
+    if (reading.state === 'kept' && isRunOf(reading.entry.measured.label, arm.label))
+      found.push({ file, entry: reading.entry })
     // Whose run it was cannot be read: named once (a slot can be two measurements'), in continuing's words.
     else if (reading.state === 'unreadable' && !problems.some((p) => p.file === file))
       problems.push({ file, reason: `left out: its run.json is unreadable (${reading.reason})` })

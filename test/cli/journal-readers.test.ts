@@ -26,8 +26,11 @@ async function reportedKept(dir: string): Promise<{ line: string; stderr: string
   return { line, stderr: report.stderr }
 }
 
+/** What the tests change of a kept run's entry. */
+type EditableEntry = { key: unknown; measured: { run: { wallMs: number } } }
+
 /** Rewrites one kept run's `run.json` (the run of `label`) through `change`. */
-async function editRun(dir: string, record: ResultRecord, label: string, change: (entry: Record<string, any>) => void) {
+async function editRun(dir: string, record: ResultRecord, label: string, change: (entry: EditableEntry) => void) {
   const arms = [...new Set(record.runs.map((r) => r.label.replace(/ (?:run|warm-up) \d+$/, '')))]
   const arm = label.replace(/ (?:run|warm-up) \d+$/, '')
   const file = join(dir, 'work', `slot-${arms.indexOf(arm)}`, slug(label), 'run.json')

@@ -12,13 +12,12 @@ import { stripVTControlCharacters } from 'node:util'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { workDirOf } from '../../src/engine/context.ts'
-import { readAllStats } from '../../src/pipeline/proc.ts'
 import { readRunDirectory } from '../../src/results/partial-records.ts'
 import { readRunEntry } from '../../src/results/run-journal.ts'
 import { readRunState } from '../../src/results/run-state.ts'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
-import { cpuCampaigns, keptSoFar, sleep, startCampaign } from './support/cpu-campaign.ts'
+import { cpuCampaigns, keptSoFar, sleep, startCampaign, targetsOf } from './support/cpu-campaign.ts'
 
 const RUNS = 3
 const { pipeline, env: campaignEnv } = await cpuCampaigns(RUNS)
@@ -100,18 +99,6 @@ const stageRecord = async (dir: string): Promise<ResultRecord> => {
   return record!
 }
 const perf02 = (r: ResultRecord) => r.verdicts.filter((v) => v.id.startsWith('perf02/')).map((v) => [v.id, v.verdict])
-
-function targetsOf(work: string): number[] {
-  return readAllStats()
-    .filter((s) => {
-      try {
-        return readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').includes(work)
-      } catch {
-        return false
-      }
-    })
-    .map((s) => s.pid)
-}
 
 describe.skipIf(pipeline.state !== 'ready')('a CPU campaign killed and continued', () => {
   let reference: ResultRecord

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
-import { cpuCampaigns, keptSoFar, sleep, startCampaign } from './support/cpu-campaign.ts'
+import { cpuCampaigns, sleep, startCampaign, startedUntilKept } from './support/cpu-campaign.ts'
 
 const { pipeline, env } = await cpuCampaigns(2)
 const runIds = (work: string) =>
@@ -17,13 +17,8 @@ const runIds = (work: string) =>
 
 /** A campaign killed (SIGKILL: no stop handler runs) once it has kept its warm-up: the run it leaves interrupted. */
 async function killedAfterWarmup(work: string): Promise<string> {
-  const child = startCampaign(env(work))
-  let ended = false
-  void child.finally(() => {
-    ended = true
-  })
-  while (keptSoFar(work) < 1 && !ended) await sleep(100)
-  expect(ended, 'the campaign ended before it kept a run').toBe(false)
+  const { child, ended } = await startedUntilKept(env(work), work, 1)
+  expect(ended(), 'the campaign ended before it kept a run').toBe(false)
   process.kill(-child.pid!, 'SIGKILL')
   await child
   // The per-run watchdog ends the orphaned target; its lock's pid is dead, so the run reads as interrupted at once.

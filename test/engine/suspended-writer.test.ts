@@ -8,10 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'nod
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
-import { readAllStats } from '../../src/pipeline/proc.ts'
 import { STALE_MS, WRITER_FILE } from '../../src/results/writer-lock.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
-import { cpuCampaigns, keptSoFar, sleep, startCampaign } from './support/cpu-campaign.ts'
+import { cpuCampaigns, sleep, startCampaign, startedUntilKept, targetsOf } from './support/cpu-campaign.ts'
 
 const { pipeline, env } = await cpuCampaigns(3)
 
@@ -31,28 +30,14 @@ function snapshot(work: string): Record<string, string> {
   return files
 }
 
-const targetsOf = (work: string) =>
-  readAllStats().filter((s) => {
-    try {
-      return readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').includes(work)
-    } catch {
-      return false
-    }
-  })
-
 describe.skipIf(pipeline.state !== 'ready')('a writer suspended past its lease, the run taken over', () => {
   test('resumed, it writes nothing: the second invocation keeps its runs, its one record and its reports', {
     timeout: 300_000,
   }, async () => {
     const work = tempDirUntilFileEnd('suspended-writer-')
-    const first = startCampaign(env(work))
-    let firstEnded = false
-    void first.finally(() => {
-      firstEnded = true
-    })
     // Suspended once it has kept a run (the warm-up) and is measuring the next.
-    while (keptSoFar(work) < 1 && !firstEnded) await sleep(100)
-    expect(firstEnded, 'the first invocation ended before it kept a run').toBe(false)
+    const { child: first, ended } = await startedUntilKept(env(work), work, 1)
+    expect(ended(), 'the first invocation ended before it kept a run').toBe(false)
     process.kill(-first.pid!, 'SIGSTOP')
     try {
       // Its lease runs out: a heartbeat older than STALE_MS is what 60 s of suspension leaves.
@@ -79,7 +64,7 @@ describe.skipIf(pipeline.state !== 'ready')('a writer suspended past its lease, 
       // its invocations and its reports.
       expect(snapshot(work)).toEqual(taken)
       await sleep(2_000)
-      expect(targetsOf(work).map((s) => s.pid)).toEqual([])
+      expect(targetsOf(work)).toEqual([])
     } finally {
       try {
         process.kill(-first.pid!, 'SIGCONT')

@@ -67,6 +67,8 @@ const NESTED_VITEST_RUNS = [
   'test/engine/suspended-writer.test.ts',
   // Issue 40: a finished campaign run again with its run ID pinned: 2 campaigns, the second measuring nothing (40 s).
   'test/engine/finished-run-again.test.ts',
+  // Issue 40, case 6a: a stop signal repeated to a campaign's process group, twice and three times: 2 campaigns (45 s).
+  'test/engine/graceful-stop-repeated.test.ts',
   // Issue 40: the gpu project's set-up refused (a live writer, a read-only and a full disk): 4 suites as processes (20 s).
   'test/benchmarks/support/run-context-setup.test.ts',
   // Issue 40: the same command beside a run dated in the future and after a cut-off state: 4 campaigns, 2 killed.

@@ -1,9 +1,10 @@
 // The stage-throughput suite run as a user runs it (`vitest run --project gpu`, a real process group): the reference
 // pipeline on the CPU at its smallest, one fake GPU for the driver check and the monitor. For the tests that cut a
 // campaign (a signal, a suspension) and run the same command again into the same results directory.
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa, type ResultPromise } from 'execa'
+import { readAllStats } from '../../../src/pipeline/proc.ts'
 import { createFakeNvml } from '../../support/fake-nvml.ts'
 import { referencePipelineOnCpu } from '../../support/reference-pipeline.ts'
 import { atFileEnd } from '../../support/temp-dir.ts'
@@ -59,3 +60,36 @@ export function keptSoFar(work: string): number {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** PIDs of the processes whose command line names `work` (the targets a campaign into it started). */
+export function targetsOf(work: string): number[] {
+  return readAllStats()
+    .filter((s) => {
+      try {
+        return readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').includes(work)
+      } catch {
+        return false
+      }
+    })
+    .map((s) => s.pid)
+}
+
+/** Up to `withinMs` for the targets of a campaign into `work` to go; those still there. */
+export async function targetsLeft(work: string, withinMs = 10_000): Promise<number[]> {
+  for (let waited = 0; waited < withinMs && targetsOf(work).length > 0; waited += 200) await sleep(200)
+  return targetsOf(work)
+}
+
+/**
+ * A campaign started and waited on until it has kept `runs` runs (warm-ups counted): the moment a test cuts it (a
+ * signal, a suspension). `ended` says whether it ended before that.
+ */
+export async function startedUntilKept(env: Record<string, string>, work: string, runs: number) {
+  const child = startCampaign(env)
+  let ended = false
+  void child.finally(() => {
+    ended = true
+  })
+  while (keptSoFar(work) < runs && !ended) await sleep(100)
+  return { child, ended: () => ended }
+}
