@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { writeFileAtomicSync } from '../platform/atomic-write-sync.ts'
+import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 
 export const STATE_FILE = 'state.json'
@@ -49,7 +50,8 @@ function parse(text: string): { state: RunState } | { problem: string } {
   try {
     json = JSON.parse(text)
   } catch (error) {
-    return { problem: `not JSON (cut off or damaged: ${escapeControls((error as Error).message)})` }
+    // Never V8's message: it quotes the bytes around the bad token (json-problem.ts).
+    return { problem: jsonSyntaxProblem(error, text) }
   }
   const parsed = RunStateSchema.safeParse(json)
   if (parsed.success) return { state: parsed.data }

@@ -178,7 +178,7 @@ describe('chooseRun: a run dated in the future (a node whose clock is ahead)', (
 
 describe('chooseRun: a damaged state file', () => {
   test.for([
-    ['cut off', '{"format":1,"state":"interr', /not JSON \(cut off or damaged: .+\)/],
+    ['cut off', '{"format":1,"state":"interr', /not valid JSON: .*\(cut short while written\?\)/],
     ['empty', '', /empty \(cut off or damaged\)/],
     ['of another form', '{"format":2}', /not a run state this version reads \(format: .+\)/],
   ] as const)(
@@ -210,7 +210,7 @@ describe('chooseRun: a damaged state file', () => {
     expect(choice.lines).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^${file}: not JSON .*; ${OLD} \\(VIRNUCPRO_BENCH_RUN_ID\\): none of its 2 measured runs kept is reused \\(the key they were measured under is unknown\\), and its state file is written anew$`,
+          `^${file}: not valid JSON.*; ${OLD} \\(VIRNUCPRO_BENCH_RUN_ID\\): none of its 2 measured runs kept is reused \\(the key they were measured under is unknown\\), and its state file is written anew$`,
         ),
       ),
     ])
