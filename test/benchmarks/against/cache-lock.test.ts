@@ -1,9 +1,3 @@
-// The lock of the other revision's cache (benchmarks/support/against/cache-lock.ts, taken by prepare.ts): two
-// `npm run bench -- --against REV` at once on an empty cache used to both fail (`binding.gyp not found`, `ENOTEMPTY`),
-// each removing or adding the worktree under the other. These run real preparations: real processes, a real git
-// repository, a real worktree. The lock's path and contents (`<entry>.lock`: host, pid, since) are written here by
-// hand as a dead or live holder would have left them, so the tests say the contract, not the module's helpers.
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join, resolve } from 'node:path'
@@ -13,25 +7,9 @@ import { describe, expect, test } from 'vitest'
 import { READY_FILE } from '../../../benchmarks/support/against/checkout.ts'
 import { prepareCheckout } from '../../../benchmarks/support/against/prepare.ts'
 import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
+import { twoCommits } from './support/two-commits.ts'
 
 const PREPARE_URL = pathToFileURL(resolve(import.meta.dirname, '../../../benchmarks/support/against/prepare.ts')).href
-
-/** A repository of two commits; returns it and the first (the revision the tests prepare, as HEAD~1). */
-function twoCommits(): { repo: string; first: string } {
-  const repo = tempDirUntilFileEnd('against-lock-repo-')
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-      encoding: 'utf8',
-    }).trim()
-  git('init', '-q')
-  writeFileSync(join(repo, 'value.ts'), 'export const value = 1\n')
-  git('add', '.')
-  git('commit', '-qm', 'one')
-  const first = git('rev-parse', 'HEAD')
-  writeFileSync(join(repo, 'value.ts'), 'export const value = 2\n')
-  git('commit', '-qam', 'two')
-  return { repo, first }
-}
 
 /** `npm run bench -- --against HEAD~1`'s preparation in a process of its own; its last stdout line is the checkout. */
 function prepareInProcess(repo: string, cacheRoot: string, install: readonly string[], detached = false) {
