@@ -69,7 +69,16 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
       budgetGpuMinutes: budget,
     })
     const state = measured.sequential!
-    expect(['budget', 'targets-reached', 'not-a-line']).toContain(state.stop)
+    // Any stop of the `decided` rule but a failure: which one depends on this host's noise (a 2-core CI VM ended
+    // 'undecidable' where this machine ends 'budget'). What each stop says of the questions must hold either way.
+    expect(state.rule).toBe('decided')
+    expect(['decided', 'looks', 'undecidable', 'budget']).toContain(state.stop)
+    if (state.stop === 'decided') expect(state.undecided).toEqual([])
+    else {
+      expect(state.undecided!.length).toBeGreaterThan(0)
+      for (const u of state.undecided!) expect(u.needs).not.toBe('')
+    }
+    expect(state.looks).toBeLessThanOrEqual(state.maxLooks!)
     expect(state.gpuMinutes).toBeLessThanOrEqual(budget)
     // Every run the design added is in the measurements, at the size it chose, with a label of its own.
     const runs = measured[0]!.bySize.flatMap((s) => s.observations).filter((o) => !o.measured.warmup)
