@@ -19,6 +19,8 @@ const REFERENCE_PIPELINE = [
   // The runner and the target profile against the real pipeline (preflight imports torch: 10 s for one test).
   'test/pipeline/runner-reference.test.ts',
   'test/pipeline/profiles.test.ts',
+  // The target's own `predict --help` read through the reference profile (torch imported first: 3 s).
+  'test/pipeline/target-help-reference.test.ts',
   'test/platform/python.test.ts',
   // The CLI's doctor as a real process, which probes python and torch (4-5 s a test).
   'test/cli/doctor.test.ts',
@@ -118,5 +120,7 @@ export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
   'test/pipeline/runner-long-line.test.ts',
   'test/validation/cpu-scenarios.test.ts',
   'test/validation/capacity-cpu-known-answer.test.ts',
+  // Issue 37: a settings study of 6 settings by successive halving, then two capacity answers (about 3 minutes).
+  'test/validation/study-cpu-known-answer.test.ts',
   'test/validation/history-known-answer.test.ts',
 ]

@@ -18,6 +18,7 @@ export const RESULT_KINDS = [
   'ab',
   'capacity',
   'shard',
+  'study',
 ] as const
 export type ResultKind = (typeof RESULT_KINDS)[number]
 

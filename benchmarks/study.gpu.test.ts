@@ -1,0 +1,58 @@
+/**
+ * The settings study on a GPU host (issue 37): which of a grid of the target's options (VIRNUCPRO_BENCH_SWEEP as JSON;
+ * default src/study/default-grid.ts) makes 6 M finish in 10 hours, and whether the second GPU pays then. The grid is
+ * screened by successive halving on the largest GPU count the host holds (2 runs a setting a round, at a quarter of
+ * the capacity's smallest size and then at it), the winner and the default each get the capacity answer (1, 2, 4, 8
+ * GPUs as held; each design given half of VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN), and a setting counts only with the
+ * default's outputs. Interrupted, the same command continues it. Writes the study record and the two capacity records.
+ * GPU machine: npx vitest run --project gpu benchmarks/study.gpu.test.ts
+ */
+import { expect, test } from 'vitest'
+import { parseSweepGrid } from '../src/engine/sweep-grid.ts'
+import { defaultStudyGrid, studyLadder } from '../src/study/default-grid.ts'
+import type { StudyStats } from '../src/study/stats.ts'
+import { runStudySuite } from '../src/study/study.ts'
+import { gpuAvailable } from './support/gpu.ts'
+import { createRunContext, firstGpus } from './support/run-context.ts'
+
+test('settings study: the grid screened, its best setting and the default each with a capacity answer', async ({
+  annotate,
+  skip,
+}) => {
+  if (!gpuAvailable()) skip('no GPU')
+  const rc = await createRunContext(1)
+  if (rc.unavailable) skip(rc.unavailable)
+  const asked = rc.settings.capacityGpus ?? [1, 2, 4, 8]
+  const gpus = [...new Set([1, ...asked])].filter((n) => n <= rc.gpuCount).sort((a, b) => a - b)
+  const configs = gpus.map((n) => ({ config: rc.configs.base(firstGpus(n)), gpuCount: n }))
+  const raw = process.env.VIRNUCPRO_BENCH_SWEEP?.trim()
+  const grid = raw ? parseSweepGrid(raw) : defaultStudyGrid(rc.ctx.profile.name)
+  const capacityInputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)
+  const ladder = await rc.inputs.nested(rc.settings.preset, studyLadder(rc.settings.sizes))
+  const { input: _input, ...m } = rc.measure(capacityInputs[0]!.file)
+  const { record } = await runStudySuite(rc.ctx, m, {
+    grid,
+    configs,
+    ladder,
+    capacityInputs,
+    capacity: {
+      budgetGpuMinutes: (rc.settings.capacityBudgetGpuMin - 1) / 2,
+      rule: rc.settings.capacityStop,
+      onAnswer: (line) => console.log(line),
+      ...(rc.settings.capacityDirect.length > 0 && { direct: { gpuCounts: rc.settings.capacityDirect, runs: 1 } }),
+    },
+  })
+  const stats = record.stats as unknown as StudyStats
+  const line = (r: StudyStats['rows'][number]) => {
+    const hours = r.capacity?.perGpuCount.map((g) => `${g.gpuCount} GPU ${g.productionH?.value.toFixed(1) ?? '?'} h`)
+    const left = r.dropped ? `left in round ${r.dropped.round}: ${r.dropped.why} (${r.dropped.detail})` : ''
+    return `${r.label}${r.label === stats.best ? ' (best)' : ''}: ${hours?.join(', ') ?? left}; outputs ${r.outputs ? r.outputs.equal : 'reference'}`
+  }
+  await annotate(`settings study on ${stats.screenedOn}: ${stats.rows.map(line).join(' | ')}`)
+  for (const v of record.verdicts) await annotate(`${v.id}: ${v.verdict}: ${v.detail}`)
+  // Every setting either came through or left with why; the default and the winner each have a capacity answer.
+  for (const r of stats.rows.filter((x) => !x.isDefault))
+    expect(r.label === stats.best || r.dropped !== null, r.label).toBe(true)
+  expect(stats.rows.find((r) => r.isDefault)?.capacity, 'the default has no capacity answer').not.toBeNull()
+  if (stats.best) expect(stats.rows.find((r) => r.label === stats.best)?.capacity).not.toBeNull()
+})

@@ -1,0 +1,136 @@
+/**
+ * The study's screen, measured: each round runs the default and the settings still in, interleaved (A B C A B C: drift
+ * falls on every arm), a few runs each at the round's size, then judges it (halving.ts). Every arm has a label of its
+ * own per round, through the study record's run journal: a continuation after a kill is given back the runs kept and
+ * so makes the same choices, measuring only what is missing.
+ */
+import type { Configuration } from '../engine/configuration.ts'
+import type { SuiteContext } from '../engine/context.ts'
+import {
+  completedRuns,
+  type MeasuredConfiguration,
+  measureInterleaved,
+  SUITE_POLICY,
+} from '../engine/measure-configuration.ts'
+import type { JournalOptions } from '../engine/measurement-journal.ts'
+import type { SuiteMeasure } from '../engine/record.ts'
+import { estimate } from '../engine/stage-metrics.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
+import { type Contender, judgeRound, roundsFor, sizeOfRound } from './halving.ts'
+import { compareOutputs } from './outputs.ts'
+import type { StudyDrop, StudyOutputs, StudyRound, StudyScreening } from './stats.ts'
+
+/** One setting of the grid: its label, the options it adds, and the screened configuration with them. */
+export interface StudySetting {
+  label: string
+  optionArgs: string[]
+  config: Configuration
+}
+
+export interface ScreenOptions {
+  /** The default (the screened configuration as it is) and the settings, in the grid's order. */
+  base: Configuration
+  settings: readonly StudySetting[]
+  /** The sizes rounds run at, smallest first (sizeOfRound). */
+  ladder: readonly ResolvedInput[]
+  /** Measured runs of each arm a round (the first round warms the default up once before them). */
+  runsPerRound: number
+  journal: JournalOptions
+}
+
+/** What the screen found per setting, and the winner (null when every setting left). */
+export interface ScreenOutcome {
+  rounds: StudyRound[]
+  screening: Map<string, StudyScreening[]>
+  outputs: Map<string, StudyOutputs>
+  dropped: Map<string, StudyDrop>
+  winner: string | null
+  /** Every round's measurement, default first in each: what the study record keeps. */
+  measured: MeasuredConfiguration[]
+}
+
+export const DEFAULT_LABEL = 'default'
+const armLabel = (label: string, input: ResolvedInput, round: number) =>
+  `${label}, ${input.records.toLocaleString('en-US')} seqs, round ${round}`
+
+/** Runs the rounds until one setting is left (or none). Run failures are data; nothing here throws for them. */
+export async function screenSettings(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  o: ScreenOptions,
+): Promise<ScreenOutcome> {
+  if (o.runsPerRound < 1) throw new RangeError(`a settings study needs >= 1 run a round, got ${o.runsPerRound}`)
+  const out: ScreenOutcome = {
+    rounds: [],
+    screening: new Map(),
+    outputs: new Map(),
+    dropped: new Map(),
+    winner: null,
+    measured: [],
+  }
+  let alive = [...o.settings]
+  const last = roundsFor(alive.length)
+  for (let round = 1; alive.length > 0; round++) {
+    const input = sizeOfRound(o.ladder, round)
+    const arms = [{ label: DEFAULT_LABEL, config: o.base }, ...alive].map((s) => ({
+      config: { ...s.config, label: armLabel(s.label, input, round) },
+      input: input.file,
+    }))
+    const policy = m.policy ?? SUITE_POLICY
+    const measured = await measureInterleaved(arms, {
+      ...m,
+      policy: {
+        ...policy,
+        warmupRuns: round === 1 ? 1 : 0,
+        warmupArms: [arms[0]!.config.label],
+        minRuns: o.runsPerRound,
+        maxRuns: o.runsPerRound,
+      },
+      profile: ctx.profile,
+      workDir: ctx.workDir,
+      journal: o.journal,
+    })
+    out.measured.push(...measured)
+    out.rounds.push({ round, records: input.records, settings: [DEFAULT_LABEL, ...alive.map((s) => s.label)] })
+    const [reference, ...rest] = measured
+    note(out.screening, DEFAULT_LABEL, screeningOf(reference!, round, input))
+    const contenders: Contender[] = []
+    for (const [at, s] of alive.entries()) {
+      const mine = rest[at]!
+      note(out.screening, s.label, screeningOf(mine, round, input))
+      const outputs = await compareOutputs(reference!, mine, input.records, ctx.thresholds)
+      out.outputs.set(s.label, outputs)
+      const wall = out.screening.get(s.label)!.at(-1)!.wallMs
+      contenders.push({
+        label: s.label,
+        medianWallMs: wall?.median ?? null,
+        failure: mine.failure
+          ? `${mine.failure.label} ended as ${mine.failure.exitClass}: ${mine.failure.reason}`
+          : null,
+        outputsEqual: outputs.equal,
+        outputsDetail: outputs.detail,
+      })
+    }
+    const judged = judgeRound(contenders, round, input.records)
+    for (const d of judged.dropped) out.dropped.set(d.label, d.drop)
+    alive = judged.kept.map((label) => alive.find((s) => s.label === label)!)
+    if (alive.length <= 1 || round >= last) break
+  }
+  out.winner = alive[0]?.label ?? null
+  return out
+}
+
+function note(map: Map<string, StudyScreening[]>, label: string, entry: StudyScreening) {
+  map.set(label, [...(map.get(label) ?? []), entry])
+}
+
+function screeningOf(m: MeasuredConfiguration, round: number, input: ResolvedInput): StudyScreening {
+  const runs = completedRuns(m).map((r) => r.measured.run.wallMs)
+  const e = estimate(runs, `${m.config.label} wallMs`)
+  return {
+    round,
+    records: input.records,
+    runs: runs.length,
+    wallMs: e && { median: e.median, low: e.ci?.low ?? null, high: e.ci?.high ?? null },
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The settings study's record (kind `study`, `stats` of this shape): which of a grid of the target's options, screened
+ * by successive halving, runs fastest with the same outputs as the default, and the capacity answer of that setting
+ * beside the default's (6 M hours per GPU count, k GPUs against 1, the verdicts it flips).
+ */
+import type { Figure } from '../capacity/answer.ts'
+import type { DecisionState } from '../measure/index.ts'
+
+/** One screening round: the size it ran at and the settings measured there (the default always among them). */
+export interface StudyRound {
+  round: number
+  records: number
+  settings: string[]
+}
+
+/** Why a setting left the study, and in which round. */
+export interface StudyDrop {
+  round: number
+  records: number
+  /** `slower`: in the slower half of its round; `outputs-differ`: not the default's outputs; `failed`: a run failed. */
+  why: 'slower' | 'outputs-differ' | 'failed' | 'no-outputs'
+  detail: string
+}
+
+/** One setting's screening figure in one round: its runs' median wall time and that median's interval. */
+export interface StudyScreening {
+  round: number
+  records: number
+  runs: number
+  /** Median wall time (ms) and its interval; null when no run completed. */
+  wallMs: { median: number; low: number | null; high: number | null } | null
+}
+
+/** A setting's outputs against the default's, on the same input (the last round it was measured in). */
+export interface StudyOutputs {
+  /** true: within the tolerance; false: not; null: nothing to compare on one side (no verdict). */
+  equal: boolean | null
+  records: number
+  detail: string
+}
+
+/** The capacity answer of a setting that reached the end (the best, and the default). */
+export interface StudyCapacity {
+  /** The capacity record it was written to. */
+  recordId: string
+  statusText: string
+  perGpuCount: { gpuCount: number; productionH: Figure | null; production: DecisionState | null }[]
+  /** k GPUs against 1 at 6 M. */
+  speedups: { gpuCount: number; speedup: Figure | null; threshold: number; state: DecisionState | null }[]
+  /** Each decision's state, by verdict id. */
+  decisions: { id: string; question: string; state: DecisionState }[]
+}
+
+export interface StudyRow {
+  label: string
+  /** The options this setting adds to the default's command line ([] for the default). */
+  extraArgs: string[]
+  isDefault: boolean
+  screening: StudyScreening[]
+  outputs: StudyOutputs | null
+  dropped: StudyDrop | null
+  capacity: StudyCapacity | null
+  /** Verdicts this setting decides otherwise than the default (both measured to the end); [] when none. */
+  flips: { id: string; question: string; from: DecisionState; to: DecisionState }[]
+}
+
+export interface StudyStats {
+  /** The grid as given (option -> values). */
+  grid: Record<string, (number | string)[]>
+  /** The configuration screened (its label: the GPU count the study was run for). */
+  screenedOn: string
+  production: number
+  rounds: StudyRound[]
+  /** The fastest setting with the default's outputs at the last round; the default when none beats it. */
+  best: string | null
+  rows: StudyRow[]
+  /** Grid points that repeat the default's own options: measured once, as the default. */
+  sameAsDefault: number
+  /** The target's own options per stage, read from its `--help` (pipeline/stage-options.ts); [] when unread. */
+  stageOptions: { stage: string; options: { flag: string; help: string }[] }[]
+  /** Why `stageOptions` is empty, when it is. */
+  stageOptionsProblem: string | null
+}

@@ -1,0 +1,163 @@
+/**
+ * The settings study (kind `study`): which of a grid of the target's options makes the sample finish in time, and
+ * whether another GPU pays then. The grid is screened by successive halving on the largest GPU count held
+ * (screen.ts); the winner and the default then each get the capacity answer (capacity/suite.ts: 6 M per GPU count, k
+ * GPUs against 1, per stage, with intervals, decided by its design), and the study says which verdicts the winner
+ * decides otherwise. A setting counts only with the default's outputs (outputs.ts).
+ */
+
+import type { CapacityStats } from '../capacity/analyze.ts'
+import { type CapacityAnswer, capacityAnswer } from '../capacity/answer.ts'
+import { recordStatus } from '../capacity/record-answer.ts'
+import { type CapacityOptions, runCapacitySuite, type SizedConfiguration } from '../capacity/suite.ts'
+import type { SuiteContext } from '../engine/context.ts'
+import { journalFor } from '../engine/journal-options.ts'
+import { type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
+import { expandGrid, type SweepGrid } from '../engine/sweep-grid.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
+import type { ResultRecord } from '../results/schema/index.ts'
+import { DEFAULT_LABEL, type ScreenOutcome, type StudySetting, screenSettings } from './screen.ts'
+import { sameAsDefault } from './setting-args.ts'
+import type { StudyCapacity, StudyRow, StudyStats } from './stats.ts'
+import { studyVerdicts } from './verdicts.ts'
+
+export interface StudyOptions {
+  grid: SweepGrid
+  /** The capacity suite's configurations (1 GPU first): the default; each setting adds its options to every one. */
+  configs: readonly SizedConfiguration[]
+  /** Screening sizes, smallest first; the capacity answer's planned sizes. */
+  ladder: readonly ResolvedInput[]
+  capacityInputs: readonly ResolvedInput[]
+  runsPerRound?: number
+  capacity?: Omit<CapacityOptions, 'purposeSuffix'>
+  /** The target's options per stage (pipeline/target-help.ts), or why they could not be read. */
+  stageOptions?: Pick<StudyStats, 'stageOptions' | 'stageOptionsProblem'>
+}
+
+/** Two runs a round: a median and its spread, at half the cost of the suite's three. */
+export const STUDY_RUNS_PER_ROUND = 2
+
+/**
+ * Screens the grid, measures the winner and the default to a capacity answer each, and writes the study record (the
+ * two capacity records are written by the capacity suite beside it).
+ * @throws RangeError for an empty configuration list or ladder; SweepGridError is the caller's (parseSweepGrid).
+ */
+export async function runStudySuite(
+  ctx: SuiteContext,
+  m: Omit<SuiteMeasure, 'input'>,
+  o: StudyOptions,
+): Promise<SuiteOutcome & { capacity: Map<string, ResultRecord> }> {
+  const screened = o.configs.at(-1)
+  if (!screened) throw new RangeError('a settings study needs at least one configuration')
+  const base = screened.config
+  const all = expandGrid(base, o.grid).map((c) => ({
+    label: c.label,
+    optionArgs: (c.extraArgs ?? []).slice((base.extraArgs ?? []).length),
+    config: c,
+  }))
+  // A grid point that repeats the default's own options is the default: measured once, under its name.
+  const settings = all.filter((s) => !sameAsDefault(base.extraArgs ?? [], s.optionArgs))
+  const purpose = studyPurpose(base.label, o.grid)
+  const screen = await screenSettings(ctx, m, {
+    base,
+    settings,
+    ladder: o.ladder,
+    runsPerRound: o.runsPerRound ?? STUDY_RUNS_PER_ROUND,
+    journal: journalFor(ctx, purpose),
+  })
+  const capacity = new Map<string, ResultRecord>()
+  capacity.set(DEFAULT_LABEL, (await runCapacitySuite(ctx, m, o.configs, o.capacityInputs, o.capacity)).record)
+  const winner = settings.find((s) => s.label === screen.winner)
+  if (winner) {
+    const configs = withOptions(o.configs, winner)
+    capacity.set(winner.label, (await runCapacitySuite(ctx, m, configs, o.capacityInputs, o.capacity)).record)
+  }
+  const stats = studyStats(o, base.label, settings, screen, capacity, all.length - settings.length)
+  const outcome = await writeSuiteRecord(ctx, {
+    ...purpose,
+    measurements: screen.measured,
+    stats: { ...stats },
+    verdicts: studyVerdicts(stats),
+  })
+  return { ...outcome, capacity }
+}
+
+/** The study record's id and name: one per screened configuration and grid. */
+function studyPurpose(screened: string, grid: SweepGrid) {
+  const options = Object.keys(grid).join(' ')
+  return {
+    kind: 'study' as const,
+    id: `study-${screened}-${options}`,
+    name: `settings study of ${options} on ${screened}`,
+  }
+}
+
+/** Every GPU count's configuration with the setting's options added, labelled with the setting. */
+export function withOptions(configs: readonly SizedConfiguration[], s: StudySetting): SizedConfiguration[] {
+  return configs.map(({ config, gpuCount }) => ({
+    gpuCount,
+    config: {
+      ...config,
+      label: `${s.label}, ${config.label}`,
+      extraArgs: [...(config.extraArgs ?? []), ...s.optionArgs],
+    },
+  }))
+}
+
+function studyStats(
+  o: StudyOptions,
+  screened: string,
+  settings: readonly StudySetting[],
+  screen: ScreenOutcome,
+  capacity: ReadonlyMap<string, ResultRecord>,
+  sameAsDefaultCount: number,
+): StudyStats {
+  const answers = new Map([...capacity].map(([label, r]) => [label, answerOf(r)]))
+  const reference = answers.get(DEFAULT_LABEL) ?? null
+  const row = (label: string, optionArgs: string[]): StudyRow => {
+    const answer = answers.get(label) ?? null
+    return {
+      label,
+      extraArgs: optionArgs,
+      isDefault: label === DEFAULT_LABEL,
+      screening: screen.screening.get(label) ?? [],
+      outputs: screen.outputs.get(label) ?? null,
+      dropped: screen.dropped.get(label) ?? null,
+      capacity: answer && studyCapacity(capacity.get(label)!.id, answer),
+      flips: answer && reference && label !== DEFAULT_LABEL ? flips(reference, answer) : [],
+    }
+  }
+  return {
+    grid: Object.fromEntries(Object.entries(o.grid).map(([k, v]) => [k, [...v]])),
+    screenedOn: screened,
+    production: reference?.production ?? 6_000_000,
+    rounds: screen.rounds,
+    best: screen.winner,
+    rows: [row(DEFAULT_LABEL, []), ...settings.map((s) => row(s.label, s.optionArgs))],
+    sameAsDefault: sameAsDefaultCount,
+    stageOptions: o.stageOptions?.stageOptions ?? [],
+    stageOptionsProblem: o.stageOptions ? o.stageOptions.stageOptionsProblem : 'not read',
+  }
+}
+
+function answerOf(record: ResultRecord): CapacityAnswer {
+  return capacityAnswer(record.stats as unknown as CapacityStats, record.verdicts, recordStatus(record))
+}
+
+function studyCapacity(recordId: string, a: CapacityAnswer): StudyCapacity {
+  return {
+    recordId,
+    statusText: a.statusText,
+    perGpuCount: a.gpus.map((g) => ({ gpuCount: g.gpuCount, productionH: g.productionH, production: g.production })),
+    speedups: a.comparisons.map((c) => ({ ...c })),
+    decisions: a.decisions.map((d) => ({ id: d.id, question: d.question, state: d.state })),
+  }
+}
+
+/** The verdicts both answers decided, where the setting's state differs from the default's. */
+function flips(reference: CapacityAnswer, setting: CapacityAnswer): StudyRow['flips'] {
+  const before = new Map(reference.decisions.map((d) => [d.id, d.state]))
+  return setting.decisions
+    .filter((d) => before.has(d.id) && before.get(d.id) !== d.state)
+    .map((d) => ({ id: d.id, question: d.question, from: before.get(d.id)!, to: d.state }))
+}

@@ -1,0 +1,82 @@
+// The settings study's known answer on the CPU (issue 37): the reference pipeline with a planted option whose small
+// values starve a stage. `cpu-stall-ms` sleeps before every ESM-2 batch, and `--esm-batch-size` is that batch's token
+// budget, so the fewer, larger batches of 8192 tokens starve ESM-2 least; the default here is 512 (as VirNucPro's own
+// DNABERT-S default of 256 tokens is). `--seed 1` changes the model's weights: faster or not, its outputs are not the
+// default's and it must not count. The study must pick 8192 with the default's seed, and measure the planted saving.
+import { readFile } from 'node:fs/promises'
+import { describe, expect, test } from 'vitest'
+import type { CapacityStats } from '../../src/capacity/analyze.ts'
+import { createInputResolver } from '../../src/input/resolver.ts'
+import type { StudyStats } from '../../src/study/stats.ts'
+import { runStudySuite } from '../../src/study/study.ts'
+import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+
+const ready = await referencePipelineOnCpu()
+const STALL_MS = 500
+const PLANTED_BEST = 'esm-batch-size=8192 seed=0'
+
+describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU', () => {
+  test(`cpu-stall-ms=${STALL_MS}: the study picks --esm-batch-size 8192 with the default's outputs, and measures the stall it saves`, async ({
+    annotate,
+  }) => {
+    const ctx = await cpuContext()
+    const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd('study-ka-inputs-') })
+    const inputs = await resolver.nested('SMALL', [8, 40])
+    const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
+    const base = cpuConfig('1 worker', [
+      ...['--cpu-workers', '1', '--esm-batch-size', '512'],
+      ...['--inject', `cpu-stall-ms=${STALL_MS}`],
+    ])
+    const { record, capacity } = await runStudySuite({ ...ctx, inputs: resolver }, m, {
+      grid: { '--esm-batch-size': [512, 2048, 8192], '--seed': [0, 1] },
+      configs: [{ config: base, gpuCount: 1 }],
+      ladder: inputs,
+      capacityInputs: inputs,
+    })
+    const stats = record.stats as unknown as StudyStats
+    const row = (label: string) => stats.rows.find((r) => r.label === label)!
+    expect(stats.best, JSON.stringify(stats.rows.map((r) => [r.label, r.dropped]))).toBe(PLANTED_BEST)
+    // Every --seed 1 setting left for its outputs, in the first round, whatever its speed.
+    for (const size of [512, 2048, 8192]) {
+      const other = row(`esm-batch-size=${size} seed=1`)
+      expect(other.outputs?.equal).toBe(false)
+      expect(other.dropped).toMatchObject({ round: 1, why: 'outputs-differ' })
+    }
+    expect(row(PLANTED_BEST).outputs?.equal).toBe(true)
+    // The halving: 3 settings with the default's outputs in round 1 at 8 records, the faster 2 at 40 in round 2.
+    expect(stats.rounds.map((r) => [r.records, r.settings.length])).toEqual([
+      [8, 7],
+      [40, 3],
+    ])
+    expect(row('esm-batch-size=512 seed=0').dropped?.why).toBe('slower')
+
+    // The planted saving at 40 records: the ESM-2 batches the default runs beyond the best's (each logs `Batch i:`),
+    // a stall each.
+    const batchesOf = async (label: string) => {
+      const run = record.runs.find((r) => !r.warmup && r.label.startsWith(`${label}, 40 seqs, round 2`))!
+      return (await readFile(run.run.logPath!, 'utf8')).match(/ Batch \d+: /g)?.length ?? 0
+    }
+    const plantedMs = ((await batchesOf('default')) - (await batchesOf(PLANTED_BEST))) * STALL_MS
+    expect(plantedMs).toBeGreaterThan(4 * STALL_MS)
+    const medianAt40 = (label: string) => row(label).screening.find((s) => s.records === 40)!.wallMs!.median
+    const savedMs = medianAt40('default') - medianAt40(PLANTED_BEST)
+    expect(Math.abs(savedMs / plantedMs - 1), `saved ${savedMs} ms, planted ${plantedMs} ms`).toBeLessThan(0.3)
+
+    // The capacity answer of the best beside the default's: both measured, the best projected faster at 6 M.
+    const hours = (label: string) => row(label).capacity!.perGpuCount[0]!.productionH!
+    const h = (f: { value: number; low: number | null; high: number | null }) =>
+      `${f.value.toFixed(1)} h [${f.low?.toFixed(1)}, ${f.high?.toFixed(1)}]`
+    await annotate(
+      `saved ${savedMs.toFixed(0)} ms at 40 records against ${plantedMs} ms planted; 6 M: ${PLANTED_BEST} ${h(hours(PLANTED_BEST))}, default ${h(hours('default'))}`,
+    )
+    expect(hours(PLANTED_BEST).value).toBeLessThan(hours('default').value)
+    expect(capacity.get(PLANTED_BEST)!.id).toBe(row(PLANTED_BEST).capacity!.recordId)
+    const bestStats = capacity.get(PLANTED_BEST)!.stats as unknown as CapacityStats
+    expect(bestStats.configurations[0]!.label).toBe(`${PLANTED_BEST}, 1 worker`)
+    const verdict = record.verdicts.find((v) => v.id === 'study/best/1')!
+    expect(['pass', 'inconclusive']).toContain(verdict.verdict)
+    expect(record.verdicts.find((v) => v.id === `study/outputs/${PLANTED_BEST}`)?.verdict).toBe('pass')
+  }, 600_000)
+})
