@@ -2,17 +2,20 @@
  * The refit as JSON (`capacity --json FILE`): the answer first (capacity/answer.ts: status, sentence, figures per GPU
  * count, k against 1, the decisions, the definitions; the same object the reports read), then per configuration its
  * measured sizes, the wall time at each projected size and each GPU stage's utilization there, each with its CI (null
- * bounds without one), and the verdicts with the ids of the capacity record (provisional where the answer is). Bumped
- * `schemaVersion` when the shape changes: 2 added `answer` and each verdict's `provisional`.
+ * bounds without one), and the verdicts with the ids of the capacity record (provisional where the answer is), and the
+ * settings studies of the directories read (report/analyses/study.ts: the object summary.json's `study` holds; no
+ * entries without a study record). Bumped `schemaVersion` when the shape changes: 2 added `answer` and each verdict's
+ * `provisional`; 3 added `study`.
  */
 
 import type { CapacityAnswer } from '../capacity/answer.ts'
 import type { HeldOutCheck, SpeedupCheck } from '../capacity/held-out.ts'
 import type { CapacityStats } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
+import type { StudyReport } from '../report/analyses/study.ts'
 import type { Verdict } from '../results/schema/index.ts'
 
-export const CAPACITY_JSON_SCHEMA_VERSION = 2
+export const CAPACITY_JSON_SCHEMA_VERSION = 3
 
 const interval = (e: SizeEstimate) => ({ estimate: e.estimate, low: e.ci?.low ?? null, high: e.ci?.high ?? null })
 
@@ -23,10 +26,12 @@ export function capacityJson(
   verdicts: readonly Verdict[],
   notes: readonly string[],
   checks: { sizes: readonly HeldOutCheck[]; speedups: readonly SpeedupCheck[] } = { sizes: [], speedups: [] },
+  study: StudyReport = { entries: [] },
 ) {
   return {
     schemaVersion: CAPACITY_JSON_SCHEMA_VERSION,
     answer,
+    study,
     input: stats.input,
     covers: stats.covers,
     notes,

@@ -1,7 +1,8 @@
 /**
  * The refit as lines for a terminal (`virnucpro-bench capacity`): the answer first (status, sentence, its tables, the
  * design, the decisions, the definitions: report/render/answer-text.ts, the same rows as capacity.md), then the
- * evidence: per configuration its measured sizes, model and projections, the held-out checks, the verdicts (marked
+ * settings study of the directories read, where they hold one (report/render/study-text.ts, summary.md's table), then
+ * the evidence: per configuration its measured sizes, model and projections, the held-out checks, the verdicts (marked
  * PROVISIONAL where the answer is). One unit rule with the reports (capacity/figure-columns.ts): seconds for what was
  * measured, hours for a projected size. Pure, data in, lines out.
  */
@@ -13,7 +14,9 @@ import type { HeldOutCheck, SpeedupCheck } from '../capacity/held-out.ts'
 import type { CapacityStats } from '../capacity/index.ts'
 import { RATE_SOURCE_NAMES } from '../capacity/index.ts'
 import type { SizeEstimate } from '../measure/index.ts'
+import type { StudyReport } from '../report/analyses/study.ts'
 import { answerTextLines } from '../report/render/answer-text.ts'
+import { studyTextLines } from '../report/render/study-text.ts'
 import type { Verdict } from '../results/schema/index.ts'
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US')
@@ -73,16 +76,22 @@ function checkLines(checks: { sizes: readonly HeldOutCheck[]; speedups: readonly
   return [...sizes, ...speedups]
 }
 
-/** Every line of the refit: the answer, then the notes, configurations, the held-out checks, the verdicts. */
+/**
+ * Every line of the refit: the answer, the settings study (none without a study record), then the notes,
+ * configurations, the held-out checks, the verdicts.
+ */
 export function capacityText(
   answer: CapacityAnswer,
   stats: CapacityStats,
   verdicts: readonly Verdict[],
   notes: readonly string[],
   checks: { sizes: readonly HeldOutCheck[]; speedups: readonly SpeedupCheck[] } = { sizes: [], speedups: [] },
+  study: StudyReport = { entries: [] },
 ): string[] {
+  const studyLines = studyTextLines(study)
   return [
     ...answerTextLines(answerView(answer)),
+    ...(studyLines.length ? ['', ...studyLines] : []),
     '',
     `Evidence: capacity refit: ${stats.sizes.map(count).join(' / ')} records of ${stats.input.path || 'the input'}`,
     ...notes.map((n) => `  note: ${n}`),

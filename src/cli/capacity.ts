@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { fsProblem } from '../platform/fs-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
+import { analyzeStudyRecords } from '../report/analyses/study.ts'
 import { monitorLogFile } from '../report/load.ts'
 import { readRunDirectory } from '../results/partial-records.ts'
 import { isRunId } from '../results/run-id.ts'
@@ -172,9 +173,11 @@ export async function run(args: string[]): Promise<number> {
   const checks = { sizes: heldOutChecks(stats, input.heldOut), speedups: heldOutSpeedups(stats, input.heldOut) }
   // The answer every report reads, from this refit: provisional where a record is partial (stderr says which).
   const answer = refitAnswer(records, stats, verdicts)
-  console.log(capacityText(answer, stats, verdicts, input.notes, checks).map(escapeControls).join('\n'))
+  // The settings studies of the directories read, as the reports show them (after the answer they tune).
+  const study = analyzeStudyRecords(records)
+  console.log(capacityText(answer, stats, verdicts, input.notes, checks, study).map(escapeControls).join('\n'))
   if (values.json !== undefined) {
-    const text = `${JSON.stringify(capacityJson(answer, stats, verdicts, input.notes, checks), null, 2)}\n`
+    const text = `${JSON.stringify(capacityJson(answer, stats, verdicts, input.notes, checks, study), null, 2)}\n`
     if (values.json === '-') process.stdout.write(text)
     else await writeJsonFile(values.json, text)
   }

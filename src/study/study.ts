@@ -15,6 +15,7 @@ import { journalFor } from '../engine/journal-options.ts'
 import { type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
 import { expandGrid, type SweepGrid } from '../engine/sweep-grid.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
+import { readStageOptions } from '../pipeline/target-help.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import { DEFAULT_LABEL, type ScreenOutcome, type StudySetting, screenSettings } from './screen.ts'
 import { sameAsDefault } from './setting-args.ts'
@@ -30,7 +31,10 @@ export interface StudyOptions {
   capacityInputs: readonly ResolvedInput[]
   runsPerRound?: number
   capacity?: Omit<CapacityOptions, 'purposeSuffix'>
-  /** The target's options per stage (pipeline/target-help.ts), or why they could not be read. */
+  /**
+   * The target's options per stage, or why they could not be read; absent: read from the target's `predict --help`
+   * (pipeline/target-help.ts) before the screen, so the bottleneck report can name them.
+   */
   stageOptions?: Pick<StudyStats, 'stageOptions' | 'stageOptionsProblem'>
 }
 
@@ -58,6 +62,7 @@ export async function runStudySuite(
   // A grid point that repeats the default's own options is the default: measured once, under its name.
   const settings = all.filter((s) => !sameAsDefault(base.extraArgs ?? [], s.optionArgs))
   const purpose = studyPurpose(base.label, o.grid)
+  const stageOptions = o.stageOptions ?? (await readStageOptions(ctx.profile, process.env))
   const screen = await screenSettings(ctx, m, {
     base,
     settings,
@@ -72,7 +77,7 @@ export async function runStudySuite(
     const configs = withOptions(o.configs, winner)
     capacity.set(winner.label, (await runCapacitySuite(ctx, m, configs, o.capacityInputs, o.capacity)).record)
   }
-  const stats = studyStats(o, base.label, settings, screen, capacity, all.length - settings.length)
+  const stats = studyStats(o, base.label, settings, screen, capacity, all.length - settings.length, stageOptions)
   const outcome = await writeSuiteRecord(ctx, {
     ...purpose,
     measurements: screen.measured,
@@ -111,6 +116,7 @@ function studyStats(
   screen: ScreenOutcome,
   capacity: ReadonlyMap<string, ResultRecord>,
   sameAsDefaultCount: number,
+  stageOptions: Pick<StudyStats, 'stageOptions' | 'stageOptionsProblem'>,
 ): StudyStats {
   const answers = new Map([...capacity].map(([label, r]) => [label, answerOf(r)]))
   const reference = answers.get(DEFAULT_LABEL) ?? null
@@ -135,8 +141,8 @@ function studyStats(
     best: screen.winner,
     rows: [row(DEFAULT_LABEL, []), ...settings.map((s) => row(s.label, s.optionArgs))],
     sameAsDefault: sameAsDefaultCount,
-    stageOptions: o.stageOptions?.stageOptions ?? [],
-    stageOptionsProblem: o.stageOptions ? o.stageOptions.stageOptionsProblem : 'not read',
+    stageOptions: stageOptions.stageOptions,
+    stageOptionsProblem: stageOptions.stageOptionsProblem,
   }
 }
 

@@ -5,8 +5,10 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
+import { writeResultRecord } from '../../src/results/store.ts'
 import { h100Log, h100Record, h100RunDirs, h200RunDirs } from '../capacity/support/gpu-capacity.ts'
 import { header, sample } from '../monitor/support/records.ts'
+import { BEST, studyRecord, withStats } from '../report/support/study.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const CLI = join(import.meta.dirname, '../../src/cli.ts')
@@ -19,6 +21,7 @@ interface Interval {
 }
 interface RefitJson {
   schemaVersion: number
+  study: { entries: { recordId: string; shows: 'table' | 'line'; table?: { rows: string[][] }; line?: string }[] }
   notes: string[]
   configurations: {
     gpuCount: number
@@ -108,7 +111,10 @@ const refit = async (args: string[]) => {
 describe('virnucpro-bench capacity', () => {
   test('2 x H100, fit from 1,000 and 4,000 records: each 20,000-record projection within 5% of its direct runs, the 2-vs-1 speedup inside its CI', async () => {
     const { json, text } = await refit([...ab, '--sizes', '1000,4000'])
-    expect(json.schemaVersion).toBe(2)
+    expect(json.schemaVersion).toBe(3)
+    // No study record among these: the key is there, empty; the text has no study.
+    expect(json.study).toEqual({ entries: [] })
+    expect(text).not.toContain('Settings study')
     expect(json.configurations.map((c) => [c.gpuCount, c.measured.map((m) => m.records)])).toEqual([
       [1, [1_000, 4_000]],
       [2, [1_000, 4_000]],
@@ -156,6 +162,35 @@ describe('virnucpro-bench capacity', () => {
     // Within +-5% of 1.9x: at threshold on its interval, which needs what a PASS needs (two sizes only here).
     expect(speedup.decision!.state).toBe('undecided')
     expect(speedup.decision!.why).toMatch(/would read at threshold, but that needs .*three sizes/)
+  })
+
+  test('a results directory holding a settings study: its table after the answer, in --json too; a damaged one is one line', async () => {
+    const [dir] = await h100RunDirs(join(root, 'study'), ['d'])
+    await writeResultRecord(dir!, studyRecord())
+    await writeResultRecord(
+      dir!,
+      withStats(studyRecord({ id: 'study-damaged', createdAt: '2026-11-01T00:00:00.000Z' }), (s) => ({
+        ...s,
+        best: 7,
+      })),
+    )
+    const { text, json } = await refit([dir!])
+    const [study, evidence] = [text.indexOf('\nSettings study:\n'), text.indexOf('\nEvidence: capacity refit')]
+    expect(study).toBeGreaterThan(text.indexOf('Definitions:'))
+    expect(evidence).toBeGreaterThan(study)
+    const section = text.slice(study, evidence)
+    expect(section).toMatch(
+      new RegExp(
+        `\\n {4}${BEST} \\(best\\) +--dnabert-batch-size 2048 +14\\.00 h \\[12\\.10, 16\\.20\\] FAIL +7\\.40 h`,
+      ),
+    )
+    expect(section).toContain('flips 1: Does 6 M finish within 10 h on 2 GPUs?: from FAIL to PASS')
+    expect(section).toMatch(/\n {2}study record 'study-damaged' .*: damaged stats, no table: stats\.best: [^\n]+\n/)
+    expect(json.study.entries.map((e) => [e.recordId, e.shows])).toEqual([
+      ['study-2-GPUs-dnabert-batch-size-cuda-streams', 'table'],
+      ['study-damaged', 'line'],
+    ])
+    expect(json.study.entries[0]!.table!.rows[1]![0]).toBe(`${BEST} (best)`)
   })
 
   test("--at adds sizes of the user's own besides 45,000 and 6,000,000", async () => {

@@ -3,10 +3,11 @@
 // budget, so the fewer, larger batches of 8192 tokens starve ESM-2 least; the default here is 512 (as VirNucPro's own
 // DNABERT-S default of 256 tokens is). `--seed 1` changes the model's weights: faster or not, its outputs are not the
 // default's and it must not count. The study must pick 8192 with the default's seed, and measure the planted saving.
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/capacity/analyze.ts'
 import { createInputResolver } from '../../src/input/resolver.ts'
+import { acquireWriter, releaseWriter } from '../../src/results/writer-lock.ts'
 import type { StudyStats } from '../../src/study/stats.ts'
 import { runStudySuite } from '../../src/study/study.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
@@ -14,7 +15,9 @@ import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const ready = await referencePipelineOnCpu()
-const STALL_MS = 500
+// Large beside the tiny model's own cost of a batch: the default's 15 batches at 40 records against the best's one
+// also cost more compute (on a busy 2-core machine 2 s of 9), which the planted 14 s must dwarf.
+const STALL_MS = 1000
 const PLANTED_BEST = 'esm-batch-size=8192 seed=0'
 
 describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU', () => {
@@ -29,12 +32,13 @@ describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU
       ...['--cpu-workers', '1', '--esm-batch-size', '512'],
       ...['--inject', `cpu-stall-ms=${STALL_MS}`],
     ])
-    const { record, capacity } = await runStudySuite({ ...ctx, inputs: resolver }, m, {
+    const options = {
       grid: { '--esm-batch-size': [512, 2048, 8192], '--seed': [0, 1] },
       configs: [{ config: base, gpuCount: 1 }],
       ladder: inputs,
       capacityInputs: inputs,
-    })
+    }
+    const { record, capacity, path: outcomePath } = await runStudySuite({ ...ctx, inputs: resolver }, m, options)
     const stats = record.stats as unknown as StudyStats
     const row = (label: string) => stats.rows.find((r) => r.label === label)!
     expect(stats.best, JSON.stringify(stats.rows.map((r) => [r.label, r.dropped]))).toBe(PLANTED_BEST)
@@ -45,6 +49,10 @@ describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU
       expect(other.dropped).toMatchObject({ round: 1, why: 'outputs-differ' })
     }
     expect(row(PLANTED_BEST).outputs?.equal).toBe(true)
+    // The target's own options for the starved stage, read from its --help: what the bottleneck report names.
+    expect(stats.stageOptionsProblem).toBeNull()
+    const esm = stats.stageOptions.find((s) => s.stage === 'ESM-2 Feature Extraction')
+    expect(esm?.options.map((o) => o.flag)).toContain('--esm-batch-size')
     // The halving: 3 settings with the default's outputs in round 1 at 8 records, the faster 2 at 40 in round 2.
     expect(stats.rounds.map((r) => [r.records, r.settings.length])).toEqual([
       [8, 7],
@@ -78,5 +86,20 @@ describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU
     const verdict = record.verdicts.find((v) => v.id === 'study/best/1')!
     expect(['pass', 'inconclusive']).toContain(verdict.verdict)
     expect(record.verdicts.find((v) => v.id === `study/outputs/${PLANTED_BEST}`)?.verdict).toBe('pass')
+
+    // Run again by a later invocation of the same run (a continuation after the last run was kept): every run is
+    // given back by the journal, so it makes the same choices and measures nothing (no run.json is added).
+    const keptRuns = async () =>
+      (await readdir(ctx.workDir, { recursive: true })).filter((f) => f.endsWith('run.json')).sort()
+    const before = await keptRuns()
+    expect(before.length).toBeGreaterThanOrEqual(record.runs.length)
+    releaseWriter(ctx.workDir, ctx.writer.token)
+    await acquireWriter(ctx.workDir, { token: 'a-later-invocation' })
+    const later = { ...ctx, inputs: resolver, writer: { token: 'a-later-invocation' } }
+    const again = await runStudySuite(later, m, options)
+    expect(await keptRuns()).toEqual(before)
+    // Other choices would have measured other arms; the very same runs are the record written first (storeSuiteRecord
+    // finds it), and no second is added beside it.
+    expect(again.path).toBe(outcomePath)
   }, 600_000)
 })

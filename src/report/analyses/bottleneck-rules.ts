@@ -61,6 +61,9 @@ export interface BottleneckRule {
   recommendation: string
 }
 
+/** The stage of the rules over the whole run (GPUs not asked for, asked for and unused): no pipeline stage. */
+export const WHOLE_RUN_STAGE = '(whole run)'
+
 /** An idle stretch this long inside a GPU stage is a gap worth naming. */
 export const IDLE_GAP_MS = 1_000
 /** Batches this poorly packed are "short" (mostly padding or too few tokens). */
@@ -86,8 +89,9 @@ export const BOTTLENECK_RULES: readonly BottleneckRule[] = [
       lowUtil(e, l) && e.packEfficiency !== null && e.packEfficiency < SHORT_BATCH_PACK_EFFICIENCY
         ? `utilization ${pct(e.utilPct ?? 0)} with pack efficiency ${pct(e.packEfficiency * 100)}`
         : null,
-    recommendation:
-      'Batches are short: raise the token budget (--esm-batch-size / --dnabert-batch-size) so each batch fills the GPU.',
+    // The rules say what to change in the pipeline; which of the target's options changes it is read from its own
+    // --help (bottleneck-options.ts), not written here: another target, or another version, names them otherwise.
+    recommendation: "Batches are short: raise the stage's token budget per batch so each batch fills the GPU.",
   },
   {
     id: 'low-util-loader-wait',
@@ -95,7 +99,7 @@ export const BOTTLENECK_RULES: readonly BottleneckRule[] = [
       lowUtil(e, l) && e.loaderWaitGrowthMs !== null && e.loaderWaitGrowthMs > 0
         ? `utilization ${pct(e.utilPct ?? 0)} while DataLoader waits grew by ${e.loaderWaitGrowthMs.toFixed(1)} ms/batch`
         : null,
-    recommendation: 'The GPU waits for input: add DataLoader workers (-w/--num-workers) or pre-tokenize.',
+    recommendation: 'The GPU waits for input: add DataLoader workers or pre-tokenize.',
   },
   {
     id: 'low-util-idle-gaps',
@@ -104,7 +108,7 @@ export const BOTTLENECK_RULES: readonly BottleneckRule[] = [
         ? `utilization ${pct(e.utilPct ?? 0)}, idle for ${(e.innerIdleMs / 1000).toFixed(1)} s at a stretch between batches`
         : null,
     recommendation:
-      'The GPU sits idle between batches: overlap host work with compute (--cuda-streams, --persistent-models).',
+      'The GPU sits idle between batches: overlap host work with compute (CUDA streams, models kept loaded).',
   },
   {
     // Start-up is not a gap between batches: its cure is to pay it less often or earlier, not to overlap batches.
@@ -114,7 +118,7 @@ export const BOTTLENECK_RULES: readonly BottleneckRule[] = [
         ? `${(e.leadingIdleMs / 1000).toFixed(1)} s from the stage's start to the GPU's first work`
         : null,
     recommendation:
-      'The stage pays start-up before its first batch (process and CUDA start, model build, DataLoader start): keep models and workers alive across stages (--persistent-models) or start them while the previous stage runs.',
+      'The stage pays start-up before its first batch (process and CUDA start, model build, DataLoader start): keep models and workers alive across stages or start them while the previous stage runs.',
   },
   {
     id: 'low-util',

@@ -9,7 +9,15 @@ import { type CountedRun, gpuCountOf, type RunGroup, runGroups, stageDurationsMs
 import type { ResultRecord } from '../../results/schema/index.ts'
 import { type SizeModelLookup, type StageSplit, sizeModelLookup, stageSplit } from './bottleneck-capacity.ts'
 import { evidenceFor } from './bottleneck-evidence.ts'
-import { applyRules, type BottleneckFlag, type RuleLimits, type StageEvidence } from './bottleneck-rules.ts'
+import { flaggedStages, type StageAdvice, stageAdvice } from './bottleneck-options.ts'
+import {
+  applyRules,
+  type BottleneckFlag,
+  type RuleLimits,
+  type StageEvidence,
+  WHOLE_RUN_STAGE,
+} from './bottleneck-rules.ts'
+import { newestStudy } from './bottleneck-study.ts'
 
 export interface StageShare extends StageSplit {
   stage: string
@@ -39,6 +47,11 @@ export interface BottleneckGroup {
 
 export interface BottleneckReport {
   groups: BottleneckGroup[]
+  /**
+   * Each flagged stage once (first flagged first): the target's own options for it and what the newest settings study
+   * measured of them, or how to run one (bottleneck-options.ts).
+   */
+  advice: StageAdvice[]
 }
 
 const mean = (values: number[]) => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length)
@@ -48,7 +61,7 @@ function runWideFlags(runs: CountedRun[], limits: RuleLimits, wallMs: number): B
   const unexpected = new Set(runs.flatMap((r) => r.measured.gpu?.flags.unexpectedGpus ?? []))
   const idle = new Set(runs.flatMap((r) => r.measured.gpu?.flags.idleRequestedGpus ?? []))
   const whole: StageEvidence = {
-    stage: '(whole run)',
+    stage: WHOLE_RUN_STAGE,
     gpuStage: false,
     share: 0,
     durationMs: wallMs,
@@ -125,7 +138,8 @@ function analyzeGroup(
 }
 
 /**
- * Pure: records in, ranked stages and flags out. Failed and skipped records have no counted runs; a partial record's
+ * Pure: records in, ranked stages and flags out, and for each flagged stage the target's options the newest settings
+ * study (a `study` record among them) measured. Failed and skipped records have no counted runs; a partial record's
  * kept runs are analysed where the caller's groups hold them (buildReport's do), their groups marked provisional.
  * @param groups the records' run groups, when the caller has them already (buildReport shares one grouping).
  */
@@ -134,5 +148,7 @@ export function analyzeBottlenecks(
   groups: readonly RunGroup[] = runGroups(records),
 ): BottleneckReport {
   const sizeModels = sizeModelLookup(records)
-  return { groups: groups.map((g) => analyzeGroup(g, sizeModels)) }
+  const analyzed = groups.map((g) => analyzeGroup(g, sizeModels))
+  const study = newestStudy(records)
+  return { groups: analyzed, advice: flaggedStages(analyzed).map((stage) => stageAdvice(stage, study)) }
 }

@@ -12,6 +12,7 @@ import { analyzeMemory, type MemoryReport } from './memory.ts'
 import { analyzePerf02, type Perf02Report } from './perf02.ts'
 import { analyzeRegression, type RegressionReport } from './regression.ts'
 import { analyzeScaling, type ScalingReport } from './scaling.ts'
+import { analyzeStudyRecords, type StudyReport } from './study.ts'
 import { type SuiteLine, suiteLine } from './suites.ts'
 import { analyzeTrends, type TrendsReport } from './trends.ts'
 
@@ -38,6 +39,8 @@ export interface Report {
   memory: MemoryReport
   e2e: E2eReport
   capacity: CapacityReport
+  /** Settings studies (kind `study`): the best setting beside the default, one table each; none without a study. */
+  study: StudyReport
   /** Hosts, GPU models, bad nodes and sharded runs of a merged report; null for one host's run without shards. */
   fleet: FleetReport | null
   kinds: KindsReport
@@ -83,6 +86,7 @@ export function buildReport(input: ReportInput): Report {
     memory: analyzeMemory(records, groups),
     e2e: analyzeE2e(records),
     capacity: analyzeCapacityRecords(records),
+    study: analyzeStudyRecords(records),
     fleet: analyzeFleet(records, input.sources),
     kinds: analyzeKinds(records),
     regression: input.baseline ? analyzeRegression(records, input.baseline.records, input.baseline.dir) : null,

@@ -18,6 +18,7 @@ import { MAX_TABLE_ROWS, table, verdictCell } from './html-table.ts'
 import { outcomeNote } from './markdown.ts'
 import { perf02Verdict } from './markdown-sections.ts'
 import { SPLIT_HEAD, splitCells } from './stage-split.ts'
+import { studySection } from './study-html.ts'
 import { trendsSection } from './trends-html.ts'
 import { verdictLegendHtml } from './verdict-legend.ts'
 
@@ -76,7 +77,27 @@ function bottleneckSection(report: Report): string {
     const setup = `${g.recordIds.join(', ')} / ${g.group}${g.provisional ? ' (PROVISIONAL: runs kept so far)' : ''}`
     return [h(setup), h(f.stage), h(f.rule), h(f.evidence), h(f.recommendation)]
   }
-  return `<h2>Bottlenecks</h2>${total ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], total, row) : '<p>No flags.</p>'}${stageSplitTable(report)}`
+  return `<h2>Bottlenecks</h2>${total ? table(['setup', 'stage', 'rule', 'evidence', 'recommendation'], total, row) : '<p>No flags.</p>'}${stageSplitTable(report)}${adviceSection(report)}`
+}
+
+/** Each flagged stage once: what to do, and the target's own options for it with what the settings study measured. */
+function adviceSection(report: Report): string {
+  const advice = report.bottleneck.advice
+  if (advice.length === 0) return ''
+  const head = ['option', "the target's help", 'what the settings study measured']
+  const stages = advice.map((a) => {
+    const row = (i: number) => {
+      const o = a.options[i] as (typeof a.options)[number]
+      return [
+        h(`${o.flag}${o.scope === 'stage' ? '' : ` (${o.scope})`}`),
+        h(o.help || 'not read'),
+        h(o.measured ?? 'not varied'),
+      ]
+    }
+    const options = a.options.length > 0 ? table(head, a.options.length, row) : ''
+    return `<p><strong>${h(a.stage)}</strong>: ${h(a.summary)}</p>${options}`
+  })
+  return `<h3>What to change in the flagged stages</h3>${stages.join('')}`
 }
 
 /** Each GPU stage of each group as fixed cost and steady state (the first MAX_TABLE_ROWS, the rest counted). */
@@ -155,8 +176,10 @@ export async function renderHtml(
   const note = outcomeNote(report)
   const c = report.counts
   const partial = c.partial > 0 ? `${c.partial} partial, ` : ''
-  // The capacity answer first where there is one (the same object as every other report's top).
-  const capacity = await capacitySection(report.capacity)
+  // The capacity answer first where there is one (the same object as every other report's top), the settings study
+  // right after it.
+  const study = studySection(report.study)
+  const capacity = `${await capacitySection(report.capacity)}${study ? `\n${study}` : ''}`
   const answerFirst = report.capacity.entries.length > 0
   const body = [
     `<h1>VirNucPro benchmark report</h1>`,

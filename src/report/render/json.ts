@@ -29,10 +29,30 @@ const SuiteLineSchema = z.object({
 
 const FlagSchema = z.object({ rule: z.string(), stage: z.string(), evidence: z.string() })
 
-/** Flags name their rule; each rule's recommendation is written once, in `recommendations`. */
+/** A flagged stage's options and what the settings study measured of them (analyses/bottleneck-options.ts). */
+const AdviceSchema = z.object({
+  stage: z.string(),
+  study: z.object({ recordId: z.string(), name: z.string(), provisional: z.boolean() }).nullable(),
+  options: z.array(
+    z.object({
+      flag: z.string(),
+      help: z.string(),
+      scope: z.enum(['stage', 'whole pipeline']),
+      effect: z.enum(['faster', 'no-change', 'outputs-differ', 'failed', 'not-judged', 'not-varied']),
+      measured: z.string().nullable(),
+    }),
+  ),
+  summary: z.string(),
+})
+
+/**
+ * Flags name their rule; each rule's recommendation is written once, in `recommendations`, and each flagged stage's
+ * options once, in `advice` (absent from files written before it: optional, the version unchanged).
+ */
 export const BottleneckJsonSchema = z.object({
   schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
   recommendations: z.record(z.string(), z.string()),
+  advice: z.array(AdviceSchema).optional(),
   groups: z.array(
     z.looseObject({
       recordId: z.string(),
@@ -64,6 +84,41 @@ export const Perf02JsonSchema = z.object({
   ),
   pass: z.number().int(),
   fail: z.number().int(),
+})
+
+/** A settings study: its table (the rows summary.md shows) or the one line it has instead (analyses/study.ts). */
+const studyEntry = {
+  recordId: z.string(),
+  name: z.string(),
+  state: z.enum(['completed', 'failed', 'skipped', 'partial']),
+  statusText: z.string(),
+  status: z.object({ final: z.boolean(), keptRuns: z.number().int(), plannedRuns: z.number().int().nullable() }),
+}
+const StudyJsonSchema = z.object({
+  entries: z.array(
+    z.discriminatedUnion('shows', [
+      z.looseObject({
+        ...studyEntry,
+        shows: z.literal('table'),
+        sentence: z.string(),
+        table: z.object({
+          title: z.string(),
+          head: z.array(z.string()),
+          rows: z.array(z.array(z.string())),
+          notes: z.array(z.string()),
+        }),
+        settings: z.array(
+          z.looseObject({
+            label: z.string(),
+            isDefault: z.boolean(),
+            isBest: z.boolean(),
+            outputsEqual: z.boolean().nullable(),
+          }),
+        ),
+      }),
+      z.looseObject({ ...studyEntry, shows: z.literal('line'), line: z.string() }),
+    ]),
+  ),
 })
 
 export const ReportJsonSchema = z.looseObject({
@@ -142,6 +197,8 @@ export const ReportJsonSchema = z.looseObject({
       }),
     ),
   }),
+  /** Absent in reports written before settings studies; `entries` empty without a study record. */
+  study: StudyJsonSchema.optional(),
   /** Absent in reports written before fleets were merged; null for one host's run without shards. */
   fleet: FleetJsonSchema.optional(),
   kinds: z.object({ equivalence: z.array(z.unknown()), sweep: z.array(z.unknown()), ab: z.array(z.unknown()) }),
@@ -202,7 +259,8 @@ export function bottleneckJson(report: Report): string {
     })
     groups.push({ ...g, flags })
   }
-  const head = `"schemaVersion":${REPORT_SCHEMA_VERSION},"recommendations":${JSON.stringify(recommendations)}`
+  const advice = JSON.stringify(report.bottleneck.advice)
+  const head = `"schemaVersion":${REPORT_SCHEMA_VERSION},"recommendations":${JSON.stringify(recommendations)},"advice":${advice}`
   return `{${head},"groups":${groups.text()}}\n`
 }
 

@@ -26,6 +26,7 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
   if (report.groups.length === 0) return '_No completed or kept runs to analyze._\n'
   const short = `Stages under ${MIN_JUDGED_STAGE_MS.toLocaleString('en-US')} ms are shown but not judged: a stage that short times its process start and the log's clock (VirNucPro logs at 1 s), not its work.\n`
   const shown = report.groups.slice(0, MAX_MD_GROUPS)
+  const advice = adviceMarkdown(report.advice)
   return `${shown
     .map((g) => {
       const stages = mdTable(
@@ -51,7 +52,27 @@ export function bottleneckMarkdown(report: BottleneckReport): string {
       const head = `### ${esc(g.recordIds.join(', '))}: ${esc(g.group)} (${g.gpuCount} GPU, ${g.runs} runs, mean wall ${fmtMs(g.wallMs)})${mark}`
       return `${head}\n\n${stages}\n\nOutside every stage: ${fmtMs(g.outsideStagesMs)}.${esc(sizeModelSource(g))}\n\n${flags}\n`
     })
-    .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}\n${short}`
+    .join('\n')}${more(report.groups.length, shown.length, 'run groups', 'bottleneck.json')}\n${advice}${short}`
+}
+
+/** Each flagged stage once: what to do, and the target's own options for it with what the settings study measured. */
+export function adviceMarkdown(advice: BottleneckReport['advice']): string {
+  if (advice.length === 0) return ''
+  const stages = advice.map((a) => {
+    const options =
+      a.options.length === 0
+        ? ''
+        : `\n\n${mdTable(
+            ['option', "the target's help", 'what the settings study measured'],
+            a.options.map((o) => [
+              `${o.flag}${o.scope === 'stage' ? '' : ` (${o.scope})`}`,
+              o.help || 'not read',
+              o.measured ?? 'not varied',
+            ]),
+          )}`
+    return `**${esc(a.stage)}**: ${esc(a.summary)}${options}\n`
+  })
+  return `### What to change in the flagged stages\n\n${stages.join('\n')}\n`
 }
 
 /** A row's verdict: a partial record's marked PROVISIONAL, never a final PASS or FAIL. */

@@ -17,6 +17,7 @@ import {
   scalingMarkdown,
 } from './markdown-sections.ts'
 import { mdTable } from './markdown-table.ts'
+import { studyMarkdown } from './study-markdown.ts'
 import { trendsMarkdown } from './trends-markdown.ts'
 import { verdictLegendMarkdown } from './verdict-legend.ts'
 
@@ -89,9 +90,12 @@ function notesList(report: Report): string {
 
 export function summaryMarkdown(report: Report): string {
   const top = answerTop(report)
+  const study = studyMarkdown(report.study)
   return [
     header(report, 'VirNucPro benchmark report'),
     ...(top ? [top] : []),
+    // The settings study right after the answer it tunes (nothing without a study record).
+    ...(study ? [study] : []),
     `## Suites\n\n${suitesTable(report)}`,
     `## PERF-02 (GPU utilization in the embedding stages)\n\n${perf02Markdown(report.perf02)}`,
     `## Scaling\n\n${scalingMarkdown({ curves: report.scaling.curves.filter((c) => c.scope === 'total') })}`,
@@ -113,6 +117,12 @@ export function summaryMarkdown(report: Report): string {
 /** The answer, then a heading for the report's own evidence; nothing without an answer (the layout stays as it was). */
 const then = (top: string, title: string) => (top ? `${top}\n## ${title}\n\n` : '')
 
+/** capacity.md's settings study, after every capacity record's answer and evidence; '' without a study record. */
+const studyAfter = (report: Report) => {
+  const study = studyMarkdown(report.study)
+  return study ? `\n${study}` : ''
+}
+
 export function sectionMarkdown(
   report: Report,
   file: 'bottleneck' | 'perf02' | 'scaling' | 'memory' | 'capacity',
@@ -125,7 +135,7 @@ export function sectionMarkdown(
     case 'scaling':
       return `${header(report, 'Scaling')}\n${scalingMarkdown(report.scaling)}`
     case 'capacity':
-      return `${header(report, 'Capacity: verdicts at the size users run')}\n${capacityMarkdown(report.capacity, true)}`
+      return `${header(report, 'Capacity: verdicts at the size users run')}\n${capacityMarkdown(report.capacity, true)}${studyAfter(report)}`
     case 'memory':
       return `${header(report, 'Memory')}\n${memoryMarkdown(report.memory)}\n## Equivalence\n\n${kindMarkdown(report.kinds.equivalence)}\n## Sweeps\n\n${kindMarkdown(report.kinds.sweep)}\n## A/B\n\n${kindMarkdown(report.kinds.ab)}`
   }

@@ -19,7 +19,9 @@ export interface EquivalenceStats {
 }
 
 /** Predictions of the first completed measured run (any completed run when only warm-ups completed). */
-export async function predictionsOf(m: MeasuredConfiguration): Promise<{ label: string; rows: PredictionRow[] } | null> {
+export async function predictionsOf(
+  m: MeasuredConfiguration,
+): Promise<{ label: string; rows: PredictionRow[] } | null> {
   const runs = [...completedRuns(m), ...m.observations.filter((o) => o.measured.run.exitClass === 'completed')]
   const run = runs.find((o) => o.measured.run.outputs.state === 'found')
   const outputs = run?.measured.run.outputs

@@ -12,6 +12,7 @@ import {
 } from '../../../src/report/render/json.ts'
 import { CPU_1_2_WORKERS, capacityRecord, reportOf } from '../support/capacity.ts'
 import { loadDemo } from '../support/demo.ts'
+import { BEST, NOTHING_TO_COMPARE, studyRecord, withStats } from '../support/study.ts'
 
 const demo = await loadDemo()
 const report = buildReport(demo)
@@ -62,6 +63,21 @@ describe('summary.json (validated before it is written)', () => {
     expect(entry.comparisons[0].breakEven.ci.high).toBeNull()
     expect(entry.curves.length).toBeGreaterThan(0)
     expect(JSON.parse(summaryJson(report)).capacity).toEqual({ entries: [] })
+  })
+
+  test('carries the settings study under `study`, valid: the table summary.md shows and the figures per setting', () => {
+    const damaged = withStats(studyRecord({ id: 'study-damaged' }), (s) => ({ ...s, rounds: null }))
+    const json = JSON.parse(summaryJson(reportOf([studyRecord(), damaged])))
+    expect(ReportJsonSchema.safeParse(json).success).toBe(true)
+    const [table, line] = json.study.entries
+    expect(table).toMatchObject({ shows: 'table', statusText: 'FINAL', best: BEST, production: 6_000_000 })
+    expect(table.table.rows[1][0]).toBe(`${BEST} (best)`)
+    const settings = new Map(table.settings.map((s: { label: string }) => [s.label, s]))
+    // Nothing to compare stays null in JSON: never true, never false.
+    expect(settings.get(NOTHING_TO_COMPARE)).toMatchObject({ outputsEqual: null, isBest: false })
+    expect(line).toMatchObject({ shows: 'line', recordId: 'study-damaged' })
+    expect(line.line).toMatch(/^study record 'study-damaged' .*: damaged stats, no table: stats\.rounds: /)
+    expect(JSON.parse(summaryJson(report)).study).toEqual({ entries: [] })
   })
 
   test('a report an analysis got wrong (NaN count) is refused, naming the file and the field', () => {

@@ -1,0 +1,165 @@
+/**
+ * Settings studies (kind `study`, stats: src/study/stats.ts): per record the answer a planner reads (which setting
+ * makes 6 M finish, whether the second GPU pays then, whether its outputs are the default's) as one table
+ * (study-table.ts), or one line where there is no table: a measurement stopped before its study had figures, a failed
+ * or skipped record, or damaged stats (study-stats.ts names the field). The newest record of each id, newest first.
+ * A partial record's status and states read PROVISIONAL. Pure.
+ */
+import { type AnswerStatus, type Figure, figureText, statusTextOf } from '../../capacity/answer.ts'
+import { recordStatus } from '../../capacity/record-answer.ts'
+import type { DecisionState } from '../../measure/index.ts'
+import type { ResultRecord } from '../../results/schema/index.ts'
+import type { StudyDrop, StudyRow, StudyScreening } from '../../study/stats.ts'
+import { readStudyStats, type StudyReadStats } from './study-stats.ts'
+import { gpuLabel, lastScreening, millions, orderedRows, type StudyTable, studyTable } from './study-table.ts'
+
+export type { StudyTable } from './study-table.ts'
+
+/** One setting's figures, for machines (summary.json, `capacity --json`): the table's rows as numbers. */
+export interface StudySettingFigures {
+  label: string
+  extraArgs: string[]
+  isDefault: boolean
+  isBest: boolean
+  productionH: { gpuCount: number; hours: Figure | null; state: DecisionState | null }[]
+  speedups: { gpuCount: number; speedup: Figure | null; threshold: number; state: DecisionState | null }[]
+  /**
+   * true: the default's outputs within tolerance (the default itself: true, the reference); false: not; null: not
+   * compared (no verdict, never equal).
+   */
+  outputsEqual: boolean | null
+  flips: StudyRow['flips']
+  dropped: StudyDrop | null
+  lastScreening: StudyScreening | null
+}
+
+interface StudyEntryBase {
+  recordId: string
+  name: string
+  state: ResultRecord['state']
+  createdAt: string
+  /** The record's one count of runs: a partial record's kept of planned. */
+  status: AnswerStatus
+  /** `FINAL` or `PROVISIONAL (n of m runs)`. */
+  statusText: string
+}
+
+/** A study with its table, or one line saying why there is none. */
+export type StudyEntry =
+  | (StudyEntryBase & {
+      shows: 'table'
+      sentence: string
+      screenedOn: string
+      production: number
+      best: string | null
+      table: StudyTable
+      settings: StudySettingFigures[]
+    })
+  | (StudyEntryBase & { shows: 'line'; line: string })
+
+export interface StudyReport {
+  entries: StudyEntry[]
+}
+
+function settingFigures(r: StudyRow, best: string | null): StudySettingFigures {
+  return {
+    label: r.label,
+    extraArgs: r.extraArgs,
+    isDefault: r.isDefault,
+    isBest: r.label === best,
+    productionH: (r.capacity?.perGpuCount ?? []).map((g) => ({
+      gpuCount: g.gpuCount,
+      hours: g.productionH,
+      state: g.production,
+    })),
+    speedups: (r.capacity?.speedups ?? []).map((s) => ({ ...s })),
+    outputsEqual: r.isDefault ? true : (r.outputs?.equal ?? null),
+    flips: r.flips,
+    dropped: r.dropped,
+    lastScreening: lastScreening(r),
+  }
+}
+
+/** `6 M takes 12.2 h [10.7, 14.0] on 1 GPU and 7.1 h [6.0, 8.4] on 2 GPUs` for one setting; '' without figures. */
+function hoursWords(r: StudyRow | undefined, production: number): string {
+  const figures = (r?.capacity?.perGpuCount ?? []).filter((g) => g.productionH)
+  if (figures.length === 0) return ''
+  const each = figures.map((g) => `${figureText(g.productionH, 'h')} on ${gpuLabel(g.gpuCount)}`)
+  return `${millions(production)} takes ${each.join(' and ')}`
+}
+
+/** The study in one sentence: the best setting, its 6 M hours beside the default's, what it flips. */
+function sentenceOf(stats: StudyReadStats, status: AnswerStatus): string {
+  const statusText = statusTextOf(status)
+  const others = stats.rows.length - 1
+  const screened = `${others} setting${others === 1 ? '' : 's'} screened on ${stats.screenedOn}`
+  const reference = stats.rows.find((r) => r.isDefault)
+  const best = stats.rows.find((r) => r.label === stats.best)
+  const defaultHours = hoursWords(reference, stats.production)
+  if (!best)
+    return status.final
+      ? `${statusText}: of ${screened}, none came through the screen with the default's outputs.`
+      : `${statusText}: of ${screened}, none has come through the screen yet.`
+  if (best.isDefault)
+    return `${statusText}: of ${screened}, none beats the default with the default's outputs${defaultHours ? `; the default: ${defaultHours}` : ''}.`
+  const mine = hoursWords(best, stats.production)
+  const flips = best.capacity
+    ? best.flips.length
+      ? `; it decides ${best.flips.length} verdict(s) otherwise than the default`
+      : '; it decides every verdict as the default does'
+    : ''
+  const args = best.extraArgs.length ? ` (${best.extraArgs.join(' ')})` : ''
+  return `${statusText}: of ${screened}, the best with the default's outputs is ${best.label}${args}${mine ? `: ${mine}` : ''}${defaultHours ? `; the default: ${defaultHours}` : ''}${flips}.`
+}
+
+/** What a record without a table has instead, in one line naming it; null when its stats are there to read. */
+function lineOf(record: ResultRecord, statusText: string): string | null {
+  if (Object.keys(record.stats).length > 0) return null
+  const what = `settings study '${record.name}' (${record.id})`
+  if (record.state === 'partial') return `${statusText}: ${what}: no figures yet: ${record.reason ?? 'interrupted'}`
+  if (record.state === 'completed') return `${what}: completed without figures (stats empty): no table`
+  return `${what}: ${record.state}${record.reason ? `: ${record.reason}` : ''}: no table`
+}
+
+function entryOf(record: ResultRecord): StudyEntry {
+  const status = recordStatus(record)
+  const statusText = statusTextOf(status)
+  const base: StudyEntryBase = {
+    recordId: record.id,
+    name: record.name,
+    state: record.state,
+    createdAt: record.createdAt,
+    status,
+    statusText,
+  }
+  const line = lineOf(record, statusText)
+  if (line !== null) return { ...base, shows: 'line', line }
+  const read = readStudyStats(record)
+  if ('problem' in read) return { ...base, shows: 'line', line: read.problem }
+  const { stats } = read
+  return {
+    ...base,
+    shows: 'table',
+    sentence: sentenceOf(stats, status),
+    screenedOn: stats.screenedOn,
+    production: stats.production,
+    best: stats.best,
+    table: studyTable(stats, status.final),
+    settings: orderedRows(stats).map((r) => settingFigures(r, stats.best)),
+  }
+}
+
+/** The newest record of each id, newest first (a fleet's or a re-run's older copy of a study is not shown twice). */
+function newestPerId(records: readonly ResultRecord[]): ResultRecord[] {
+  const newest = new Map<string, ResultRecord>()
+  for (const r of records) {
+    const seen = newest.get(r.id)
+    if (!seen || r.createdAt > seen.createdAt) newest.set(r.id, r)
+  }
+  return [...newest.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+}
+
+/** Pure: the study records among `records` in, one entry each (other kinds are not read). */
+export function analyzeStudyRecords(records: readonly ResultRecord[]): StudyReport {
+  return { entries: newestPerId(records.filter((r) => r.kind === 'study')).map(entryOf) }
+}
