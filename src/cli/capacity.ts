@@ -16,7 +16,7 @@ import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { fsProblem } from '../platform/fs-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
-import { analyzeStudyRecords } from '../report/analyses/study.ts'
+import { analyzeStudyRecords, withoutStudySettings } from '../report/analyses/study.ts'
 import { monitorLogFile } from '../report/load.ts'
 import { readRunDirectory } from '../results/partial-records.ts'
 import { isRunId } from '../results/run-id.ts'
@@ -148,7 +148,13 @@ export async function run(args: string[]): Promise<number> {
     throw new UnusableDataError(
       `capacity: no result records in ${positionals.join(', ')}: name a results/<runId> directory`,
     )
-  const records = found.map((f) => f.record)
+  // The default's answer: a settings study's screening runs and its settings' capacity records are left out, named.
+  const studied = withoutStudySettings(found.map((f) => f.record))
+  const records = studied.records
+  if (records.length === 0)
+    throw new UnusableDataError(
+      `capacity: only settings-study records in ${positionals.join(', ')} (${studied.notes.join('; ')}): no capacity answer to refit; 'virnucpro-bench report' shows the study`,
+    )
   const thresholds = (records.find((r) => r.kind === 'capacity') ?? records[0]!).thresholds
   const dirOf = new Map(found.map((f) => [f.record, f.dir]))
   const input = refitInput(records, {
@@ -174,10 +180,11 @@ export async function run(args: string[]): Promise<number> {
   // The answer every report reads, from this refit: provisional where a record is partial (stderr says which).
   const answer = refitAnswer(records, stats, verdicts)
   // The settings studies of the directories read, as the reports show them (after the answer they tune).
-  const study = analyzeStudyRecords(records)
-  console.log(capacityText(answer, stats, verdicts, input.notes, checks, study).map(escapeControls).join('\n'))
+  const study = analyzeStudyRecords(found.map((f) => f.record))
+  const notes = [...studied.notes, ...input.notes]
+  console.log(capacityText(answer, stats, verdicts, notes, checks, study).map(escapeControls).join('\n'))
   if (values.json !== undefined) {
-    const text = `${JSON.stringify(capacityJson(answer, stats, verdicts, input.notes, checks, study), null, 2)}\n`
+    const text = `${JSON.stringify(capacityJson(answer, stats, verdicts, notes, checks, study), null, 2)}\n`
     if (values.json === '-') process.stdout.write(text)
     else await writeJsonFile(values.json, text)
   }

@@ -4,6 +4,8 @@
 // DNABERT-S default of 256 tokens is). `--seed 1` changes the model's weights: faster or not, its outputs are not the
 // default's and it must not count. The study must pick 8192 with the default's seed, and measure the planted saving.
 import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/capacity/analyze.ts'
 import { createInputResolver } from '../../src/input/resolver.ts'
@@ -19,6 +21,7 @@ const ready = await referencePipelineOnCpu()
 // also cost more compute (on a busy 2-core machine 2 s of 9), which the planted 14 s must dwarf.
 const STALL_MS = 1000
 const PLANTED_BEST = 'esm-batch-size=8192 seed=0'
+const CLI = join(import.meta.dirname, '../../src/cli.ts')
 
 describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU', () => {
   test(`cpu-stall-ms=${STALL_MS}: the study picks --esm-batch-size 8192 with the default's outputs, and measures the stall it saves`, async ({
@@ -86,6 +89,20 @@ describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU
     const verdict = record.verdicts.find((v) => v.id === 'study/best/1')!
     expect(['pass', 'inconclusive']).toContain(verdict.verdict)
     expect(record.verdicts.find((v) => v.id === `study/outputs/${PLANTED_BEST}`)?.verdict).toBe('pass')
+
+    // `capacity` on the run refits the default's answer alone: the study's screening runs and the best's capacity
+    // record are named and left out, never pooled as a second 1-worker configuration.
+    const file = join(tempDirUntilFileEnd('study-ka-refit-'), 'refit.json')
+    const refit = await execa(process.execPath, [CLI, 'capacity', ctx.resultsDir, '--json', file], { reject: false })
+    expect(refit.exitCode, refit.stderr).toBe(0)
+    const json = JSON.parse(await readFile(file, 'utf8')) as {
+      configurations: { label: string }[]
+      notes: string[]
+      study: { entries: { recordId: string }[] }
+    }
+    expect(json.configurations.map((c) => c.label)).toEqual(['1 worker'])
+    expect(json.notes.join('\n')).toContain(`the capacity answer of setting ${PLANTED_BEST}`)
+    expect(json.study.entries.map((e) => e.recordId)).toEqual([record.id])
 
     // Run again by a later invocation of the same run (a continuation after the last run was kept): every run is
     // given back by the journal, so it makes the same choices and measures nothing (no run.json is added).

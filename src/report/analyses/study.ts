@@ -163,3 +163,29 @@ function newestPerId(records: readonly ResultRecord[]): ResultRecord[] {
 export function analyzeStudyRecords(records: readonly ResultRecord[]): StudyReport {
   return { entries: newestPerId(records.filter((r) => r.kind === 'study')).map(entryOf) }
 }
+
+/**
+ * The records a capacity refit of the default reads: a settings study's screening runs and the capacity records of
+ * its other settings are answers of their own (the study's table shows them). Pooled into one fit, a setting's runs
+ * would stand beside the default's as a second configuration of the same GPU count. Each left out is named in `notes`.
+ */
+export function withoutStudySettings(records: readonly ResultRecord[]): { records: ResultRecord[]; notes: string[] } {
+  const settings = new Map<string, string>()
+  for (const r of records.filter((x) => x.kind === 'study')) {
+    const read = readStudyStats(r)
+    if ('problem' in read) continue
+    for (const row of read.stats.rows)
+      if (!row.isDefault && row.capacity) settings.set(row.capacity.recordId, `${row.label} of ${r.id}`)
+  }
+  const notes: string[] = []
+  const kept = records.filter((r) => {
+    if (r.kind === 'study') {
+      if (r.runs.length > 0) notes.push(`${r.id}: a settings study's screening runs left out of the refit`)
+      return false
+    }
+    const setting = settings.get(r.id)
+    if (setting) notes.push(`${r.id}: the capacity answer of setting ${setting}, left out of the default's refit`)
+    return !setting
+  })
+  return { records: kept, notes }
+}
