@@ -53,6 +53,15 @@ export const DEFAULT_LABEL = 'default'
 const armLabel = (label: string, input: ResolvedInput, round: number) =>
   `${label}, ${input.records.toLocaleString('en-US')} seqs, round ${round}`
 
+/** A screening run's label (`<setting>, 1,000 seqs, round 2 run 1`) read back: what a partial study is rebuilt from. */
+export function parseScreeningLabel(
+  label: string,
+): { setting: string; records: number; round: number; warmup: boolean } | null {
+  const m = /^(.+), ([\d,]+) seqs, round (\d+) (run|warm-up) \d+$/.exec(label)
+  if (!m) return null
+  return { setting: m[1]!, records: Number(m[2]!.replaceAll(',', '')), round: Number(m[3]), warmup: m[4] === 'warm-up' }
+}
+
 /** Runs the rounds until one setting is left (or none). Run failures are data; nothing here throws for them. */
 export async function screenSettings(
   ctx: SuiteContext,

@@ -10,6 +10,7 @@ import { recordStatus } from '../../capacity/record-answer.ts'
 import type { DecisionState } from '../../measure/index.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
 import type { StudyDrop, StudyRow, StudyScreening } from '../../study/stats.ts'
+import { provisionalStudyStats } from './study-provisional.ts'
 import { readStudyStats, type StudyReadStats } from './study-stats.ts'
 import { gpuLabel, lastScreening, millions, orderedRows, type StudyTable, studyTable } from './study-table.ts'
 
@@ -132,9 +133,12 @@ function entryOf(record: ResultRecord): StudyEntry {
     status,
     statusText,
   }
-  const line = lineOf(record, statusText)
+  // A study stopped before its figures: its kept screening runs give the standings so far (PROVISIONAL).
+  const provisional = record.state === 'partial' && Object.keys(record.stats).length === 0
+  const sofar = provisional ? provisionalStudyStats(record) : null
+  const line = sofar ? null : lineOf(record, statusText)
   if (line !== null) return { ...base, shows: 'line', line }
-  const read = readStudyStats(record)
+  const read = sofar ? { stats: sofar } : readStudyStats(record)
   if ('problem' in read) return { ...base, shows: 'line', line: read.problem }
   const { stats } = read
   return {

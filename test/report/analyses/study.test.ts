@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { analyzeStudyRecords, type StudyEntry } from '../../../src/report/analyses/study.ts'
 import type { StudyTable } from '../../../src/report/analyses/study-table.ts'
+import { sampleRunRecord } from '../../support/result-records.ts'
 import { BEST, NOTHING_TO_COMPARE, OUTPUTS_DIFFER, SLOWER, studyRecord, withStats } from '../support/study.ts'
 
 type TableEntry = Extract<StudyEntry, { shows: 'table' }>
@@ -174,6 +175,47 @@ describe('a partial study reads PROVISIONAL, as every other output', () => {
     expect(tableOf(analyzeStudyRecords([finished]).entries[0]).sentence).toBe(
       "FINAL: of 4 settings screened on 2 GPUs, none came through the screen with the default's outputs.",
     )
+  })
+
+  test('stopped inside its screen: the standings its kept runs give, nothing judged, outputs not compared yet', () => {
+    const run = (label: string, wallMs: number, extraArgs: string) => ({
+      label,
+      config: { gpus: [0, 1], extraArgs },
+      warmup: label.includes('warm-up'),
+      run: sampleRunRecord({ wallMs }),
+      gpu: null,
+    })
+    const partial = studyRecord({
+      state: 'partial',
+      reason: 'interrupted: 5 of 30 measured run(s) kept',
+      kept: { runs: 5, planned: 30 },
+      stats: {},
+      runs: [
+        run('default, 1,000 seqs, round 1 warm-up 1', 90_000, '--v2'),
+        run('default, 1,000 seqs, round 1 run 1', 60_000, '--v2'),
+        run(`${BEST}, 1,000 seqs, round 1 run 1`, 40_000, '--v2 --dnabert-batch-size 2048'),
+        run('default, 1,000 seqs, round 1 run 2', 62_000, '--v2'),
+        run(`${BEST}, 1,000 seqs, round 1 run 2`, 42_000, '--v2 --dnabert-batch-size 2048'),
+        run(`${SLOWER}, 1,000 seqs, round 1 run 1`, 70_000, '--v2 --dnabert-batch-size 512'),
+      ],
+    })
+    const e = tableOf(analyzeStudyRecords([partial]).entries[0])
+    expect(e.sentence).toBe(
+      'PROVISIONAL (5 of 30 runs): of 2 settings screened on 2 GPUs, none has come through the screen yet.',
+    )
+    const rows = new Map(e.settings.map((r) => [r.label, r]))
+    expect(rows.get(BEST)).toMatchObject({
+      extraArgs: ['--dnabert-batch-size', '2048'],
+      outputsEqual: null,
+      dropped: null,
+      lastScreening: { round: 1, records: 1000, runs: 2, wallMs: { median: 41_000 } },
+    })
+    // The warm-up is no screening figure: the default's median is of its two measured runs.
+    expect(rows.get('default')!.lastScreening).toMatchObject({ runs: 2, wallMs: { median: 61_000 } })
+    expect(rows.get(SLOWER)!.lastScreening).toMatchObject({ runs: 1, wallMs: { median: 70_000 } })
+    const cells = e.table.rows.find((r) => r[0] === BEST)!
+    expect(cells).toContain('not compared: not compared yet: the study stopped inside this round (at 1,000 records)')
+    expect(cells).toContain('PROVISIONAL: still in the screen')
   })
 
   test('without figures yet (read from the run journal): one line with its status and why', () => {
