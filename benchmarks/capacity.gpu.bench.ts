@@ -14,7 +14,7 @@ import type { CapacityStats } from '../src/capacity/index.ts'
 import { capacityTargets, runCapacitySuite } from '../src/capacity/index.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
 import { gpuAvailable } from './support/gpu.ts'
-import { createRunContext, firstGpus } from './support/run-context.ts'
+import { capacityConfigs, createRunContext } from './support/run-context.ts'
 
 test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PERF-01 CI', async ({
   bench,
@@ -24,10 +24,7 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
   if (!gpuAvailable()) skip('no GPU')
   const rc = await createRunContext(1)
   if (rc.unavailable) skip(rc.unavailable)
-  // 1, 2, 4, 8 GPUs as the host holds them (a k-GPU answer needs a host of k GPUs), or those asked for, 1 always.
-  const asked = rc.settings.capacityGpus ?? [1, 2, 4, 8]
-  const gpus = [...new Set([1, ...asked])].filter((n) => n <= rc.gpuCount).sort((a, b) => a - b)
-  const configs = gpus.map((n) => ({ config: rc.configs.base(firstGpus(n)), gpuCount: n }))
+  const { gpus, configs } = capacityConfigs(rc)
   const inputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)
   const { input: _input, ...m } = rc.measure(inputs[0]!.file)
   // Timed here, not by tinybench: it calls a task once more to learn whether it is async, and that second call of a

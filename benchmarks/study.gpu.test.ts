@@ -13,7 +13,7 @@ import { defaultStudyGrid, studyLadder } from '../src/study/default-grid.ts'
 import type { StudyStats } from '../src/study/stats.ts'
 import { runStudySuite } from '../src/study/study.ts'
 import { gpuAvailable } from './support/gpu.ts'
-import { createRunContext, firstGpus } from './support/run-context.ts'
+import { capacityConfigs, createRunContext } from './support/run-context.ts'
 
 test('settings study: the grid screened, its best setting and the default each with a capacity answer', async ({
   annotate,
@@ -22,9 +22,7 @@ test('settings study: the grid screened, its best setting and the default each w
   if (!gpuAvailable()) skip('no GPU')
   const rc = await createRunContext(1)
   if (rc.unavailable) skip(rc.unavailable)
-  const asked = rc.settings.capacityGpus ?? [1, 2, 4, 8]
-  const gpus = [...new Set([1, ...asked])].filter((n) => n <= rc.gpuCount).sort((a, b) => a - b)
-  const configs = gpus.map((n) => ({ config: rc.configs.base(firstGpus(n)), gpuCount: n }))
+  const { configs } = capacityConfigs(rc)
   const raw = process.env.VIRNUCPRO_BENCH_SWEEP?.trim()
   const grid = raw ? parseSweepGrid(raw) : defaultStudyGrid(rc.ctx.profile.name)
   const capacityInputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)

@@ -101,3 +101,13 @@ export function useGpuSuite(gpusNeeded = 1): GpuSuite {
     },
   }
 }
+
+/**
+ * The capacity answer's configurations: 1, 2, 4, 8 GPUs as the host holds them (a k-GPU answer needs a host of k
+ * GPUs), or those VIRNUCPRO_BENCH_CAPACITY_GPUS asks for, 1 always (the baseline every other count is compared with).
+ */
+export function capacityConfigs(rc: Pick<RunContext, 'settings' | 'gpuCount' | 'configs'>) {
+  const asked = rc.settings.capacityGpus ?? [1, 2, 4, 8]
+  const gpus = [...new Set([1, ...asked])].filter((n) => n <= rc.gpuCount).sort((a, b) => a - b)
+  return { gpus, configs: gpus.map((n) => ({ config: rc.configs.base(firstGpus(n)), gpuCount: n })) }
+}

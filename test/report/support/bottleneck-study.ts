@@ -7,6 +7,7 @@ import { parseResultRecord } from '../../../src/results/store.ts'
 import type { StudyCapacity, StudyRow, StudyScreening, StudyStats } from '../../../src/study/stats.ts'
 import { sampleResultRecord, sampleRunRecord } from '../../support/result-records.ts'
 import { stageSpan } from '../../support/stage-span.ts'
+import { row } from './study.ts'
 
 export const DNABERT = 'DNABERT-S Feature Extraction'
 export const ESM = 'ESM-2 Feature Extraction'
@@ -60,19 +61,7 @@ export function capacity(recordId: string, hours: Figure[]): StudyCapacity {
   }
 }
 
-export function row(label: string, extraArgs: string[], rest: Partial<StudyRow> = {}): StudyRow {
-  return {
-    label,
-    extraArgs,
-    isDefault: false,
-    screening: [],
-    outputs: null,
-    dropped: null,
-    capacity: null,
-    flips: [],
-    ...rest,
-  }
-}
+export { row }
 
 export const DEFAULT_HOURS = [fig(21.6, 18.7, 25.8), fig(12.2, 10.7, 14)]
 

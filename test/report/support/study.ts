@@ -41,7 +41,8 @@ const screened = (round: number, records: number, medianS: number) => ({
   wallMs: { median: medianS * 1000, low: medianS * 950, high: medianS * 1050 },
 })
 
-function row(label: string, extraArgs: string[], rest: Partial<StudyRow>): StudyRow {
+/** A setting's row, none of its figures set but those given. */
+export function row(label: string, extraArgs: string[], rest: Partial<StudyRow> = {}): StudyRow {
   return {
     label,
     extraArgs,
