@@ -75,6 +75,8 @@ const NESTED_VITEST_RUNS = [
   'test/benchmarks/support/run-context-setup.test.ts',
   // Issue 40: the same command beside a run dated in the future and after a cut-off state: 4 campaigns, 2 killed.
   'test/engine/run-choice-suite.test.ts',
+  // Issue 37: a settings study cut by SIGTERM inside its screen, then continued to its end: 2 campaigns (about 2 min).
+  'test/study/study-continue.test.ts',
 ]
 
 /**

@@ -47,9 +47,13 @@ export async function cpuCampaigns(runs: number) {
   return { pipeline, env }
 }
 
-/** The campaign as a detached process group (so a signal reaches vitest, its workers and the targets at once). */
-export function startCampaign(env: Record<string, string>): ResultPromise<{ reject: false; all: true }> {
-  return execa('node', CAMPAIGN_COMMAND, { reject: false, env, detached: true, all: true })
+/**
+ * The campaign as a detached process group (so a signal reaches vitest, its workers and the targets at once); `file`:
+ * another gpu-project file than the stage-throughput suite's.
+ */
+export function startCampaign(env: Record<string, string>, file?: string): ResultPromise<{ reject: false; all: true }> {
+  const command = file ? [...CAMPAIGN_COMMAND.slice(0, -1), file] : CAMPAIGN_COMMAND
+  return execa('node', command, { reject: false, env, detached: true, all: true })
 }
 
 /** Finished runs (`run.json`, warm-ups included) under the results directory so far. */
@@ -84,8 +88,8 @@ export async function targetsLeft(work: string, withinMs = 10_000): Promise<numb
  * A campaign started and waited on until it has kept `runs` runs (warm-ups counted): the moment a test cuts it (a
  * signal, a suspension). `ended` says whether it ended before that.
  */
-export async function startedUntilKept(env: Record<string, string>, work: string, runs: number) {
-  const child = startCampaign(env)
+export async function startedUntilKept(env: Record<string, string>, work: string, runs: number, file?: string) {
+  const child = startCampaign(env, file)
   let ended = false
   void child.finally(() => {
     ended = true
