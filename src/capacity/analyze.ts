@@ -66,6 +66,12 @@ export interface CapacityStats {
     level?: number
     undecided?: { id: string; question: string; why: string; needs: string }[]
   } | null
+  /**
+   * The target's options per stage from its `predict --help` (runCapacitySuite), or why they could not be read: what
+   * the bottleneck report names for a flagged stage where no settings study ran. Absent in records written before.
+   */
+  stageOptions?: { stage: string; options: { flag: string; help: string }[] }[]
+  stageOptionsProblem?: string | null
 }
 
 /** One configuration's measurements, one per size (same order as the sizes). */

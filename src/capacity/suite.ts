@@ -20,6 +20,7 @@ import {
 import { failureReason, type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
 import { median, toSorted } from '../measure/index.ts'
+import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
 import { type HeldOut, heldOutChecks } from './held-out.ts'
@@ -205,6 +206,8 @@ export async function runCapacitySuite(
     direct.runs,
     measured.sequential ?? null,
     direct.heldOut,
+    // Read once the runs are done: the record names the target's own options for the stage that holds it back.
+    await readStageOptions(ctx.profile, process.env),
   )
   return { ...record, measured }
 }
@@ -274,6 +277,8 @@ export function writeCapacityRecord(
   sequential: TopUpState | null = null,
   /** The held-out runs as checks read them (their size, median): each set against the projection there. */
   direct: readonly HeldOut[] = [],
+  /** The target's options per stage (pipeline/target-help.ts): what the bottleneck report names without a study. */
+  stageOptions: StageOptionsRead | null = null,
 ): Promise<SuiteOutcome> {
   // Judged at the level the design's looks spent (one look where no design ran: 95%).
   const base = analysisOptions(ctx.profile.name, sequential?.maxLooks ?? 1)
@@ -289,7 +294,7 @@ export function writeCapacityRecord(
       idSuffix,
     ),
     measurements: all,
-    stats: { ...stats, sequential, direct: heldOutChecks(stats, direct) },
+    stats: { ...stats, sequential, direct: heldOutChecks(stats, direct), ...stageOptions },
     verdicts,
     ...(reason ? { state: 'failed' as const, reason } : {}),
   })

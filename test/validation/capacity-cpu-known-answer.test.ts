@@ -60,6 +60,10 @@ describe.skipIf(ready.state !== 'ready')('capacity known answers on the CPU', ()
     expect(Math.abs(pre.msPerSequence.estimate / planted - 1)).toBeLessThan(0.25)
     for (const p of c.parts) expect(p.msPerSequence.estimate).toBeGreaterThanOrEqual(0)
     expect(c.support.problems).toEqual([])
+    // The target's own options per stage, read from its --help: what the bottleneck report names without a study.
+    const stats = record.stats as unknown as CapacityStats
+    expect(stats.stageOptionsProblem).toBeNull()
+    expect(stats.stageOptions?.find((s) => s.stage === ESM2)?.options.map((o) => o.flag)).toContain('--esm-batch-size')
   }, 300_000)
 
   test('the sequential design: runs it chose within the budget, kept in the record with why, said why it stopped', async () => {

@@ -71,6 +71,12 @@ function adviceOf(entry: Entry, scope: OptionAdvice['scope'], study: StudyView):
 
 const flagsOf = (list: readonly OptionAdvice[]) => list.map((o) => o.flag).join('; ')
 
+/** An option by its first long spelling (a switch pair's positive one), as a grid names it. */
+function longSpelling(o: Pick<OptionAdvice, 'flag'>): string {
+  const flags = flagsOfEntry(o.flag)
+  return flags.find((f) => f.startsWith('--')) ?? flags[0] ?? o.flag
+}
+
 function summaryOf(study: StudyView, own: readonly OptionAdvice[], whole: readonly OptionAdvice[]): string {
   // A study record's name says what it is ("settings study of --x on 2 GPUs"): quoted as it stands.
   const cited = `study '${study.name}'${study.provisional ? ' (PROVISIONAL: stopped mid-way)' : ''}`
@@ -88,11 +94,7 @@ function summaryOf(study: StudyView, own: readonly OptionAdvice[], whole: readon
   if (varied.length === 0) {
     // A grid of every option of the stage, each by its first long spelling (a switch pair's positive one): the user
     // fills in the values.
-    const spelling = (o: OptionAdvice) => {
-      const flags = flagsOfEntry(o.flag)
-      return flags.find((f) => f.startsWith('--')) ?? flags[0] ?? o.flag
-    }
-    const grid = own.map((o) => `"${spelling(o)}":[...]`).join(',')
+    const grid = own.map((o) => `"${longSpelling(o)}":[...]`).join(',')
     head = `The ${cited} varied none of this stage's options (${flagsOf(own)}): measure them with ${STUDY_COMMAND.replace('"--option":[...]', grid)}.`
   } else if (varied.some((o) => o.effect === 'faster'))
     head = `The ${cited} measured ${flagsOf(varied.filter((o) => o.effect === 'faster'))} faster than the default.`
@@ -102,15 +104,29 @@ function summaryOf(study: StudyView, own: readonly OptionAdvice[], whole: readon
   return `${head}${restNote}${unread}${wholeNote}`
 }
 
-/** The advice for one flagged stage from the newest study (or none). */
-export function stageAdvice(stage: string, read: StudyRead): StageAdvice {
-  if (read === null)
+/**
+ * The advice for one flagged stage from the newest study; without one, the stage's own options as a capacity record
+ * read them from the target's help (`known`), none of them measured.
+ */
+export function stageAdvice(
+  stage: string,
+  read: StudyRead,
+  known: readonly { stage: string; options: readonly Entry[] }[] | null = null,
+): StageAdvice {
+  if (read === null) {
+    const own = known?.find((g) => key(g.stage) === key(stage))?.options ?? []
+    const options = own.map((e) => ({ ...e, scope: 'stage' as const, effect: 'not-varied' as const, measured: null }))
+    const grid = options.map((o) => `"${longSpelling(o)}":[...]`).join(',')
     return {
       stage,
       study: null,
-      options: [],
-      summary: `No settings study in these results: measure this stage's options (read from the target's predict --help) with ${STUDY_COMMAND}.`,
+      options,
+      summary:
+        options.length > 0
+          ? `No settings study in these results. The target's own options for this stage (its predict --help): ${flagsOf(options)}; measure them with ${STUDY_COMMAND.replace('"--option":[...]', grid)}.`
+          : `No settings study in these results: measure this stage's options (read from the target's predict --help) with ${STUDY_COMMAND}.`,
     }
+  }
   if (read.state === 'unreadable')
     return { stage, study: null, options: [], summary: `${read.problem}: run the study again with ${STUDY_COMMAND}.` }
   const { study } = read

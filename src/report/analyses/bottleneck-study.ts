@@ -36,6 +36,19 @@ export interface OptionMeasured {
   text: string
 }
 
+/**
+ * The target's options per stage as the newest capacity record read them from its `predict --help` (capacity/suite.ts),
+ * for a report without a settings study: the options can be named, not what they change. Null when none holds them.
+ */
+export function capacityStageOptions(records: readonly ResultRecord[]): StudyStats['stageOptions'] | null {
+  const newest = records
+    .filter((r) => r.kind === 'capacity')
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .map((r) => stageOptionsOf(r.stats))
+    .find((o) => o !== null && o.length > 0)
+  return newest ?? null
+}
+
 /** `stageOptions` as recorded, when its shape holds; [] otherwise (the recommendation then says the options are unread). */
 function stageOptionsOf(stats: Record<string, unknown>): StudyStats['stageOptions'] | null {
   const list = stats.stageOptions
@@ -58,6 +71,8 @@ export function newestStudy(records: readonly ResultRecord[]): StudyRead {
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
   let problem: string | null = null
   for (const record of studies) {
+    // A study stopped before any figure: it has judged nothing yet to cite (its standings read in the study's table).
+    if (record.state === 'partial' && Object.keys(record.stats).length === 0) continue
     const read = readStudyStats(record)
     if ('problem' in read) {
       problem ??= read.problem

@@ -17,7 +17,7 @@ import {
   type StageEvidence,
   WHOLE_RUN_STAGE,
 } from './bottleneck-rules.ts'
-import { newestStudy } from './bottleneck-study.ts'
+import { capacityStageOptions, newestStudy } from './bottleneck-study.ts'
 
 export interface StageShare extends StageSplit {
   stage: string
@@ -150,5 +150,6 @@ export function analyzeBottlenecks(
   const sizeModels = sizeModelLookup(records)
   const analyzed = groups.map((g) => analyzeGroup(g, sizeModels))
   const study = newestStudy(records)
-  return { groups: analyzed, advice: flaggedStages(analyzed).map((stage) => stageAdvice(stage, study)) }
+  const known = study === null ? capacityStageOptions(records) : null
+  return { groups: analyzed, advice: flaggedStages(analyzed).map((stage) => stageAdvice(stage, study, known)) }
 }

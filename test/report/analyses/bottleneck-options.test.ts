@@ -5,6 +5,7 @@ import { figureText } from '../../../src/capacity/answer.ts'
 import { analyzeBottlenecks } from '../../../src/report/analyses/bottleneck.ts'
 import { STUDY_COMMAND, type StageAdvice } from '../../../src/report/analyses/bottleneck-options.ts'
 import { BOTTLENECK_RULES } from '../../../src/report/analyses/bottleneck-rules.ts'
+import { sampleResultRecord } from '../../support/result-records.ts'
 import {
   capacity,
   DEFAULT_HOURS,
@@ -66,6 +67,36 @@ describe('without a settings study', () => {
     // `idle-requested-gpus` is run-wide: --gpus is the CLI contract every profile shares (pipeline/command.ts).
     for (const rule of BOTTLENECK_RULES.filter((r) => r.id !== 'idle-requested-gpus'))
       expect(rule.recommendation, rule.id).not.toMatch(/(^|[\s(/])--?[a-z]/)
+  })
+})
+
+describe("without a study, a capacity record's reading of the target's help", () => {
+  const capacityRecord = (createdAt: string, stageOptions: unknown) =>
+    sampleResultRecord({ id: `capacity-${createdAt}`, kind: 'capacity', createdAt, stats: { stageOptions } })
+
+  test("the stage's own options are named from the newest capacity record, none measured, with the grid to measure them", () => {
+    const older = capacityRecord('2026-11-01T00:00:00.000Z', [
+      { stage: DNABERT, options: [{ flag: '--old', help: '' }] },
+    ])
+    const newer = capacityRecord('2026-11-02T00:00:00.000Z', STAGE_OPTIONS)
+    const a = adviceOf([flaggedStageRecord(), older, newer], DNABERT)
+    expect(a.study).toBeNull()
+    expect(a.options).toEqual([
+      { ...STAGE_OPTIONS[0]!.options[0]!, scope: 'stage', effect: 'not-varied', measured: null },
+    ])
+    expect(a.summary).toBe(
+      `No settings study in these results. The target's own options for this stage (its predict --help): --dnabert-batch-size; measure them with VIRNUCPRO_BENCH_SWEEP='{"--dnabert-batch-size":[...]}' npx vitest run --project gpu benchmarks/study.gpu.test.ts.`,
+    )
+  })
+
+  test('a study stopped before any figure cites nothing: the capacity reading stands in; a damaged reading names none', () => {
+    const partial = { ...studyRecord('study-cut', dnabertStudy()), state: 'partial' as const, stats: {} }
+    const withOptions = capacityRecord('2026-11-02T00:00:00.000Z', STAGE_OPTIONS)
+    expect(adviceOf([flaggedStageRecord(), partial, withOptions], DNABERT).options.map((o) => o.flag)).toEqual([
+      '--dnabert-batch-size',
+    ])
+    const damaged = capacityRecord('2026-11-03T00:00:00.000Z', [{ stage: DNABERT, options: 'cut' }])
+    expect(adviceOf([flaggedStageRecord(), damaged], DNABERT).options).toEqual([])
   })
 })
 
