@@ -1,11 +1,12 @@
 // The stage-throughput suite run as a user runs it (`vitest run --project gpu`, a real process group): the reference
 // pipeline on the CPU at its smallest, one fake GPU for the driver check and the monitor. For the tests that cut a
 // campaign (a signal, a suspension) and run the same command again into the same results directory.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa, type ResultPromise } from 'execa'
 import { readAllStats } from '../../../src/pipeline/proc.ts'
 import { createFakeNvml } from '../../support/fake-nvml.ts'
+import { liveFilesEndingWith } from '../../support/live-tree.ts'
 import { referencePipelineOnCpu } from '../../support/reference-pipeline.ts'
 import { atFileEnd } from '../../support/temp-dir.ts'
 
@@ -58,9 +59,8 @@ export function startCampaign(env: Record<string, string>, file?: string): Resul
 
 /** Finished runs (`run.json`, warm-ups included) under the results directory so far. */
 export function keptSoFar(work: string): number {
-  const results = join(work, 'results')
-  if (!existsSync(results)) return 0
-  return (readdirSync(results, { recursive: true }) as string[]).filter((p) => p.endsWith('/run.json')).length
+  // The pipeline prunes its outputs while the walk goes on: a tolerant walk (a recursive readdir threw ENOENT in CI).
+  return liveFilesEndingWith(join(work, 'results'), '/run.json').length
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
