@@ -24,6 +24,12 @@ export interface AnswerStatus {
   final: boolean
   keptRuns: number
   plannedRuns: number | null
+  /**
+   * GPUs of the host the runs were measured on, where known (the record's NVML provenance; the live line's largest
+   * planned count): a GPU count up to it that the measurement has no answer for is not measured here (or not yet, while
+   * it runs), never one that "needs a host of k GPUs".
+   */
+  hostGpus?: number
 }
 
 export interface GpuAnswer {
@@ -165,12 +171,16 @@ const timeWords: Readonly<Record<DecisionState, string>> = {
   undecided: 'undecided against',
 }
 
-/** `2 GPUs not measured here; 8 GPUs not measured: a k-GPU answer needs a host of k GPUs`. */
-export function notMeasuredText(a: Pick<CapacityAnswer, 'notMeasured' | 'hostGpus'>): string {
-  const below = a.notMeasured.filter((k) => k < a.hostGpus)
+/**
+ * `2 GPUs not measured here; 8 GPUs not measured: a k-GPU answer needs a host of k GPUs`; while the measurement runs
+ * (or was interrupted), a count the host holds reads `not measured yet`: its arm may still come (a 4-GPU host's first
+ * runs read "2 and 4 GPUs ... need a host of k GPUs" before).
+ */
+export function notMeasuredText(a: Pick<CapacityAnswer, 'notMeasured' | 'hostGpus' | 'status'>): string {
+  const below = a.notMeasured.filter((k) => k <= a.hostGpus)
   const above = a.notMeasured.filter((k) => k > a.hostGpus)
   return [
-    ...(below.length ? [`${below.join(' and ')} GPUs not measured here`] : []),
+    ...(below.length ? [`${below.join(' and ')} GPUs not measured ${a.status.final ? 'here' : 'yet'}`] : []),
     ...(above.length ? [`${above.join(' and ')} GPUs not measured: a k-GPU answer needs a host of k GPUs`] : []),
   ].join('; ')
 }
@@ -226,7 +236,7 @@ export function capacityAnswer(
   const looks = seq?.maxLooks ?? Math.max(1, Math.round(DECISION.alpha / (1 - level)))
   const limit = decisions.find((d) => d.kind === 'time')?.threshold ?? 10
   const measured = stats.configurations.map((c) => c.gpuCount)
-  const most = Math.max(1, ...measured)
+  const most = Math.max(1, ...measured, status.hostGpus ?? 0)
   const base: Omit<CapacityAnswer, 'sentence'> = {
     status,
     statusText: statusTextOf(status),

@@ -32,9 +32,11 @@ export function recordAnalysis(
 /** The record's one count of runs: kept of planned for a partial record, all of them for a written one. */
 export function recordStatus(record: ResultRecord): AnswerStatus {
   const measured = record.runs.filter((r) => !r.warmup).length
+  const nvml = record.provenance.nvml
+  const host = nvml.available ? { hostGpus: nvml.gpus.length } : {}
   if (record.state === 'partial')
-    return { final: false, keptRuns: record.kept?.runs ?? measured, plannedRuns: record.kept?.planned ?? null }
-  return { final: true, keptRuns: measured, plannedRuns: measured }
+    return { final: false, keptRuns: record.kept?.runs ?? measured, plannedRuns: record.kept?.planned ?? null, ...host }
+  return { final: true, keptRuns: measured, plannedRuns: measured, ...host }
 }
 
 /** The record with its (provisional) analysis in place: what the reports read. Unchanged when there is none. */

@@ -19,6 +19,7 @@ export function refitStatus(records: readonly ResultRecord[]): AnswerStatus {
     final: statuses.every((s) => s.final),
     keptRuns: sum((s) => s.keptRuns) ?? 0,
     plannedRuns: sum((s) => s.plannedRuns),
+    hostGpus: Math.max(0, ...statuses.map((s) => s.hostGpus ?? 0)) || undefined,
   }
 }
 

@@ -84,6 +84,8 @@ export function runningAnswer(o: {
         final: false,
         keptRuns: kept,
         plannedRuns: Math.max(planned, kept),
+        // Every configuration is planned on this host: one not fitted yet is 'not measured yet'.
+        hostGpus: Math.max(...o.configs.map((c) => c.gpuCount)),
       })
       o.print(answerLine(answer))
     },
