@@ -24,6 +24,7 @@ import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
 import { type HeldOut, heldOutChecks } from './held-out.ts'
+import { capacityPurpose } from './purpose.ts'
 import { runningAnswer } from './running-answer.ts'
 import { type TopUpState, topUp } from './topup.ts'
 
@@ -58,6 +59,8 @@ export interface CapacityOptions {
    * runs it did not see (VIRNUCPRO_BENCH_CAPACITY_DIRECT).
    */
   direct?: { gpuCounts: readonly number[]; runs: number }
+  /** runCapacitySuite only: the target's options per stage, read once by a caller of several answers (a study). */
+  stageOptions?: StageOptionsRead
 }
 
 /**
@@ -157,16 +160,6 @@ export async function measureCapacity(
   return byConfig
 }
 
-/** The capacity record the runs are for: its id and name, as writeCapacityRecord writes them. */
-function capacityPurpose(configs: readonly Configuration[], inputs: readonly ResolvedInput[], idSuffix: string) {
-  const labels = configs.map((c) => c.label).join(' + ')
-  return {
-    kind: 'capacity' as const,
-    id: `capacity-${labels}${idSuffix}`,
-    name: `capacity, ${labels} at ${inputs.map((i) => i.records.toLocaleString('en-US')).join(' / ')} seqs`,
-  }
-}
-
 /** The largest size's measurement of each configuration: what the measured-size scaling verdicts read. */
 export function largestArms(measured: readonly ConfigMeasurements[]): MeasuredConfiguration[] {
   return measured.map((c) => c.bySize.at(-1)!)
@@ -207,7 +200,7 @@ export async function runCapacitySuite(
     measured.sequential ?? null,
     direct.heldOut,
     // Read once the runs are done: the record names the target's own options for the stage that holds it back.
-    await readStageOptions(ctx.profile, process.env),
+    o.stageOptions ?? (await readStageOptions(ctx.profile, process.env)),
   )
   return { ...record, measured }
 }

@@ -71,11 +71,13 @@ export async function runStudySuite(
     journal: journalFor(ctx, purpose),
   })
   const capacity = new Map<string, ResultRecord>()
-  capacity.set(DEFAULT_LABEL, (await runCapacitySuite(ctx, m, o.configs, o.capacityInputs, o.capacity)).record)
+  // The help read once for the study and both answers (each read runs the target: seconds).
+  const answerOptions = { ...o.capacity, stageOptions }
+  capacity.set(DEFAULT_LABEL, (await runCapacitySuite(ctx, m, o.configs, o.capacityInputs, answerOptions)).record)
   const winner = settings.find((s) => s.label === screen.winner)
   if (winner) {
     const configs = withOptions(o.configs, winner)
-    capacity.set(winner.label, (await runCapacitySuite(ctx, m, configs, o.capacityInputs, o.capacity)).record)
+    capacity.set(winner.label, (await runCapacitySuite(ctx, m, configs, o.capacityInputs, answerOptions)).record)
   }
   const stats = studyStats(o, base.label, settings, screen, capacity, all.length - settings.length, stageOptions)
   const outcome = await writeSuiteRecord(ctx, {
