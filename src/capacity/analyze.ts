@@ -14,6 +14,7 @@ import { type Analysis, verdict } from '../engine/verdict.ts'
 import type { InputIdentity } from '../input/identity.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
 import type { SizeModel } from '../measure/index.ts'
+import type { StageOptionsRead } from '../pipeline/target-help.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import { type ComparisonCapacity, compareCapacity } from './compare.ts'
 import { type Decision, type DecisionOptions, decideCapacity, withDecisions } from './decisions.ts'
@@ -70,8 +71,8 @@ export interface CapacityStats {
    * The target's options per stage from its `predict --help` (runCapacitySuite), or why they could not be read: what
    * the bottleneck report names for a flagged stage where no settings study ran. Absent in records written before.
    */
-  stageOptions?: { stage: string; options: { flag: string; help: string }[] }[]
-  stageOptionsProblem?: string | null
+  stageOptions?: StageOptionsRead['stageOptions']
+  stageOptionsProblem?: StageOptionsRead['stageOptionsProblem']
 }
 
 /** One configuration's measurements, one per size (same order as the sizes). */

@@ -24,11 +24,7 @@ export interface AnswerStatus {
   final: boolean
   keptRuns: number
   plannedRuns: number | null
-  /**
-   * GPUs of the host the runs were measured on, where known (the record's NVML provenance; the live line's largest
-   * planned count): a GPU count up to it that the measurement has no answer for is not measured here (or not yet, while
-   * it runs), never one that "needs a host of k GPUs".
-   */
+  /** GPUs of the host, where known (NVML provenance; the live line: its largest planned count); else the most measured. */
   hostGpus?: number
 }
 
@@ -172,9 +168,8 @@ const timeWords: Readonly<Record<DecisionState, string>> = {
 }
 
 /**
- * `2 GPUs not measured here; 8 GPUs not measured: a k-GPU answer needs a host of k GPUs`; while the measurement runs
- * (or was interrupted), a count the host holds reads `not measured yet`: its arm may still come (a 4-GPU host's first
- * runs read "2 and 4 GPUs ... need a host of k GPUs" before).
+ * `2 GPUs not measured here; 8 GPUs not measured: a k-GPU answer needs a host of k GPUs`; a count the host holds reads
+ * `not measured yet` while the measurement runs or was interrupted: its arm may still come.
  */
 export function notMeasuredText(a: Pick<CapacityAnswer, 'notMeasured' | 'hostGpus' | 'status'>): string {
   const below = a.notMeasured.filter((k) => k <= a.hostGpus)
