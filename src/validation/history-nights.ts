@@ -9,8 +9,10 @@ import type { Configuration } from '../engine/configuration.ts'
 import { createSuiteContext } from '../engine/context.ts'
 import { analyzeChanges, type Regression, type SeriesChange } from '../history/changes.ts'
 import { historyRunsOf } from '../history/entry.ts'
+import { headlineMetrics } from '../history/metrics.ts'
 import { readSeries, sampleReader } from '../history/read.ts'
 import { HistoryStore } from '../history/store.ts'
+import { median, toSorted } from '../measure/index.ts'
 import { findTorchPython } from '../platform/python.ts'
 import { readResultRecords } from '../results/store.ts'
 import { runStageSuite, type SuiteMeasure } from '../suites/index.ts'
@@ -26,6 +28,8 @@ export interface NightsOptions {
   config: Configuration
   /** More of a user's settings for the nights (VIRNUCPRO_BENCH_THRESHOLDS, say), set and put back like the target's. */
   settings?: Record<string, string>
+  /** The first night to measure (default 0): the nights after a step appended since the earlier ones were measured. */
+  fromNight?: number
 }
 
 /**
@@ -47,12 +51,12 @@ async function withTargetEnv<T>(target: SteppedTarget, more: Record<string, stri
   }
 }
 
-/** Measures every night in turn; returns the run directories, oldest first. */
+/** Measures every night from `fromNight` on in turn; returns the run directories, oldest first. */
 export function measureNights(options: NightsOptions): Promise<string[]> {
   const config = { ...options.config, env: { ...options.config.env, ...options.target.env } }
   return withTargetEnv(options.target, options.settings ?? {}, async () => {
     const dirs: string[] = []
-    for (let night = 0; night < options.target.commits.length; night++) {
+    for (let night = options.fromNight ?? 0; night < options.target.commits.length; night++) {
       await checkoutNight(options.target, night)
       const ctx = await createSuiteContext(options.runIdOf(night), process.env, options.resultsRoot)
       await runStageSuite(ctx, options.measureOf(night), config)
@@ -60,6 +64,24 @@ export function measureNights(options: NightsOptions): Promise<string[]> {
     }
     return dirs
   })
+}
+
+/**
+ * The median over `runDirs` of each night's headline figure `metric` (a night's own median of its runs), in the
+ * metric's unit: what a step is sized from, so that a known answer is the same relative change on a slow machine as on
+ * a fast one.
+ * @throws Error when a night has an invalid record or no such figure (naming the night's directory).
+ */
+export async function medianOfNights(runDirs: readonly string[], metric: string): Promise<number> {
+  const values: number[] = []
+  for (const dir of runDirs) {
+    const { records, invalid } = await readResultRecords(dir)
+    if (invalid.length > 0) throw new Error(`${dir}: invalid record ${invalid[0]!.file}: ${invalid[0]!.reason}`)
+    const figure = headlineMetrics(records).find((m) => m.name === metric)
+    if (!figure) throw new Error(`${dir}: no ${metric} figure in its records`)
+    values.push(figure.value)
+  }
+  return median(toSorted(values, `${metric} of the nights`))
 }
 
 export interface NightJudgement {

@@ -51,20 +51,45 @@ export async function createSteppedTarget(
 ): Promise<SteppedTarget> {
   if (!(options.stepAt > 0 && options.stepAt < options.nights))
     throw new Error(`stepAt must be inside the nights (1..${options.nights - 1}), got ${options.stepAt}`)
+  const target = await createPlainTarget(dir, options.stepAt)
+  await appendStep(target, options.nights - options.stepAt, options.inject)
+  return target
+}
+
+/**
+ * Creates the checkout in `dir` with `nights` commits that inject nothing, for a caller that sizes its step from what
+ * these nights measured on this machine and then adds it with `appendStep`.
+ * @throws Error when git is missing or a commit fails (the message is git's).
+ */
+export async function createPlainTarget(dir: string, nights: number): Promise<SteppedTarget> {
+  if (!(nights > 0)) throw new Error(`a target needs at least one night, got ${nights}`)
   await mkdir(join(dir, 'virnucpro'), { recursive: true })
   await writeFile(join(dir, 'virnucpro', '__init__.py'), '')
   await writeFile(join(dir, 'virnucpro', '__main__.py'), MAIN_PY)
   await git(dir, 'init', '-q', '-b', 'main')
-  const commits: string[] = []
-  for (let night = 0; night < options.nights; night++) {
-    const inject = night >= options.stepAt ? `--inject ${options.inject}\n` : ''
-    await writeFile(join(dir, 'virnucpro', 'inject.txt'), inject)
-    await git(dir, 'add', '-A')
-    const what = night === options.stepAt ? `add ${options.inject}` : 'unchanged'
-    await git(dir, 'commit', '-q', '--allow-empty', '-m', `night ${night}: ${what}`)
-    commits.push(await git(dir, 'rev-parse', 'HEAD'))
-  }
-  return { dir, commits, env: { PYTHONPATH: join(REPO_ROOT, 'reference-pipeline') } }
+  const target: SteppedTarget = { dir, commits: [], env: { PYTHONPATH: join(REPO_ROOT, 'reference-pipeline') } }
+  for (let night = 0; night < nights; night++) await commitNight(target, '', 'unchanged')
+  return target
+}
+
+/**
+ * Appends `nights` commits to `target` (its `commits` grow): the first adds `--inject <inject>` to `inject.txt`, every
+ * later one keeps it.
+ * @throws Error when git fails (the message is git's).
+ */
+export async function appendStep(target: SteppedTarget, nights: number, inject: string): Promise<void> {
+  if (!(nights > 0)) throw new Error(`a step needs at least one night, got ${nights}`)
+  for (let i = 0; i < nights; i++)
+    await commitNight(target, `--inject ${inject}\n`, i === 0 ? `add ${inject}` : 'unchanged')
+}
+
+async function commitNight(target: SteppedTarget, injectTxt: string, what: string): Promise<void> {
+  // Back on the branch's tip: a night measured since has left the checkout detached at its own commit.
+  if (target.commits.length > 0) await git(target.dir, 'checkout', '-q', 'main')
+  await writeFile(join(target.dir, 'virnucpro', 'inject.txt'), injectTxt)
+  await git(target.dir, 'add', '-A')
+  await git(target.dir, 'commit', '-q', '--allow-empty', '-m', `night ${target.commits.length}: ${what}`)
+  target.commits.push(await git(target.dir, 'rev-parse', 'HEAD'))
 }
 
 /** Checks out night `night`'s commit (detached), so the runs and their provenance are that commit's. */
