@@ -67,6 +67,16 @@ export function measureNights(options: NightsOptions): Promise<string[]> {
 }
 
 /**
+ * A night's records; `which` names the night in the error.
+ * @throws Error naming the night and its first invalid record: a night measured is whole or not used.
+ */
+async function nightRecords(dir: string, which: string) {
+  const { records, invalid } = await readResultRecords(dir)
+  if (invalid.length > 0) throw new Error(`${which}: invalid record ${invalid[0]!.file}: ${invalid[0]!.reason}`)
+  return records
+}
+
+/**
  * The median over `runDirs` of each night's headline figure `metric` (a night's own median of its runs), in the
  * metric's unit: what a step is sized from, so that a known answer is the same relative change on a slow machine as on
  * a fast one.
@@ -75,9 +85,7 @@ export function measureNights(options: NightsOptions): Promise<string[]> {
 export async function medianOfNights(runDirs: readonly string[], metric: string): Promise<number> {
   const values: number[] = []
   for (const dir of runDirs) {
-    const { records, invalid } = await readResultRecords(dir)
-    if (invalid.length > 0) throw new Error(`${dir}: invalid record ${invalid[0]!.file}: ${invalid[0]!.reason}`)
-    const figure = headlineMetrics(records).find((m) => m.name === metric)
+    const figure = headlineMetrics(await nightRecords(dir, dir)).find((m) => m.name === metric)
     if (!figure) throw new Error(`${dir}: no ${metric} figure in its records`)
     values.push(figure.value)
   }
@@ -99,9 +107,7 @@ export async function replayNights(file: string, runDirs: readonly string[]): Pr
   using store = HistoryStore.open(file, { create: true })
   const out: NightJudgement[] = []
   for (const [night, dir] of runDirs.entries()) {
-    const { records, invalid } = await readResultRecords(dir)
-    if (invalid.length > 0) throw new Error(`night ${night}: invalid record ${invalid[0]!.file}: ${invalid[0]!.reason}`)
-    const runs = historyRunsOf(records, dir)
+    const runs = historyRunsOf(await nightRecords(dir, `night ${night}`), dir)
     for (const run of runs) store.addRun(run)
     const report = analyzeChanges(readSeries(store), { samplesOf: sampleReader(store) })
     const { regressions, suspects, changes } = report
