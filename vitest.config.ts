@@ -1,9 +1,15 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 import AnnotationLineReporter from './reporters/annotations.ts'
+import FileTimesReporter from './reporters/file-times.ts'
 import GpuReportReporter from './reporters/gpu-report.ts'
 import SkipReasonsReporter from './reporters/skip-reasons.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
-import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from './test/support/integration-tests.ts'
+import {
+  INTEGRATION_TEST_FILES,
+  LONG_TEST_FILES,
+  SERIAL_INTEGRATION_TEST_FILES,
+  TIMED_INTEGRATION_TEST_FILES,
+} from './test/support/integration-tests.ts'
 
 /**
  * `vitest bench` runs on native imports (Node 24 strips the types of our erasable-syntax .ts itself). Vite's module
@@ -15,15 +21,19 @@ import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from './test/sup
 const benchmarkOnly = process.argv[2] === 'bench'
 
 /**
- * Four projects:
+ * Six projects:
  * - `unit` (`npm test`) runs on any machine (no GPU) in minutes: everything under test/ but the integration files, and
  *   the CPU-side benches in its `unit (bench)` companion.
  * - `integration` (`npm run test:integration`) also needs no GPU: the files listed in test/support/integration-tests.ts,
- *   which run the reference pipeline, a Slurm cluster, known-answer campaigns, large studies or a nested Vitest.
+ *   which run the reference pipeline, known-answer campaigns, large studies or a nested Vitest, two files side by side.
  *   Listed, not moved, so test/ keeps mirroring src/. It has no benches: its `(bench)` companion, which `vitest bench`
  *   makes for every project, matches no file.
+ * - `integration-serial` (also run by `npm run test:integration`): the listed files that share one resource (the
+ *   single-node Slurm cluster), one at a time after `integration`.
  * - `integration-timed` (also run by `npm run test:integration`): the known answers read from wall times measured in
  *   the run, after the other projects and one file at a time, so that neighbours' processes do not enter the timings.
+ * - `long` (`npm run test:long`, nightly in .github/workflows/long.yml, never in CI): `*.long.test.ts`, the random
+ *   campaigns and full-size studies whose one example per kind CI keeps (test/support/long-runs.ts).
  * - `gpu` needs an NVIDIA driver. Its global setup probes NVML once; without a driver it prints one line saying why and
  *   every test in the project is skipped with that reason (see benchmarks/support/gpu-setup.ts), never passed.
  * GPU benchmarks are named *.gpu.bench.ts so that `vitest bench` sends them to `gpu (bench)` and the rest to `unit (bench)`.
@@ -37,6 +47,8 @@ export default defineConfig({
     reporters: [
       'default',
       new AnnotationLineReporter(),
+      // Each file's time to VITEST_FILE_TIMES_FILE, when set (.ci/run prints the slowest ten).
+      new FileTimesReporter(),
       new GpuReportReporter({ after: [new SkipReasonsReporter(), new SummaryLineReporter()] }),
     ],
     projects: [
@@ -45,7 +57,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES],
+          exclude: [
+            ...configDefaults.exclude,
+            ...INTEGRATION_TEST_FILES,
+            ...SERIAL_INTEGRATION_TEST_FILES,
+            ...TIMED_INTEGRATION_TEST_FILES,
+            ...LONG_TEST_FILES,
+          ],
           setupFiles: ['test/support/fast-check-seed.ts'],
           testTimeout: 30_000,
           // Both cores: Vitest's default leaves one free (cores - 1: one worker on 2 cores), while most unit files
@@ -73,9 +91,27 @@ export default defineConfig({
           // The same settings these files had in `unit`: each long test or hook names its own timeout.
           setupFiles: ['test/support/fast-check-seed.ts'],
           testTimeout: 30_000,
+          // Two files side by side (issue 45): most of these wait on the child processes they start, and one file at a
+          // time left a core idle for 35 minutes of CI. Not more than two, whatever the machine: the campaigns' torch
+          // processes are CPU-bound, and their timeouts are sized for 2 cores.
+          maxWorkers: 2,
           // After unit, in a group of its own: in one run of both (.ci/run), Vitest refuses two projects of one group
-          // whose maxWorkers differ, which unit's (all cores) and this one's default (cores - 1) do on 3 or more cores.
+          // whose maxWorkers differ.
           sequence: { groupOrder: 1 },
+          benchmark: { include: [] },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-serial',
+          include: [...SERIAL_INTEGRATION_TEST_FILES],
+          setupFiles: ['test/support/fast-check-seed.ts'],
+          testTimeout: 30_000,
+          // One Slurm cluster of one node: two files' jobs would queue behind each other and their waits time out.
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
           benchmark: { include: [] },
         },
       },
@@ -90,7 +126,20 @@ export default defineConfig({
           // times (test/support/integration-tests.ts says why).
           maxWorkers: 1,
           fileParallelism: false,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
+          benchmark: { include: [] },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'long',
+          include: [...LONG_TEST_FILES],
+          setupFiles: ['test/support/fast-check-seed.ts'],
+          testTimeout: 30_000,
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 4 },
           benchmark: { include: [] },
         },
       },

@@ -15,10 +15,11 @@ import { importFrom } from './support/against/checkout.ts'
 import { windowPairDistances } from './support/calibrations/pair-distances.ts'
 import { expectNoRegression } from './support/judgement.ts'
 import { annotateRatio, ratioBench } from './support/ratio-bench.ts'
+import { benchSize } from './support/smoke.ts'
 
 type ChangePoints = typeof import('../src/measure/change-points.ts')
 
-const SERIES = 50
+const SERIES = benchSize(50, 5)
 const POINTS = 10_000
 const BUDGET_MS = 1000
 /** Passes of the calibration's pair loop over all series: one takes about a sixteenth of the detector's time. */

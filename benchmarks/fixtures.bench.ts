@@ -10,6 +10,7 @@ import { scanBytes } from './support/calibrations/byte-scan.ts'
 import { writePlainFasta } from './support/calibrations/fasta-write.ts'
 import { expectNoRegression } from './support/judgement.ts'
 import { annotateRatio, ratioBench, type SubjectArm } from './support/ratio-bench.ts'
+import { benchSize } from './support/smoke.ts'
 
 /**
  * Fixture-layer performance (issue 3). Each speed bench runs the code under test in interleaved pairs with a
@@ -33,7 +34,7 @@ const root = await mkdtemp(join(tmpdir(), 'fixtures-bench-'))
 afterAll(() => rm(root, { recursive: true, force: true }))
 
 /** ~185 MB of FASTA with the TYPICAL length distribution (coding model, 60-column lines). */
-const params = resolveParams('TYPICAL', { records: 200_000, seed: 1 })
+const params = resolveParams('TYPICAL', { records: benchSize(200_000, 5_000), seed: 1 })
 const dataDir = join(root, 'typical')
 const { totals } = await generateFixture(params, dataDir)
 const dataFile = join(dataDir, 'part-001.fa')
@@ -56,7 +57,7 @@ test('generation throughput (coding model, TYPICAL lengths, ~185 MB)', async ({ 
     },
     { before: () => rm(plain, { force: true }), run: () => writePlainFasta(plain, totals.bytes) },
     {
-      subjectName: 'generate 200k records',
+      subjectName: benchSize('generate 200k records', 'generate 5k records'),
       calibrationName: `plain buffered FASTA write loop, ${totalMb.toFixed(0)} MB`,
       judgeOn: 'cpu',
       pairs: 7,
@@ -115,7 +116,7 @@ test('inspection throughput (parse + lengths + GC + stop-free frames at 300 and 
 })
 
 test('peak RSS while writing the PRODUCTION preset, in its own process', { timeout: 900_000 }, async ({ annotate }) => {
-  const records = Number(process.env.FIXTURES_BENCH_PRODUCTION_RECORDS ?? 6_000_000)
+  const records = Number(process.env.FIXTURES_BENCH_PRODUCTION_RECORDS ?? benchSize(6_000_000, 100_000))
   const script = join(root, 'production.mjs')
   const generate = resolve(import.meta.dirname, '../src/input/generate.ts')
   const presets = resolve(import.meta.dirname, '../src/input/presets.ts')

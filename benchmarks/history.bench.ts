@@ -18,9 +18,10 @@ import { tempDirUntilFileEnd } from '../test/support/temp-dir.ts'
 import { runWithChildCpu } from './support/child-cpu.ts'
 import { expectNoRegression } from './support/judgement.ts'
 import { annotateRatio, ratioBench } from './support/ratio-bench.ts'
+import { benchSize } from './support/smoke.ts'
 
-const RUNS = 10_000
-const METRICS = 50
+const RUNS = benchSize(10_000, 1_000)
+const METRICS = benchSize(50, 10)
 const BUDGET_MS = 2_000
 const CALIBRATION = join(import.meta.dirname, 'support', 'calibrations', 'history-read.ts')
 
@@ -35,7 +36,7 @@ test(`history changes over ${RUNS} runs x ${METRICS} metrics (a real process; is
     runs: RUNS,
     metrics: METRICS,
     noise: 0.02,
-    step: { metrics: stepped, atRun: 6_000, factor: 1.12 },
+    step: { metrics: stepped, atRun: Math.round(RUNS * 0.6), factor: 1.12 },
   })
   let output = ''
   let calibrationOutput = ''

@@ -25,11 +25,13 @@ import { runPlainSampler } from './support/calibrations/plain-sampler.ts'
 import { expectNoRegression, judgeRun } from './support/judgement.ts'
 import { plantedLabel, plantOnCpuUs } from './support/planted-slowdown.ts'
 import { formatRatios, summarizeRatios } from './support/ratio.ts'
+import { benchSize } from './support/smoke.ts'
 
 type Monitor = typeof import('../src/monitor/monitor.ts')
 
 const GPU_COUNT = 8
-const WINDOW_MS = 5_000
+/** A window, ms: the steady figure starts 1 s after the first tick, so the smoke pass keeps 2.5 s. */
+const WINDOW_MS = benchSize(5_000, 2_500)
 const h200 = (i: number): FakeDevice => ({
   name: 'NVIDIA H200',
   utilGpuPct: [0, 35, 100, 100, 80],
@@ -180,7 +182,7 @@ for (const [intervalMs, budgetPct] of [
     bench,
     annotate,
   }) => {
-    const measured = await measureTicks(intervalMs, 3)
+    const measured = await measureTicks(intervalMs, benchSize(3, 1))
     // The windows' wall times under the bench's old name, so its stored results stay comparable; the CPU is below.
     await benchFromSamples(
       bench,

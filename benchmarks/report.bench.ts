@@ -24,15 +24,16 @@ import { importFrom } from './support/against/checkout.ts'
 import { type ParseInput, parseRecordsAndSamples } from './support/calibrations/json-parse.ts'
 import { expectNoRegression } from './support/judgement.ts'
 import { annotateRatio, ratioBench } from './support/ratio-bench.ts'
+import { benchSize } from './support/smoke.ts'
 
 type Build = typeof import('../src/report/analyses/build.ts')
 type Write = typeof import('../src/report/write.ts')
 /** The calibration's sample lines: a tenth of the bench's samples. */
-const CALIBRATION_SAMPLES = 100_000
+const CALIBRATION_SAMPLES = benchSize(100_000, 5_000)
 
 const DEMO = join(import.meta.dirname, '../test/fixtures/results/2026-03-02T09-30-00Z-de30/scaling-reference.json')
-const RECORDS = 10_000
-const SAMPLES = 1_000_000
+const RECORDS = benchSize(10_000, 500)
+const SAMPLES = benchSize(1_000_000, 50_000)
 const SERIES = 50
 const SCALING_RECORDS = 100
 const STAGES = ['DNABERT-S Feature Extraction', 'ESM-2 Feature Extraction', null]
@@ -96,7 +97,10 @@ function makeParseInput(): ParseInput {
   }
 }
 
-test('aggregate 10,000 records and 1,000,000 monitor samples into every report', async ({ bench, annotate }) => {
+test(`aggregate ${RECORDS.toLocaleString('en')} records and ${SAMPLES.toLocaleString('en')} monitor samples into every report`, async ({
+  bench,
+  annotate,
+}) => {
   const input = makeInput()
   const parseInput = makeParseInput()
   let bytes = 0

@@ -36,7 +36,7 @@ type LogParser = typeof import('../src/pipeline/log-parser.ts')
 
 const OVERHEAD_BUDGET_MS = 50
 const LINES_PER_S_TARGET = 100_000
-const NOOP = fileURLToPath(new URL('../test/target/fakes/noop_target.sh', import.meta.url))
+const NOOP = fileURLToPath(new URL('../test/pipeline/fakes/noop_target.sh', import.meta.url))
 const noopProfile: TargetProfile = {
   name: 'noop',
   gpuSelection: 'gpus-flag',

@@ -1,12 +1,14 @@
 /**
  * One verdict for a CPU bench's run, judged only against measurements of this machine: under `npm run bench --
  * --against REV`, against REV's subject measured in the same pairs (against/verdict.ts); otherwise against this
- * machine's saved baseline (baseline/), which a machine without one passes, saving it.
+ * machine's saved baseline (baseline/), which a machine without one passes, saving it. The smoke pass (smoke.ts) is
+ * not judged.
  */
 import { expect } from 'vitest'
 import { describeCheckout, otherCheckout } from './against/checkout.ts'
 import { formatRevisionVerdict, judgeAgainstRevision, type RevisionVerdict } from './against/verdict.ts'
 import { judgeOnThisMachine, type MachineJudgement, type MeasuredRun } from './baseline/index.ts'
+import { isSmokePass, SMOKE_MESSAGE } from './smoke.ts'
 
 export interface RunJudgement {
   verdict: 'pass' | 'fail'
@@ -24,6 +26,7 @@ export interface RunJudgement {
  * @throws as judgeOnThisMachine does (an unusable baseline file is named)
  */
 export async function judgeRun(bench: string, run: MeasuredRun): Promise<RunJudgement> {
+  if (isSmokePass()) return { verdict: 'pass', message: SMOKE_MESSAGE, baseline: null, revision: null }
   const other = otherCheckout()
   if (other) {
     const revision = judgeAgainstRevision(run.subjectCosts, run.calibrationCosts)

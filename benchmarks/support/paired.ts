@@ -6,6 +6,7 @@
  * subject's measured window only.
  */
 import { plantOn } from './planted-slowdown.ts'
+import { benchSize } from './smoke.ts'
 
 export interface Arm {
   /**
@@ -69,7 +70,10 @@ function childCpuOf(result: unknown): number {
 /** Measures `pairs` pairs after `warmupPairs` dropped ones. */
 export async function measurePairs(subject: Arm, calibration: Arm, options: PairOptions): Promise<PairedSamples> {
   const samples: PairedSamples = { subjectMs: [], subjectCpuMs: [], calibrationMs: [], calibrationCpuMs: [] }
-  for (let pair = 0; pair < options.warmupPairs + options.pairs; pair++) {
+  // The smoke pass (smoke.ts) runs each arm end to end a few times, no warm-up: its figures are not judged.
+  const warmupPairs = benchSize(options.warmupPairs, 0)
+  const pairs = benchSize(options.pairs, Math.min(options.pairs, 3))
+  for (let pair = 0; pair < warmupPairs + pairs; pair++) {
     let s: Cost
     let c: Cost
     if (pair % 2 === 0) {
@@ -79,7 +83,7 @@ export async function measurePairs(subject: Arm, calibration: Arm, options: Pair
       c = await measure(calibration, null)
       s = await measure(subject, options.judgeOn)
     }
-    if (pair < options.warmupPairs) continue
+    if (pair < warmupPairs) continue
     samples.subjectMs.push(s.wallMs)
     samples.subjectCpuMs.push(s.cpuMs)
     samples.calibrationMs.push(c.wallMs)

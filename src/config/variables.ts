@@ -100,6 +100,7 @@ export const VARIABLES = {
     30,
   ),
   VIRNUCPRO_BENCH_CACHE: anyText("CI's cache directory (.ci/run)"),
+  VIRNUCPRO_BENCH_SMOKE: onlyOne('run every bench once on reduced sizes, not judged (the smoke pass CI runs)'),
   // The CPU benches' own (benchmarks/support/baseline, benchmarks/support/against): scripts/bench.ts sets the first
   // two from `npm run bench -- --save-baseline` and `--against REV`.
   VIRNUCPRO_BENCH_SAVE_BASELINE: onlyOne("start a new baseline of this machine's CPU benches from this run"),

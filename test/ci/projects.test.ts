@@ -1,14 +1,18 @@
 /**
- * The split of test/ into the `unit`, `integration` and `integration-timed` projects (vitest.config.ts,
- * test/support/integration-tests.ts): every test file runs in exactly one of them, so `.ci/run`, which runs them all,
- * still runs every test once, and a
- * listed file that was renamed or removed is named here instead of falling back into `unit` unseen.
+ * The split of test/ into the `unit`, `integration`, `integration-serial`, `integration-timed` and `long` projects
+ * (vitest.config.ts, test/support/integration-tests.ts): every test file runs in exactly one of them, so `.ci/run`,
+ * which runs all but `long`, still runs every other test once, and a listed file that was renamed or removed is named
+ * here instead of falling back into `unit` unseen.
  */
 import { existsSync, globSync } from 'node:fs'
 import { matchesGlob } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import config from '../../vitest.config.ts'
-import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from '../support/integration-tests.ts'
+import {
+  INTEGRATION_TEST_FILES,
+  SERIAL_INTEGRATION_TEST_FILES,
+  TIMED_INTEGRATION_TEST_FILES,
+} from '../support/integration-tests.ts'
 
 interface ProjectFiles {
   include: string[]
@@ -28,21 +32,31 @@ describe('unit and integration projects', () => {
   const allTests = globSync('test/**/*.test.ts').sort()
   const unit = projectFiles('unit')
   const integration = projectFiles('integration')
+  const serial = projectFiles('integration-serial')
   const timed = projectFiles('integration-timed')
+  const long = projectFiles('long')
 
   test('every listed integration file exists', () => {
-    expect([...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES].filter((file) => !existsSync(file))).toEqual([])
+    const listed = [...INTEGRATION_TEST_FILES, ...SERIAL_INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES]
+    expect(listed.filter((file) => !existsSync(file))).toEqual([])
   })
 
   test('every test file under test/ is in exactly one of them', () => {
-    const all = [...unit, ...integration, ...timed]
+    const all = [...unit, ...integration, ...serial, ...timed, ...long]
     expect(all.filter((file, i) => all.indexOf(file) !== i)).toEqual([])
     expect(all.sort()).toEqual(allTests)
   })
 
   test('integration and integration-timed hold their listed files and nothing else', () => {
     expect(integration).toEqual([...INTEGRATION_TEST_FILES].sort())
+    expect(serial).toEqual([...SERIAL_INTEGRATION_TEST_FILES].sort())
     expect(timed).toEqual([...TIMED_INTEGRATION_TEST_FILES].sort())
+  })
+
+  test('long holds the *.long.test.ts files, and only those', () => {
+    expect(long.length).toBeGreaterThan(0)
+    expect(long.every((file) => file.endsWith('.long.test.ts'))).toBe(true)
+    expect(allTests.filter((file) => file.endsWith('.long.test.ts'))).toEqual(long)
   })
 
   test('run together, unit goes first and integration after it, in a group of its own', () => {
@@ -60,7 +74,10 @@ describe('unit and integration projects', () => {
       test: { name: string; maxWorkers?: number; fileParallelism?: boolean; sequence?: { groupOrder?: number } }
     }[]
     const of = (name: string) => projects.find((p) => p.test.name === name)!.test
-    expect(of('integration-timed').sequence?.groupOrder).toBeGreaterThan(of('integration').sequence?.groupOrder ?? 0)
+    const order = (name: string) => of(name).sequence?.groupOrder ?? 0
+    expect(order('integration-serial')).toBeGreaterThan(order('integration'))
+    expect(order('integration-timed')).toBeGreaterThan(order('integration-serial'))
+    expect(of('integration-serial')).toMatchObject({ maxWorkers: 1, fileParallelism: false })
     expect(of('integration-timed')).toMatchObject({ maxWorkers: 1, fileParallelism: false })
   })
 })

@@ -129,7 +129,7 @@ describe('.ci/run', () => {
     expect(text).toMatch(/local wanted=\(python3-torch python3-numpy chromium [^)]*\)/)
     expect(text).toContain('\nrequired_tools=chromium,torch\n[ -n "$slurm_started" ] && required_tools+=,slurm\n')
     expect(text.replace(/\\\n\s*/g, ' ')).toMatch(
-      /\nVIRNUCPRO_BENCH_REQUIRE_TOOLS=\$required_tools VITEST_SUMMARY_FILE=\$summary_file +step "vitest /,
+      /\nVIRNUCPRO_BENCH_REQUIRE_TOOLS=\$required_tools VITEST_SUMMARY_FILE=\$summary_file VITEST_FILE_TIMES_FILE=\$times_file +step "vitest /,
     )
     const all = 'chromium,torch,slurm'
     expect([...requiredTools({ VIRNUCPRO_BENCH_REQUIRE_TOOLS: all })]).toEqual(['chromium', 'torch', 'slurm'])
@@ -140,12 +140,14 @@ describe('.ci/run', () => {
     expect(scripts.lint).toBe('biome check . && node scripts/lint-workflows.ts')
   })
 
-  test('runs every Vitest project in one invocation, so its closing line counts them all', () => {
+  test('runs every Vitest project but `long` in one invocation, so its closing line counts them all', () => {
     const vitestRun = text.replace(/\\\n\s*/g, ' ').match(/npx vitest run (.*)/)?.[1] ?? ''
     const projects = [...vitestRun.matchAll(/--project (\S+)/g)].map((m) => m[1])
     const configured = ((config.test?.projects ?? []) as { test: { name: string } }[]).map((p) => p.test.name)
-    expect(projects.sort()).toEqual(configured.sort())
-    expect(projects).toEqual(expect.arrayContaining(['unit', 'integration', 'integration-timed', 'gpu']))
+    expect(projects.sort()).toEqual(configured.filter((name) => name !== 'long').sort())
+    expect(projects).toEqual(
+      expect.arrayContaining(['unit', 'integration', 'integration-serial', 'integration-timed', 'gpu']),
+    )
     expect(text).toContain('VITEST_SUMMARY_FILE=$summary_file')
   })
 })
@@ -153,7 +155,13 @@ describe('.ci/run', () => {
 describe('package.json', () => {
   test('`npm test` runs the unit project; `npm run test:integration` the integration projects', () => {
     expect(scripts.test).toMatch(/vitest run --project unit$/)
-    expect(scripts['test:integration']).toMatch(/vitest run --project integration --project integration-timed$/)
+    expect(scripts['test:integration']).toMatch(
+      /vitest run --project integration --project integration-serial --project integration-timed$/,
+    )
+  })
+
+  test('`npm run test:long` runs the long project, its random campaigns and studies at full size', () => {
+    expect(scripts['test:long']).toMatch(/VIRNUCPRO_TEST_LONG=1 .*vitest run --project long --project integration /)
   })
 })
 

@@ -36,9 +36,6 @@ const REFERENCE_PIPELINE = [
   'test/suites/stage/stage.test.ts',
 ]
 
-/** A real single-node Slurm cluster running campaigns of the stage suite (67 s; a requeued task, about 60 s; skip without SLURM_CONF). */
-const SLURM_CLUSTER = ['test/cluster/slurm-cluster.test.ts', 'test/cluster/slurm-requeue.test.ts']
-
 /**
  * Large seeded studies whose figures the docs state: thousands of simulated histories, 300 simulated campaigns a CI
  * coverage (2.6-2.9 s a test alone, over 5 s beside another file), a million snapshots.
@@ -63,8 +60,10 @@ const NESTED_VITEST_RUNS = [
   // benchmarks/ab.gpu.bench.ts on the CPU: 8 runs of the reference pipeline under a nested vitest bench.
   'test/benchmarks/ab-gpu-bench.test.ts',
   'test/benchmarks/support/gpu-global-setup.test.ts',
-  // A CPU campaign killed at random moments (SIGKILL, SIGTERM) and continued: 5 campaigns of 4 runs (about 4 min).
+  // A CPU campaign killed and continued: a SIGTERM after the warm-up, a SIGKILL once the record is written; a SIGKILL
+  // mid-run, a SIGTERM as vitest starts (3 campaigns a file, each continued; random moments: the long project).
   'test/engine/continue-campaign.test.ts',
+  'test/engine/continue-campaign-early.test.ts',
   // Issue 40: a campaign suspended past its lock's lease, taken over, resumed: 2 campaigns (about 1 min).
   'test/engine/suspended-writer.test.ts',
   // Issue 40: a finished campaign run again with its run ID pinned: 2 campaigns, the second measuring nothing (40 s).
@@ -77,6 +76,8 @@ const NESTED_VITEST_RUNS = [
   'test/engine/run-choice-suite.test.ts',
   // Issue 37: a settings study cut by SIGTERM inside its screen, then continued to its end: 2 campaigns (about 2 min).
   'test/study/study-continue.test.ts',
+  // Issue 45: every *.bench.ts once under `vitest bench` in the smoke pass (reduced sizes, not judged; about 1 min).
+  'test/benchmarks/bench-smoke.test.ts',
 ]
 
 /**
@@ -102,11 +103,23 @@ const CLI_REFUSAL_TABLES = [
 
 export const INTEGRATION_TEST_FILES: readonly string[] = [
   ...REFERENCE_PIPELINE,
-  ...SLURM_CLUSTER,
   ...STUDIES,
   ...NESTED_VITEST_RUNS,
   ...CLI_REFUSAL_TABLES,
 ]
+
+/**
+ * The `integration-serial` project: files that share one resource of the machine, so one runs at a time. A real
+ * single-node Slurm cluster running campaigns of the stage suite (67 s; a requeued task, about 60 s; skip without
+ * SLURM_CONF): two files' jobs at once queue behind each other on its one node.
+ */
+export const SERIAL_INTEGRATION_TEST_FILES: readonly string[] = [
+  'test/cluster/slurm-cluster.test.ts',
+  'test/cluster/slurm-requeue.test.ts',
+]
+
+/** The `long` project (`npm run test:long`, never in CI): random campaigns and full-size studies (long-runs.ts). */
+export const LONG_TEST_FILES: readonly string[] = ['test/**/*.long.test.ts']
 
 /**
  * Known answers read from wall times measured in the run (the `integration-timed` project): the line reader's pace on a
