@@ -25,6 +25,7 @@ import { capacityJson } from './capacity-json.ts'
 import { capacityText } from './capacity-text.ts'
 import { parseCommand } from './command-spec.ts'
 import { UnusableDataError } from './exit-codes.ts'
+import { checkOutputTarget } from './output-target.ts'
 import { capacitySpec } from './specs-capacity.ts'
 import { UsageError } from './usage-error.ts'
 
@@ -143,6 +144,8 @@ export async function run(args: string[]): Promise<number> {
     throw new UsageError('capacity: name at least one RUN_DIR (a results/<runId> directory)')
   const sizes = numberList('sizes', values.sizes)
   const at = numberList('at', values.at) ?? []
+  if (values.json !== undefined && values.json !== '-')
+    checkOutputTarget('capacity', '--json', values.json, positionals)
   const found = (await Promise.all(positionals.map(recordsIn))).flat()
   if (found.length === 0)
     throw new UnusableDataError(

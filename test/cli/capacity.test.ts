@@ -1,6 +1,6 @@
 // `virnucpro-bench capacity RUN_DIR...` as a real process on the 2 x H100 and 2 x H200 records of issue 24, laid out as
 // run directories elsewhere (as a downloaded artifact: the records' absolute log paths do not exist here).
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -255,5 +255,34 @@ describe('virnucpro-bench capacity', () => {
     const oneSize = await cli([...d, '--sizes', '4000'])
     expect(oneSize.exitCode).toBe(3)
     expect(oneSize.stderr).toMatch(/two or more sizes/)
+  })
+
+  // Issue 47: `--json RUN/capacity-1-GPU.json` replaced the run's own record with the refit, and the next read called
+  // the finished run interrupted. A target inside a run directory (read, or named as a run) or over any record is
+  // refused before anything is read or written.
+  test('--json never writes into a run directory or over a record: refused in one line (2), every file as it was', async () => {
+    const dir = d[0]!
+    const files = (await readdir(dir)).filter((n) => n.endsWith('.json'))
+    expect(files.length).toBeGreaterThan(0)
+    const bytes = async () => Promise.all(files.map((n) => readFile(join(dir, n), 'utf8')))
+    const before = await bytes()
+    const over = await cli([dir, '--json', join(dir, files[0]!)])
+    expect([over.exitCode, over.stderr.trim().split('\n').length], over.stderr).toEqual([2, 1])
+    expect(over.stderr).toContain(`is inside the run directory '${dir}'`)
+    const beside = await cli([dir, '--json', join(dir, 'refit.json')])
+    expect(beside.exitCode, beside.stderr).toBe(2)
+    expect(await readdir(dir)).not.toContain('refit.json')
+    // A record copied elsewhere is still a measurement: not written over either.
+    const copy = join(root, 'kept-record.json')
+    await writeFile(copy, before[0]!)
+    const onCopy = await cli([dir, '--json', copy])
+    expect(onCopy.exitCode, onCopy.stderr).toBe(2)
+    expect(onCopy.stderr).toContain('is a result record')
+    expect(await readFile(copy, 'utf8')).toBe(before[0])
+    expect(await bytes()).toEqual(before)
+    const elsewhere = join(root, 'refit-elsewhere.json')
+    const ok = await cli([dir, '--json', elsewhere])
+    expect(ok.exitCode, ok.stderr).toBe(0)
+    expect(JSON.parse(await readFile(elsewhere, 'utf8')).schemaVersion).toBeGreaterThan(0)
   })
 })
