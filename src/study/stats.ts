@@ -81,3 +81,11 @@ export interface StudyStats {
   /** Why `stageOptions` is empty, when it is. */
   stageOptionsProblem: string | null
 }
+
+/**
+ * A flip: a verdict both answers decided, on opposite sides (PASS to FAIL or FAIL to PASS). A setting left UNDECIDED or
+ * AT THRESHOLD where the default decided, or the other way round, has flipped nothing: its runs said less, not otherwise.
+ */
+export function isFlip(from: DecisionState, to: DecisionState): boolean {
+  return (from === 'pass' && to === 'fail') || (from === 'fail' && to === 'pass')
+}

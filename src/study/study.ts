@@ -19,7 +19,7 @@ import { readStageOptions } from '../pipeline/target-help.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import { DEFAULT_LABEL, type ScreenOutcome, type StudySetting, screenSettings } from './screen.ts'
 import { sameAsDefault } from './setting-args.ts'
-import type { StudyCapacity, StudyRow, StudyStats } from './stats.ts'
+import { isFlip, type StudyCapacity, type StudyRow, type StudyStats } from './stats.ts'
 import { studyVerdicts } from './verdicts.ts'
 
 export interface StudyOptions {
@@ -162,10 +162,10 @@ function studyCapacity(recordId: string, a: CapacityAnswer): StudyCapacity {
   }
 }
 
-/** The verdicts both answers decided, where the setting's state differs from the default's. */
+/** The verdicts both answers decided on opposite sides (isFlip): PASS to FAIL or FAIL to PASS. */
 function flips(reference: CapacityAnswer, setting: CapacityAnswer): StudyRow['flips'] {
   const before = new Map(reference.decisions.map((d) => [d.id, d.state]))
   return setting.decisions
-    .filter((d) => before.has(d.id) && before.get(d.id) !== d.state)
+    .filter((d) => before.has(d.id) && isFlip(before.get(d.id)!, d.state))
     .map((d) => ({ id: d.id, question: d.question, from: before.get(d.id)!, to: d.state }))
 }

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { escapeControls } from '../../platform/one-line.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { StudyStats } from '../../study/stats.ts'
+import { isFlip, type StudyStats } from '../../study/stats.ts'
 
 /** The parts of StudyStats a report reads. */
 export type StudyReadStats = Pick<
@@ -75,7 +75,15 @@ const StudyStatsSchema: z.ZodType<StudyReadStats> = z
 /** The record's study figures, or what is wrong with them in one line (the record and the first bad field named). */
 export function readStudyStats(record: ResultRecord): { stats: StudyReadStats } | { problem: string } {
   const parsed = StudyStatsSchema.safeParse(record.stats)
-  if (parsed.success) return { stats: parsed.data }
+  // Records written before issue 47 listed as flips any change of state (a verdict left UNDECIDED where the default
+  // decided): read, only the true flips stand.
+  if (parsed.success)
+    return {
+      stats: {
+        ...parsed.data,
+        rows: parsed.data.rows.map((r) => ({ ...r, flips: r.flips.filter((f) => isFlip(f.from, f.to)) })),
+      },
+    }
   const issue = parsed.error.issues[0]!
   // A path can hold a key of the record's own (an option of the grid): escaped, as the message is.
   const where = escapeControls(['stats', ...issue.path.map(String)].join('.'))

@@ -61,6 +61,27 @@ describe('a finished settings study as one table', () => {
     )
   })
 
+  // Issue 47: "it decides 4 verdict(s) otherwise than the default" where all four were the best left UNDECIDED (or AT
+  // THRESHOLD) where the default decided. A flip is a decided verdict turned to the other decided side, in records
+  // written before the fix too.
+  test('a verdict left undecided or at threshold where the default decided is no flip; PASS to FAIL is', () => {
+    const stored = withStats(studyRecord(), (s) => {
+      const best = s.rows.find((r) => r.label === BEST)!
+      const one = best.flips[0]!
+      best.flips = [
+        { ...one, id: 'a', from: 'fail', to: 'undecided' },
+        { ...one, id: 'b', from: 'pass', to: 'at-threshold' },
+        { ...one, id: 'c', from: 'undecided', to: 'pass' },
+        { ...one, id: 'd', from: 'pass', to: 'fail' },
+      ]
+    })
+    const e = tableOf(analyzeStudyRecords([stored]).entries[0])
+    expect(rowOf(e.table, BEST)['verdicts against the default']).toBe(
+      'flips 1: Does 6 M finish within 10 h on 2 GPUs?: from PASS to FAIL',
+    )
+    expect(e.sentence).toMatch(/; it decides 1 verdict\(s\) otherwise than the default\.$/)
+  })
+
   test('a best that flips nothing reads "same as default"', () => {
     const same = withStats(studyRecord(), (s) => {
       s.rows.find((r) => r.label === BEST)!.flips = []
