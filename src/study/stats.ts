@@ -44,7 +44,16 @@ export interface StudyCapacity {
   /** The capacity record it was written to. */
   recordId: string
   statusText: string
-  perGpuCount: { gpuCount: number; productionH: Figure | null; production: DecisionState | null }[]
+  perGpuCount: {
+    gpuCount: number
+    productionH: Figure | null
+    production: DecisionState | null
+    /**
+     * Why this GPU count's runs cannot support a projection (its capacity answer decides nothing from them), in its
+     * model's words; null or absent (records before issue 47) when they can. No study verdict is read from such figures.
+     */
+    unsupported?: string | null
+  }[]
   /** k GPUs against 1 at 6 M. */
   speedups: { gpuCount: number; speedup: Figure | null; threshold: number; state: DecisionState | null }[]
   /** Each decision's state, by verdict id. */

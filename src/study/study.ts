@@ -131,7 +131,7 @@ function studyStats(
       screening: screen.screening.get(label) ?? [],
       outputs: screen.outputs.get(label) ?? null,
       dropped: screen.dropped.get(label) ?? null,
-      capacity: answer && studyCapacity(capacity.get(label)!.id, answer),
+      capacity: answer && studyCapacity(capacity.get(label)!, answer),
       flips: answer && reference && label !== DEFAULT_LABEL ? flips(reference, answer) : [],
     }
   }
@@ -152,11 +152,22 @@ function answerOf(record: ResultRecord): CapacityAnswer {
   return capacityAnswer(record.stats as unknown as CapacityStats, record.verdicts, recordStatus(record))
 }
 
-function studyCapacity(recordId: string, a: CapacityAnswer): StudyCapacity {
+function studyCapacity(record: ResultRecord, a: CapacityAnswer): StudyCapacity {
+  const configs = (record.stats as unknown as Partial<CapacityStats>).configurations ?? []
+  // As capacity/decisions.ts reads a model: one that holds but is imprecise still decides from its wide interval.
+  const unsupported = (gpuCount: number) => {
+    const support = configs.find((c) => c.gpuCount === gpuCount)?.support
+    return support && !support.supported && !support.precisionOnly ? support.problems.join('; ') : null
+  }
   return {
-    recordId,
+    recordId: record.id,
     statusText: a.statusText,
-    perGpuCount: a.gpus.map((g) => ({ gpuCount: g.gpuCount, productionH: g.productionH, production: g.production })),
+    perGpuCount: a.gpus.map((g) => ({
+      gpuCount: g.gpuCount,
+      productionH: g.productionH,
+      production: g.production,
+      unsupported: unsupported(g.gpuCount),
+    })),
     speedups: a.comparisons.map((c) => ({ ...c })),
     decisions: a.decisions.map((d) => ({ id: d.id, question: d.question, state: d.state })),
   }

@@ -43,11 +43,19 @@ function bestAgainstDefault(stats: StudyStats): Verdict[] {
     ]
   }
   return (reference?.capacity?.perGpuCount ?? []).map((d) => {
-    const mine = best.capacity?.perGpuCount.find((g) => g.gpuCount === d.gpuCount)?.productionH ?? null
+    const mine = best.capacity?.perGpuCount.find((g) => g.gpuCount === d.gpuCount)
+    // A figure its own capacity answer refuses to project from judges nothing here either (issue 47).
+    const refused = mine?.unsupported
+      ? `${best.label}'s runs cannot support a projection (${mine.unsupported})`
+      : d.unsupported
+        ? `the default's runs cannot support a projection (${d.unsupported})`
+        : null
     return verdict({
       id: `${id}/${d.gpuCount}`,
       title: `${best.label} against the default at ${stats.production.toLocaleString('en-US')} sequences, ${d.gpuCount} GPU(s)`,
-      ...judgeFaster(best, mine, d.productionH),
+      ...(refused
+        ? { verdict: 'error' as const, detail: `not compared: ${refused}` }
+        : judgeFaster(best, mine?.productionH ?? null, d.productionH)),
       unit: 'h',
       gpu: null,
     })

@@ -45,6 +45,29 @@ describe('study verdicts', () => {
     expect(judged(h(19, 15, 21)).verdict).toBe('inconclusive')
   })
 
+  // Issue 47: study/best/1 read PASS on a winner whose own answer said "the runs cannot support a projection" for every
+  // 6 M verdict. Figures the capacity answer refuses judge nothing here: not compared, naming why.
+  test('the best against the default from figures either capacity answer refuses: not compared, never PASS', () => {
+    const refused = (problems: string) => ({
+      ...capacity(h(10, 9, 11)),
+      perGpuCount: [
+        { gpuCount: 1, productionH: h(10, 9, 11), production: 'undecided' as const, unsupported: problems },
+      ],
+    })
+    const judged = (best: StudyRow['capacity'], reference: StudyRow['capacity']) =>
+      studyVerdicts(stats([row('default', { capacity: reference }), row('2', { capacity: best })], '2')).find(
+        (v) => v.id === 'study/best/1',
+      )!
+    const mine = judged(refused('the model misses 1,000 records'), capacity(h(20, 18, 22)))
+    expect([mine.verdict, mine.detail]).toEqual([
+      'error',
+      "not compared: 2's runs cannot support a projection (the model misses 1,000 records)",
+    ])
+    const theirs = judged(capacity(h(10, 9, 11)), { ...refused('a part negative'), recordId: 'capacity-default' })
+    expect(theirs.detail).toBe("not compared: the default's runs cannot support a projection (a part negative)")
+    expect(judged(capacity(h(10, 9, 11)), capacity(h(20, 18, 22))).verdict).toBe('pass')
+  })
+
   test('outputs: equal passes, different fails, nothing to compare is an error (no verdict), never a pass', () => {
     const v = studyVerdicts(
       stats(

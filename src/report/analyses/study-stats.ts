@@ -22,7 +22,14 @@ const decision = z.enum(['pass', 'fail', 'at-threshold', 'undecided'])
 const capacity = z.object({
   recordId: z.string(),
   statusText: z.string(),
-  perGpuCount: z.array(z.object({ gpuCount: count, productionH: figure.nullable(), production: decision.nullable() })),
+  perGpuCount: z.array(
+    z.object({
+      gpuCount: count,
+      productionH: figure.nullable(),
+      production: decision.nullable(),
+      unsupported: z.string().nullable().optional(),
+    }),
+  ),
   speedups: z.array(
     z.object({ gpuCount: count, speedup: figure.nullable(), threshold: z.number(), state: decision.nullable() }),
   ),
