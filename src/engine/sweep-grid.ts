@@ -37,11 +37,25 @@ export function parseSweepGrid(text: string, source = 'VIRNUCPRO_BENCH_SWEEP'): 
       (v) => !((typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.length > 0)),
     )
     if (bad !== undefined) throw new SweepGridError(`${source}: ${option} has a bad value ${JSON.stringify(bad)}`)
+    // Each value is a setting labelled by its text (expandGrid): 2048 twice, or 2048 and "2048", are one setting
+    // measured twice under one label, which the measurement refuses mid-run (issue 47: a RangeError after doctor said ok).
+    const twice = values.find((v, i) => values.findIndex((w) => String(w) === String(v)) !== i)
+    if (twice !== undefined)
+      throw new SweepGridError(
+        `${source}: ${option} lists ${JSON.stringify(String(twice))} twice: give each value once`,
+      )
+    const name = optionName(option)
+    const same = Object.keys(grid).find((o) => optionName(o) === name)
+    if (same !== undefined)
+      throw new SweepGridError(`${source}: '${same}' and '${option}' both label their settings '${name}=': give one`)
     grid[option] = values as (number | string)[]
   }
   if (Object.keys(grid).length === 0) throw new SweepGridError(`${source}: the grid is empty`)
   return grid
 }
+
+/** An option as a setting's label names it: `--esm-batch-size` -> `esm-batch-size`. */
+const optionName = (option: string) => option.replace(/^-+/, '')
 
 /** Every combination of the grid, as configurations derived from `base` (options appended to its extraArgs). */
 export function expandGrid(base: Configuration, grid: SweepGrid): Configuration[] {
@@ -50,7 +64,7 @@ export function expandGrid(base: Configuration, grid: SweepGrid): Configuration[
     combos = combos.flatMap((combo) => values.map((v) => [...combo, [option, v] as [string, number | string]]))
   return combos.map((combo) => ({
     ...base,
-    label: combo.map(([o, v]) => `${o.replace(/^-+/, '')}=${v}`).join(' '),
+    label: combo.map(([o, v]) => `${optionName(o)}=${v}`).join(' '),
     extraArgs: [...(base.extraArgs ?? []), ...combo.flatMap(([o, v]) => [o, String(v)])],
   }))
 }
