@@ -87,12 +87,30 @@ export async function checkSettings(env: NodeJS.ProcessEnv, options: CheckOption
   if (input !== undefined && !bad('VIRNUCPRO_BENCH_INPUT') && options.readInput !== false) {
     const read = options.readInput ?? ((path: string) => readInput(path, DEFAULT_WORK_CHUNK_LENGTH))
     try {
-      await read(input)
+      const records = ((await read(input)) as { records?: unknown } | undefined)?.records
+      const sizes = 'VIRNUCPRO_BENCH_SIZES'
+      if (typeof records === 'number' && rawSetting(env, sizes) !== undefined && !bad(sizes)) {
+        const problem = sizesBeyondSample(rawSetting(env, sizes)!, records, input)
+        if (problem) problems.push({ variable: sizes, message: problem })
+      }
     } catch (error) {
       problems.push({ variable: 'VIRNUCPRO_BENCH_INPUT', message: inputRefusal(error) })
     }
   }
   return problems
+}
+
+/**
+ * VIRNUCPRO_BENCH_SIZES against the user's sample: every size a nested subset, so below the sample's record count
+ * (the whole sample is the held-out direct run). A size at or above it was measured as the whole sample, silently
+ * (issue 47: SIZES=20,40 on 30 records measured 20 and 30; 40,80 stopped on a stack trace).
+ */
+function sizesBeyondSample(raw: string, records: number, input: string): string | null {
+  const sizes = VARIABLES.VIRNUCPRO_BENCH_SIZES.parse(raw, 'VIRNUCPRO_BENCH_SIZES') as readonly number[]
+  const beyond = sizes.filter((n) => n > records)
+  if (beyond.length === 0) return null
+  const fits = sizes.filter((n) => n <= records)
+  return `VIRNUCPRO_BENCH_SIZES ${raw}: ${beyond.join(', ')} above the ${records.toLocaleString('en-US')} records of ${input}, so measured as the whole sample; give sizes up to ${records.toLocaleString('en-US')}${fits.length > 0 ? ` (e.g. ${[...fits, records].filter((n, i, a) => a.indexOf(n) === i).join(',')})` : ''}, or a larger sample`
 }
 
 /**

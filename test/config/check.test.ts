@@ -65,6 +65,20 @@ describe('checkSettings', () => {
   })
 })
 
+// Issue 47: SIZES=20,40 on a 30-record sample measured 20 and 30 without a word; 40,80 stopped on a stack trace.
+test('sizes above the sample are refused in one line naming them, the sample and sizes that fit', async () => {
+  const input = join(dir, 'thirty.fa')
+  await writeFile(input, Array.from({ length: 30 }, (_, i) => `>r${i}\nACGTACGTAC\n`).join(''))
+  const [problem] = await checkSettings({ VIRNUCPRO_BENCH_INPUT: input, VIRNUCPRO_BENCH_SIZES: '20,40' })
+  expect(problem).toEqual({
+    variable: 'VIRNUCPRO_BENCH_SIZES',
+    message: `VIRNUCPRO_BENCH_SIZES 20,40: 40 above the 30 records of ${input}, so measured as the whole sample; give sizes up to 30 (e.g. 20,30), or a larger sample`,
+  })
+  const [both] = await checkSettings({ VIRNUCPRO_BENCH_INPUT: input, VIRNUCPRO_BENCH_SIZES: '40,80' })
+  expect(both!.message).toMatch(/^VIRNUCPRO_BENCH_SIZES 40,80: 40, 80 above the 30 records .*; give sizes up to 30, or/)
+  expect(await checkSettings({ VIRNUCPRO_BENCH_INPUT: input, VIRNUCPRO_BENCH_SIZES: '10,30' })).toEqual([])
+})
+
 describe('checkSuiteSettings (doctor, the gpu global setup)', () => {
   test('checks the variables parsed by suite modules (shard, sweep grid) with their own parsers', async () => {
     const problems = await checkSuiteSettings({ VIRNUCPRO_BENCH_SHARD: '3/2', VIRNUCPRO_BENCH_SWEEP: '{"x": [1]}' })
