@@ -178,6 +178,29 @@ export const countList = (what: string): Setting<number[]> =>
     example: '1,4',
   })
 
+/**
+ * GPU counts the capacity answer compares: distinct, each one of `known` (1, 2, 4, 8: the configurations it builds);
+ * ascending. Any other count was dropped without a word (issue 47: CAPACITY_GPUS=3 answered for 2, 4 and 8, never 3).
+ */
+export function gpuCountList(what: string, known: readonly number[]): Setting<number[]> {
+  const counts = countList(what)
+  return {
+    what,
+    parse(raw, name) {
+      const values = counts.parse(raw, name)
+      const other = values.filter((n) => !known.includes(n))
+      if (other.length > 0)
+        throw refuse(
+          name,
+          raw,
+          `${other.join(', ')} ${other.length === 1 ? 'is not a GPU count' : 'are not GPU counts'} the capacity answer compares (${known.join(', ')})`,
+          `use some of ${known.join(', ')}, e.g. ${name}=1,2`,
+        )
+      return values
+    },
+  }
+}
+
 /** A value parsed by a function of its own module (a shard spec, a JSON grid) whose error message is kept whole. */
 export function parsedBy<T>(what: string, parse: (raw: string) => T, fix: string): Setting<T> {
   return {

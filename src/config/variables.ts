@@ -12,9 +12,9 @@ import { CAPACITY_STOP_RULES } from './capacity-targets.ts'
 import {
   anyText,
   choice,
-  countList,
   decimalInteger,
   directoryName,
+  gpuCountList,
   onlyOne,
   parsedBy,
   type Setting,
@@ -28,6 +28,9 @@ import { pathSetting } from './path-settings.ts'
  * host name (up to 63) with its `-t<index>` fits.
  */
 const DIRECTORY_NAME_MAX_CHARS = 128
+
+/** The GPU counts the capacity answer builds configurations of (benchmarks/support/run-context.ts capacityConfigs). */
+export const CAPACITY_GPU_COUNTS = [1, 2, 4, 8] as const
 
 export const VARIABLES = {
   VIRNUCPRO_BENCH_MODEL_SCALE: choice('reference pipeline model size', ['tiny', 'small', 'full'] as const),
@@ -48,11 +51,13 @@ export const VARIABLES = {
     undefined,
     15,
   ),
-  VIRNUCPRO_BENCH_CAPACITY_GPUS: countList(
+  VIRNUCPRO_BENCH_CAPACITY_GPUS: gpuCountList(
     'GPU counts the capacity measurement compares (default 1, 2, 4 and 8 as the host holds them; 1 is always the baseline)',
+    CAPACITY_GPU_COUNTS,
   ),
-  VIRNUCPRO_BENCH_CAPACITY_DIRECT: countList(
+  VIRNUCPRO_BENCH_CAPACITY_DIRECT: gpuCountList(
     "GPU counts whose user's whole sample the capacity suite also runs directly, to check its projection there",
+    CAPACITY_GPU_COUNTS,
   ),
   VIRNUCPRO_BENCH_CAPACITY_STOP: choice(
     'when the capacity design stops: decided (every verdict in scope decided) or width (every 6 M CI on its target)',

@@ -79,6 +79,25 @@ test('sizes above the sample are refused in one line naming them, the sample and
   expect(await checkSettings({ VIRNUCPRO_BENCH_INPUT: input, VIRNUCPRO_BENCH_SIZES: '10,30' })).toEqual([])
 })
 
+// Issue 47: CAPACITY_GPUS=3 answered for the counts it knows and never said 3 was dropped; CAPACITY_DIRECT=2 beside
+// GPUS=1 ran nothing directly and said nothing.
+test('capacity GPU counts it does not compare, and direct runs of counts not measured, are refused in one line', async () => {
+  const [three] = await checkSettings({ VIRNUCPRO_BENCH_CAPACITY_GPUS: '1,3' })
+  expect(three!.message).toBe(
+    "VIRNUCPRO_BENCH_CAPACITY_GPUS='1,3': 3 is not a GPU count the capacity answer compares (1, 2, 4, 8); use some of 1, 2, 4, 8, e.g. VIRNUCPRO_BENCH_CAPACITY_GPUS=1,2",
+  )
+  const [direct] = await checkSettings({ VIRNUCPRO_BENCH_CAPACITY_GPUS: '1', VIRNUCPRO_BENCH_CAPACITY_DIRECT: '1,2' })
+  expect(direct).toEqual({
+    variable: 'VIRNUCPRO_BENCH_CAPACITY_DIRECT',
+    message: expect.stringMatching(
+      /^VIRNUCPRO_BENCH_CAPACITY_DIRECT=.*1,2.* with VIRNUCPRO_BENCH_CAPACITY_GPUS=.*1.*: 2 GPU\(s\) not measured, so no projection there for a direct run to check; add 2 to VIRNUCPRO_BENCH_CAPACITY_GPUS, or leave it out of VIRNUCPRO_BENCH_CAPACITY_DIRECT$/,
+    ),
+  })
+  expect(await checkSettings({ VIRNUCPRO_BENCH_CAPACITY_GPUS: '2', VIRNUCPRO_BENCH_CAPACITY_DIRECT: '1,2' })).toEqual(
+    [],
+  )
+})
+
 describe('checkSuiteSettings (doctor, the gpu global setup)', () => {
   test('checks the variables parsed by suite modules (shard, sweep grid) with their own parsers', async () => {
     const problems = await checkSuiteSettings({ VIRNUCPRO_BENCH_SHARD: '3/2', VIRNUCPRO_BENCH_SWEEP: '{"x": [1]}' })

@@ -105,14 +105,24 @@ describe('GPU count lists (VIRNUCPRO_BENCH_CAPACITY_GPUS, _DIRECT)', () => {
       )
   })
 
-  test('property: any list of distinct counts reads back sorted', () => {
+  test('property: any list of distinct counts the answer compares reads back sorted; any other count is named', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }), (counts) => {
+      fc.property(fc.uniqueArray(fc.constantFrom(1, 2, 4, 8), { minLength: 1, maxLength: 4 }), (counts) => {
         const raw = counts.join(',')
         expect(readSetting({ VIRNUCPRO_BENCH_CAPACITY_GPUS: raw }, 'VIRNUCPRO_BENCH_CAPACITY_GPUS')).toEqual(
           [...counts].sort((a, b) => a - b),
         )
       }),
+    )
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 64 }).filter((n) => ![4, 8].includes(n)),
+        (other) => {
+          expect(() =>
+            readSetting({ VIRNUCPRO_BENCH_CAPACITY_GPUS: `1,${other}` }, 'VIRNUCPRO_BENCH_CAPACITY_GPUS'),
+          ).toThrow(`${other} is not a GPU count the capacity answer compares (1, 2, 4, 8)`)
+        },
+      ),
     )
   })
 })
