@@ -7,7 +7,6 @@ import SummaryLineReporter from './reporters/summary-line.ts'
 import {
   INTEGRATION_TEST_FILES,
   LONG_TEST_FILES,
-  SERIAL_INTEGRATION_TEST_FILES,
   TIMED_INTEGRATION_TEST_FILES,
 } from './test/support/integration-tests.ts'
 
@@ -21,15 +20,13 @@ import {
 const benchmarkOnly = process.argv[2] === 'bench'
 
 /**
- * Six projects:
+ * Five projects:
  * - `unit` (`npm test`) runs on any machine (no GPU) in minutes: everything under test/ but the integration files, and
  *   the CPU-side benches in its `unit (bench)` companion.
  * - `integration` (`npm run test:integration`) also needs no GPU: the files listed in test/support/integration-tests.ts,
  *   which run the reference pipeline, known-answer campaigns, large studies or a nested Vitest, two files side by side.
  *   Listed, not moved, so test/ keeps mirroring src/. It has no benches: its `(bench)` companion, which `vitest bench`
  *   makes for every project, matches no file.
- * - `integration-serial` (also run by `npm run test:integration`): the listed files that share one resource (the
- *   single-node Slurm cluster), one at a time after `integration`.
  * - `integration-timed` (also run by `npm run test:integration`): the known answers read from wall times measured in
  *   the run, after the other projects and one file at a time, so that neighbours' processes do not enter the timings.
  * - `long` (`npm run test:long`, nightly in .github/workflows/long.yml, never in CI): `*.long.test.ts`, the random
@@ -60,7 +57,6 @@ export default defineConfig({
           exclude: [
             ...configDefaults.exclude,
             ...INTEGRATION_TEST_FILES,
-            ...SERIAL_INTEGRATION_TEST_FILES,
             ...TIMED_INTEGRATION_TEST_FILES,
             ...LONG_TEST_FILES,
           ],
@@ -104,20 +100,6 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'integration-serial',
-          include: [...SERIAL_INTEGRATION_TEST_FILES],
-          setupFiles: ['test/support/fast-check-seed.ts'],
-          testTimeout: 30_000,
-          // One Slurm cluster of one node: two files' jobs would queue behind each other and their waits time out.
-          maxWorkers: 1,
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
-          benchmark: { include: [] },
-        },
-      },
-      {
-        extends: true,
-        test: {
           name: 'integration-timed',
           include: [...TIMED_INTEGRATION_TEST_FILES],
           setupFiles: ['test/support/fast-check-seed.ts'],
@@ -126,7 +108,7 @@ export default defineConfig({
           // times (test/support/integration-tests.ts says why).
           maxWorkers: 1,
           fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 2 },
           benchmark: { include: [] },
         },
       },
@@ -139,7 +121,7 @@ export default defineConfig({
           testTimeout: 30_000,
           maxWorkers: 1,
           fileParallelism: false,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 3 },
           benchmark: { include: [] },
         },
       },

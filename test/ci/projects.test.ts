@@ -1,5 +1,5 @@
 /**
- * The split of test/ into the `unit`, `integration`, `integration-serial`, `integration-timed` and `long` projects
+ * The split of test/ into the `unit`, `integration`, `integration-timed` and `long` projects
  * (vitest.config.ts, test/support/integration-tests.ts): every test file runs in exactly one of them, so `.ci/run`,
  * which runs all but `long`, still runs every other test once, and a listed file that was renamed or removed is named
  * here instead of falling back into `unit` unseen.
@@ -8,11 +8,7 @@ import { existsSync, globSync } from 'node:fs'
 import { matchesGlob } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import config from '../../vitest.config.ts'
-import {
-  INTEGRATION_TEST_FILES,
-  SERIAL_INTEGRATION_TEST_FILES,
-  TIMED_INTEGRATION_TEST_FILES,
-} from '../support/integration-tests.ts'
+import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from '../support/integration-tests.ts'
 
 interface ProjectFiles {
   include: string[]
@@ -32,24 +28,22 @@ describe('unit and integration projects', () => {
   const allTests = globSync('test/**/*.test.ts').sort()
   const unit = projectFiles('unit')
   const integration = projectFiles('integration')
-  const serial = projectFiles('integration-serial')
   const timed = projectFiles('integration-timed')
   const long = projectFiles('long')
 
   test('every listed integration file exists', () => {
-    const listed = [...INTEGRATION_TEST_FILES, ...SERIAL_INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES]
+    const listed = [...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES]
     expect(listed.filter((file) => !existsSync(file))).toEqual([])
   })
 
   test('every test file under test/ is in exactly one of them', () => {
-    const all = [...unit, ...integration, ...serial, ...timed, ...long]
+    const all = [...unit, ...integration, ...timed, ...long]
     expect(all.filter((file, i) => all.indexOf(file) !== i)).toEqual([])
     expect(all.sort()).toEqual(allTests)
   })
 
   test('integration and integration-timed hold their listed files and nothing else', () => {
     expect(integration).toEqual([...INTEGRATION_TEST_FILES].sort())
-    expect(serial).toEqual([...SERIAL_INTEGRATION_TEST_FILES].sort())
     expect(timed).toEqual([...TIMED_INTEGRATION_TEST_FILES].sort())
   })
 
@@ -75,9 +69,8 @@ describe('unit and integration projects', () => {
     }[]
     const of = (name: string) => projects.find((p) => p.test.name === name)!.test
     const order = (name: string) => of(name).sequence?.groupOrder ?? 0
-    expect(order('integration-serial')).toBeGreaterThan(order('integration'))
-    expect(order('integration-timed')).toBeGreaterThan(order('integration-serial'))
-    expect(of('integration-serial')).toMatchObject({ maxWorkers: 1, fileParallelism: false })
+    expect(order('integration-timed')).toBeGreaterThan(order('integration'))
+    expect(order('long')).toBeGreaterThan(order('integration-timed'))
     expect(of('integration-timed')).toMatchObject({ maxWorkers: 1, fileParallelism: false })
   })
 })

@@ -145,9 +145,7 @@ describe('.ci/run', () => {
     const projects = [...vitestRun.matchAll(/--project (\S+)/g)].map((m) => m[1])
     const configured = ((config.test?.projects ?? []) as { test: { name: string } }[]).map((p) => p.test.name)
     expect(projects.sort()).toEqual(configured.filter((name) => name !== 'long').sort())
-    expect(projects).toEqual(
-      expect.arrayContaining(['unit', 'integration', 'integration-serial', 'integration-timed', 'gpu']),
-    )
+    expect(projects).toEqual(expect.arrayContaining(['unit', 'integration', 'integration-timed', 'gpu']))
     expect(text).toContain('VITEST_SUMMARY_FILE=$summary_file')
   })
 })
@@ -155,9 +153,7 @@ describe('.ci/run', () => {
 describe('package.json', () => {
   test('`npm test` runs the unit project; `npm run test:integration` the integration projects', () => {
     expect(scripts.test).toMatch(/vitest run --project unit$/)
-    expect(scripts['test:integration']).toMatch(
-      /vitest run --project integration --project integration-serial --project integration-timed$/,
-    )
+    expect(scripts['test:integration']).toMatch(/vitest run --project integration --project integration-timed$/)
   })
 
   test('`npm run test:long` runs the long project, its random campaigns and studies at full size', () => {

@@ -263,7 +263,8 @@ describe('a campaign held in the queue', () => {
     const { campaign, jobId, runDir } = await submitHeld()
     rmSync(campaignPaths(runDir).probe)
     await runTool('scontrol', ['release', jobId], { env })
-    const status = await waitFinished(campaign.runId, runDir, env, 120_000)
+    // 300 s as every wait here: the requeue file's job may hold the node's CPUs first (both files run beside others).
+    const status = await waitFinished(campaign.runId, runDir, env, 300_000)
     expect(status.tasks).toEqual([
       expect.objectContaining({
         index: 0,
@@ -281,7 +282,7 @@ describe('a campaign held in the queue', () => {
       ),
     ])
     expect((await readResultRecords(runDir)).records).toEqual([])
-  }, 180_000)
+  }, 360_000)
 
   test('status shows it waiting; cancel ends it; a second cancel finds nothing to cancel', async () => {
     const { campaign, jobId, runDir } = await submitHeld()

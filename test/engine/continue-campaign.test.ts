@@ -4,9 +4,9 @@
 // with the same command into the same results directory. The continued campaign must hold the same runs (labels, in
 // order), reuse every run that had finished before the kill unchanged, measure no finished run twice, leave no target
 // process behind, and give the same answers (the PERF-02 verdicts, judged on the fake's scripted utilization) as a
-// campaign never killed (support/kill-and-continue.ts). This file: a SIGTERM mid-campaign, and a SIGKILL after the record
-// is written; continue-campaign-early.test.ts: a SIGKILL mid-run and a SIGTERM as vitest starts;
-// continue-campaign.long.test.ts: random moments (`npm run test:long`).
+// campaign never killed (support/kill-and-continue.ts). Here one cut of each kind: a SIGTERM after the warm-up, a
+// SIGKILL inside a measured run, a SIGKILL after the record is written; continue-campaign.long.test.ts adds a SIGTERM
+// as vitest starts and random moments (`npm run test:long`).
 import { describe, expect, test } from 'vitest'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
 import { cpuCampaigns } from './support/cpu-campaign.ts'
@@ -27,6 +27,14 @@ describe.skipIf(pipeline.state !== 'ready')('a CPU campaign killed and continued
     expect(reference, 'the uninterrupted campaign ran first').toBeDefined()
     const outcome = await cutAndContinue(env, { afterRuns: 1, extraMs: 1_000, signal: 'SIGTERM' }, reference)
     expect(outcome).toBe('continued')
+  })
+
+  test('SIGKILL inside the second measured run: the runs before it reused, the one in flight measured again', {
+    timeout: 150_000,
+  }, async () => {
+    expect(reference, 'the uninterrupted campaign ran first').toBeDefined()
+    const outcome = await cutAndContinue(env, { afterRuns: 2, extraMs: 1_500, signal: 'SIGKILL' }, reference)
+    expect(['continued', 'record-kept']).toContain(outcome)
   })
 
   // Issue 45's CI counterexample (seed 20261122, path 3:7:1:2:1:1:1:2:1:7:1:3:1:2: afterRuns 1, extraMs 3788, SIGKILL)

@@ -30,11 +30,17 @@ const REFERENCE_PIPELINE = [
   'test/suites/e2e/e2e-projection.test.ts',
   'test/engine/measure-interleaved.test.ts',
   'test/suites/memory/memory.test.ts',
-  'test/suites/scaling/scaling-many-gpus.test.ts',
   'test/suites/scaling/scaling.test.ts',
   'test/suites/shard/shard.test.ts',
   'test/suites/stage/stage.test.ts',
 ]
+
+/**
+ * A real single-node Slurm cluster running campaigns of the stage suite (67 s; a requeued task, about 60 s; skip
+ * without SLURM_CONF). Both files may run at once beside other files: the cluster queues a job until the node has the
+ * CPUs for it (each wait allows 300 s), which is what a scheduler is for.
+ */
+const SLURM_CLUSTER = ['test/cluster/slurm-cluster.test.ts', 'test/cluster/slurm-requeue.test.ts']
 
 /**
  * Large seeded studies whose figures the docs state: thousands of simulated histories, 300 simulated campaigns a CI
@@ -60,10 +66,9 @@ const NESTED_VITEST_RUNS = [
   // benchmarks/ab.gpu.bench.ts on the CPU: 8 runs of the reference pipeline under a nested vitest bench.
   'test/benchmarks/ab-gpu-bench.test.ts',
   'test/benchmarks/support/gpu-global-setup.test.ts',
-  // A CPU campaign killed and continued: a SIGTERM after the warm-up, a SIGKILL once the record is written; a SIGKILL
-  // mid-run, a SIGTERM as vitest starts (3 campaigns a file, each continued; random moments: the long project).
+  // A CPU campaign killed and continued: a SIGTERM after the warm-up, a SIGKILL mid-run, a SIGKILL once the record is
+  // written (4 campaigns, 3 continued: about 2.5 min; random moments: the long project).
   'test/engine/continue-campaign.test.ts',
-  'test/engine/continue-campaign-early.test.ts',
   // Issue 40: a campaign suspended past its lock's lease, taken over, resumed: 2 campaigns (about 1 min).
   'test/engine/suspended-writer.test.ts',
   // Issue 40: a finished campaign run again with its run ID pinned: 2 campaigns, the second measuring nothing (40 s).
@@ -76,6 +81,8 @@ const NESTED_VITEST_RUNS = [
   'test/engine/run-choice-suite.test.ts',
   // Issue 37: a settings study cut by SIGTERM inside its screen, then continued to its end: 2 campaigns (about 2 min).
   'test/study/study-continue.test.ts',
+  // The capacity design's runs on the CPU: 3 measurements of the reference pipeline, checks that hold for any timing.
+  'test/validation/capacity-cpu-design.test.ts',
   // Issue 45: every *.bench.ts once under `vitest bench` in the smoke pass (reduced sizes, not judged; about 1 min).
   'test/benchmarks/bench-smoke.test.ts',
 ]
@@ -103,19 +110,10 @@ const CLI_REFUSAL_TABLES = [
 
 export const INTEGRATION_TEST_FILES: readonly string[] = [
   ...REFERENCE_PIPELINE,
+  ...SLURM_CLUSTER,
   ...STUDIES,
   ...NESTED_VITEST_RUNS,
   ...CLI_REFUSAL_TABLES,
-]
-
-/**
- * The `integration-serial` project: files that share one resource of the machine, so one runs at a time. A real
- * single-node Slurm cluster running campaigns of the stage suite (67 s; a requeued task, about 60 s; skip without
- * SLURM_CONF): two files' jobs at once queue behind each other on its one node.
- */
-export const SERIAL_INTEGRATION_TEST_FILES: readonly string[] = [
-  'test/cluster/slurm-cluster.test.ts',
-  'test/cluster/slurm-requeue.test.ts',
 ]
 
 /** The `long` project (`npm run test:long`, never in CI): random campaigns and full-size studies (long-runs.ts). */

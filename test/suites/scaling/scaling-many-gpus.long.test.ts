@@ -4,7 +4,9 @@
 // exit classes, the monitor's thread, log and summaries, the records and their validation. What is SCRIPTED: every
 // GPU reading (GPUs 0-6 at 92% utilization, GPU 7 at 45%, so PERF-02 has one GPU to fail). The CPU runs ask for no
 // GPU, so all 8 sampled GPUs count as asked for and placement is skipped (placement over 8 GPUs is driven in
-// test/engine/placement-many-gpus.test.ts).
+// test/engine/placement-many-gpus.test.ts). `npm run test:long` only (nightly): 9 runs of up to 9 torch processes each, about
+// 3.5 minutes on 2 cores; CI keeps the scaling suite's 1-vs-2-worker runs (scaling.test.ts) and the monitor over 8 fake
+// GPUs (test/monitor/many-gpus.test.ts).
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { SuiteContext } from '../../../src/engine/context.ts'
 import { SUITE_POLICY } from '../../../src/engine/measure-configuration.ts'

@@ -1,0 +1,90 @@
+// The capacity suite's sequential design on the CPU (the reference pipeline's worker processes standing in for GPUs,
+// tiny models, scripted fake NVML): it adds the runs it chooses within its budget (capacity/topup.ts), each one in the
+// record with why, and a size it added is kept like any run. What it chooses depends on the host's noise; what these
+// tests check holds for any choice, so they run beside other files (integration), not alone as the known answers do.
+import { describe, expect, test } from 'vitest'
+import type { CapacityStats } from '../../src/capacity/analyze.ts'
+import { measureCapacity, writeCapacityRecord } from '../../src/capacity/suite.ts'
+import { createInputResolver } from '../../src/input/resolver.ts'
+import { acquireWriter, releaseWriter } from '../../src/results/writer-lock.ts'
+import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
+import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+
+const ready = await referencePipelineOnCpu()
+
+/**
+ * One worker at 8 and 40 records, 2 runs each, measured as planned; and a budget of what they took plus `room` runs of
+ * the largest size, for the sequential design that follows in the same context.
+ */
+async function plannedWithRoom(cacheName: string, room: number) {
+  const ctx = await cpuContext()
+  const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd(cacheName) })
+  const inputs = await resolver.nested('SMALL', [8, 40])
+  const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
+  const configs = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1', '--esm-batch-size', '512']), gpuCount: 1 }]
+  const planned = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs)
+  const spentMs = planned
+    .flatMap((c) => c.bySize.flatMap((s) => s.observations))
+    .reduce((a, o) => a + o.measured.run.wallMs, 0)
+  const oneRunMs = Math.max(...planned[0]!.bySize[1]!.observations.map((o) => o.measured.run.wallMs))
+  return { ctx, resolver, m, configs, inputs, budget: (spentMs + room * oneRunMs) / 60_000 }
+}
+
+describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () => {
+  test('the sequential design: runs it chose within the budget, kept in the record with why, said why it stopped', async () => {
+    // Room for about two more runs of the largest size: the planned ones are kept runs, reused.
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-seq-inputs-', 2.5)
+    const measured = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, {
+      budgetGpuMinutes: budget,
+    })
+    const state = measured.sequential!
+    // Any stop of the `decided` rule but a failure: which one depends on this host's noise (a 2-core CI VM ended
+    // 'undecidable' where this machine ends 'budget'). What each stop says of the questions must hold either way.
+    expect(state.rule).toBe('decided')
+    expect(['decided', 'looks', 'undecidable', 'budget']).toContain(state.stop)
+    if (state.stop === 'decided') expect(state.undecided).toEqual([])
+    else {
+      expect(state.undecided!.length).toBeGreaterThan(0)
+      for (const u of state.undecided!) expect(u.needs).not.toBe('')
+    }
+    expect(state.looks).toBeLessThanOrEqual(state.maxLooks!)
+    expect(state.gpuMinutes).toBeLessThanOrEqual(budget)
+    // Every run the design added is in the measurements, at the size it chose, with a label of its own.
+    const runs = measured[0]!.bySize.flatMap((s) => s.observations).filter((o) => !o.measured.warmup)
+    expect(runs).toHaveLength(2 * 2 + state.topUps)
+    expect(state.steps.reduce((a, s) => a + s.runs, 0)).toBe(state.topUps)
+    const labels = runs.map((o) => o.measured.label)
+    expect(new Set(labels).size).toBe(labels.length)
+    for (const s of state.steps) expect(s.why).toMatch(/1 worker at [\d,]+ records/)
+    const sizes = measured.inputs!
+    const { record } = await writeCapacityRecord({ ...ctx, inputs: resolver }, measured, sizes, '', [], [], state)
+    expect((record.stats as unknown as CapacityStats).sequential).toMatchObject({
+      stop: state.stop,
+      topUps: state.topUps,
+    })
+    expect((record.stats as unknown as CapacityStats).sizes).toEqual(sizes.map((i) => i.records))
+  }, 300_000)
+
+  test('a size the design added is kept like any run: a later invocation makes the same choices and measures none again', async () => {
+    // Room for the reach (2 runs of about 4x the smallest run) and a few more.
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-resize-inputs-', 12)
+    const first = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, { budgetGpuMinutes: budget })
+    const steps = first.sequential!.steps
+    expect(['reach', 'third size']).toContain(steps[0]!.kind)
+    const added = first.inputs!.find((i) => i.records === steps[0]!.records)!
+    // A generated source grows as the preset at more records, whose first records are the source (checked).
+    expect(added.kind).toBe(steps[0]!.kind === 'reach' ? 'superset' : 'subset')
+    // A later invocation holds the run under its own token (every write is fenced by the writer lock).
+    releaseWriter(ctx.workDir, ctx.writer.token)
+    await acquireWriter(ctx.workDir, { token: 'a-later-invocation' })
+    const later = { ...ctx, inputs: resolver, writer: { token: 'a-later-invocation' } }
+    const again = await measureCapacity(later, m, configs, inputs, { budgetGpuMinutes: budget })
+    expect(again.sequential!.steps.map((s) => [s.kind, s.records, s.runs])).toEqual(
+      steps.map((s) => [s.kind, s.records, s.runs]),
+    )
+    expect(again.inputs!.map((i) => i.records)).toEqual(first.inputs!.map((i) => i.records))
+    const all = again[0]!.bySize
+    expect(all.reduce((a, s) => a + s.reusedRuns, 0)).toBe(all.reduce((a, s) => a + s.observations.length, 0))
+  }, 300_000)
+})
