@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import type { Reporter, TestModule } from 'vitest/node'
 
 /** One test file's time in a run: its tests and hooks, set-up and collection (what it costs CI). */
@@ -29,13 +29,15 @@ export function formatFileTime(t: FileTime): string {
 
 /**
  * With VITEST_FILE_TIMES_FILE set, writes every test file's time there, slowest first, one line a file: what CI costs,
- * file by file (`.ci/run` prints the slowest ten at its end). Nothing on the console: the closing line stays last.
+ * file by file (`.ci/run` prints the slowest ten at its end). Nothing on the console: the closing line stays last. The
+ * file is written whole, not appended to: the nested vitest runs that tests start inherit the variable, and the run
+ * that started them ends last, so its files are what the file holds.
  */
 export default class FileTimesReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const file = process.env.VITEST_FILE_TIMES_FILE
     if (!file) return
-    appendFileSync(
+    writeFileSync(
       file,
       fileTimes(testModules)
         .map((t) => `${formatFileTime(t)}\n`)

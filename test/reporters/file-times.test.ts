@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { expect, test } from 'vitest'
@@ -11,8 +11,10 @@ test('a file time reads seconds, project and file, aligned', () => {
   )
 })
 
-test('a real vitest run writes every file with its time to VITEST_FILE_TIMES_FILE, slowest first', async () => {
+test('a real vitest run writes every file with its time to VITEST_FILE_TIMES_FILE, slowest first, the file whole', async () => {
   const times = join(tempDirUntilFileEnd('file-times-'), 'times.txt')
+  // What a nested vitest run (a test's own) wrote earlier is replaced: the run that ends last is the one listed.
+  writeFileSync(times, '  999.0 s  nested             some-nested.test.ts\n')
   const result = await execa('npx', ['vitest', 'run', '--root', 'test/reporters/fixtures/file-times'], {
     reject: false,
     env: { VITEST_FILE_TIMES_FILE: times },
