@@ -169,9 +169,26 @@ export function analyzeStudyRecords(records: readonly ResultRecord[]): StudyRepo
 }
 
 /**
+ * The setting a capacity record answers for, read from the record itself: a study labels each configuration of a
+ * setting's answer `<setting>, <configuration>` (study.ts withOptions), the setting being `option=value` pairs, which
+ * no configuration of the suites' own is. Null for any other record.
+ */
+function settingOfRecord(r: ResultRecord): string | null {
+  if (r.kind !== 'capacity') return null
+  const configs = (r.stats as { configurations?: { label?: unknown }[] } | null)?.configurations
+  if (!Array.isArray(configs) || configs.length === 0) return null
+  const settings = configs.map((c) =>
+    typeof c?.label === 'string' ? (/^([^\s=,]+=[^\s,]+(?: [^\s=,]+=[^\s,]+)*), /.exec(c.label)?.[1] ?? null) : null,
+  )
+  return settings.every((x) => x !== null && x === settings[0]) ? settings[0]! : null
+}
+
+/**
  * The records a capacity refit of the default reads: a settings study's screening runs and the capacity records of
  * its other settings are answers of their own (the study's table shows them). Pooled into one fit, a setting's runs
  * would stand beside the default's as a second configuration of the same GPU count. Each left out is named in `notes`.
+ * A setting's record is known by its study's table, and by its own configurations' labels where the study record is
+ * damaged or gone (issue 47: the winner's answer was then read as a second 1-GPU configuration of the default's).
  */
 export function withoutStudySettings(records: readonly ResultRecord[]): { records: ResultRecord[]; notes: string[] } {
   const settings = new Map<string, string>()
@@ -187,7 +204,9 @@ export function withoutStudySettings(records: readonly ResultRecord[]): { record
       if (r.runs.length > 0) notes.push(`${r.id}: a settings study's screening runs left out of the refit`)
       return false
     }
-    const setting = settings.get(r.id)
+    const own = settingOfRecord(r)
+    const setting =
+      settings.get(r.id) ?? (own ? `${own} (by its configurations' labels; no readable study names it)` : null)
     if (setting) notes.push(`${r.id}: the capacity answer of setting ${setting}, left out of the default's refit`)
     return !setting
   })
