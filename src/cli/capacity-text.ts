@@ -77,8 +77,8 @@ function checkLines(checks: { sizes: readonly HeldOutCheck[]; speedups: readonly
 }
 
 /**
- * Every line of the refit: the answer, the settings study (none without a study record), then the notes,
- * configurations, the held-out checks, the verdicts.
+ * Every line of the refit: a damaged study record's line, the answer, the settings study (none without a study
+ * record), then the notes, configurations, the held-out checks, the verdicts.
  */
 export function capacityText(
   answer: CapacityAnswer,
@@ -89,7 +89,10 @@ export function capacityText(
   study: StudyReport = { entries: [] },
 ): string[] {
   const studyLines = studyTextLines(study)
+  // A damaged study record first, in one line (issue 47: its notice sat 70 lines below an answer it may have changed).
+  const damaged = study.entries.flatMap((e) => (e.shows === 'line' && e.damaged ? [e.line] : []))
   return [
+    ...damaged.map((line) => `note: ${line}; its settings' capacity answers are left out of this refit`),
     ...answerTextLines(answerView(answer)),
     ...(studyLines.length ? ['', ...studyLines] : []),
     '',

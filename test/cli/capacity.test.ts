@@ -186,6 +186,10 @@ describe('virnucpro-bench capacity', () => {
     )
     expect(section).toContain('flips 1: Does 6 M finish within 10 h on 2 GPUs?: from FAIL to PASS')
     expect(section).toMatch(/\n {2}study record 'study-damaged' .*: damaged stats, no table: stats\.best: [^\n]+\n/)
+    // Issue 47: the damaged record is said first, in one line, before the answer it could have changed.
+    expect(text.split('\n')[0]).toMatch(
+      /^note: study record 'study-damaged' .*: damaged stats, no table: stats\.best: .*; its settings' capacity answers are left out of this refit$/,
+    )
     expect(json.study.entries.map((e) => [e.recordId, e.shows])).toEqual([
       ['study-2-GPUs-dnabert-batch-size-cuda-streams', 'table'],
       ['study-damaged', 'line'],

@@ -56,7 +56,8 @@ export type StudyEntry =
       table: StudyTable
       settings: StudySettingFigures[]
     })
-  | (StudyEntryBase & { shows: 'line'; line: string })
+  /** `damaged`: the record's stats cannot be read (the line names the field); its settings' answers judge nothing. */
+  | (StudyEntryBase & { shows: 'line'; line: string; damaged?: true })
 
 export interface StudyReport {
   entries: StudyEntry[]
@@ -139,7 +140,7 @@ function entryOf(record: ResultRecord): StudyEntry {
   const line = sofar ? null : lineOf(record, statusText)
   if (line !== null) return { ...base, shows: 'line', line }
   const read = sofar ? { stats: sofar } : readStudyStats(record)
-  if ('problem' in read) return { ...base, shows: 'line', line: read.problem }
+  if ('problem' in read) return { ...base, shows: 'line', line: read.problem, damaged: true }
   const { stats } = read
   return {
     ...base,
