@@ -48,13 +48,42 @@ export function memoryHostOf(runs: readonly CapacityRun[], given: Partial<Memory
   }
 }
 
+/** Sizes a projection beyond the measured ones needs: two always make a line, so they cannot test one. */
+export const MEMORY_SIZES_TO_PROJECT = 3
+
+/**
+ * Why the runs cannot support a peak's projection to `sequences`, or null where they can (issue 47: host memory at 6 M
+ * read 5,944 GiB [3,090, 8,808], a decided FAIL, from a tiny model's batch growth over two sizes; another read 49,427.7
+ * GiB [0.0, 48,898.2], its estimate outside its own interval). Within the measured sizes a peak was seen, and is judged.
+ */
+function unsupported(s: MemorySeries, sequences: number, measured: readonly number[]): string | null {
+  const bytes = s.at.find((a) => a.sequences === sequences)!.bytes
+  if (bytes.ci && (bytes.estimate < bytes.ci.low || bytes.estimate > bytes.ci.high))
+    return 'its estimate lies outside its own interval (the fit does not hold)'
+  const largest = Math.max(...measured)
+  if (sequences <= largest) return null
+  const sizes = new Set(measured).size
+  if (sizes < MEMORY_SIZES_TO_PROJECT)
+    return `not supported by the ${sizes} size(s) measured: a line through them cannot be tested, and a batch's growth reads as the input's; ${MEMORY_SIZES_TO_PROJECT} or more sizes up to the largest affordable would test it`
+  if (s.lineFit && s.lineFit.pValue < LINE_REJECTED_P)
+    return `not supported: the runs are not a line (lack of fit p = ${s.lineFit.pValue.toPrecision(2)}), so no line carries them ${Math.round(sequences / largest).toLocaleString('en-US')}x past the largest size`
+  return null
+}
+
 /** One peak at one size against its capacity, with why in words. */
-function judge(s: MemorySeries, sequences: number, capacityBytes: number | null): { value: VerdictValue; why: string } {
+function judge(
+  s: MemorySeries,
+  sequences: number,
+  capacityBytes: number | null,
+  measured: readonly number[],
+): { value: VerdictValue; why: string; unsupported?: true } {
   const bytes = s.at.find((a) => a.sequences === sequences)!.bytes
   const line = `${gib(bytes.estimate)} GiB${bytes.ci ? ` [${gib(bytes.ci.low)}, ${gib(bytes.ci.high)}]` : ' (no CI)'} from ${gib(s.fixedBytes.estimate)} GiB + ${(s.bytesPerSequence.estimate / 2 ** 20).toFixed(3)} MiB/sequence`
   if (capacityBytes === null) return { value: 'inconclusive', why: `${line}; capacity unknown` }
   const against = `${line} against ${gib(capacityBytes)} GiB`
   if (!bytes.ci) return { value: 'inconclusive', why: `${against}; no CI` }
+  const notSupported = unsupported(s, sequences, measured)
+  if (notSupported) return { value: 'inconclusive', why: `${against}; ${notSupported}`, unsupported: true }
   const value = judgeAtMost(bytes.estimate, bytes.ci, capacityBytes)
   const fit = s.lineFit
   if (value === 'pass' && fit && fit.pValue < LINE_REJECTED_P && fit.upperSlope > fit.lowerSlope)
@@ -67,8 +96,9 @@ function judge(s: MemorySeries, sequences: number, capacityBytes: number | null)
 
 function hostVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdict {
   const s = c.series.find((x) => x.series === HOST_TREE)
-  const judged = s ? judge(s, sequences, host.memBytes) : null
-  const bytes = s?.at.find((a) => a.sequences === sequences)?.bytes
+  const judged = s ? judge(s, sequences, host.memBytes, c.sizes) : null
+  // A projection the runs cannot support is no figure: its detail says what it read and why it stands for nothing.
+  const bytes = judged?.unsupported ? undefined : s?.at.find((a) => a.sequences === sequences)?.bytes
   return verdict({
     id: `capacity/${c.gpuCount}/memory/host/${sequences}`,
     title: `host memory of the pipeline's processes on ${c.label} at ${count(sequences)} sequences`,
@@ -91,12 +121,13 @@ function hostVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verd
  * stands where a measured size already ran out, and a leak shows as that, or as host memory (a separate verdict).
  */
 function beyondMeasured(
-  j: { value: VerdictValue; why: string },
+  j: { value: VerdictValue; why: string; unsupported?: true },
   sequences: number,
   largestMeasured: number,
-): { value: VerdictValue; why: string } {
+): { value: VerdictValue; why: string; unsupported?: true } {
   if (j.value !== 'fail' || sequences <= largestMeasured) return j
   return {
+    ...j,
     value: 'inconclusive',
     why: `${j.why}; a line of GPU peaks carried past the measured sizes (a batch's memory, not the input's, bounds it): not judged beyond them`,
   }
@@ -109,7 +140,11 @@ function gpuVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdi
     .map((s) => ({
       s,
       capacity: host.gpuMemTotalBytes[s.gpu!] ?? null,
-      ...beyondMeasured(judge(s, sequences, host.gpuMemTotalBytes[s.gpu!] ?? null), sequences, Math.max(...c.sizes)),
+      ...beyondMeasured(
+        judge(s, sequences, host.gpuMemTotalBytes[s.gpu!] ?? null, c.sizes),
+        sequences,
+        Math.max(...c.sizes),
+      ),
     }))
   const share = (j: (typeof judged)[number]) =>
     j.s.at.find((a) => a.sequences === sequences)!.bytes.estimate / (j.capacity ?? Number.POSITIVE_INFINITY)
@@ -122,7 +157,7 @@ function gpuVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdi
         : judged.every((j) => j.value === 'pass')
           ? 'pass'
           : 'inconclusive'
-  const bytes = worst?.s.at.find((a) => a.sequences === sequences)?.bytes
+  const bytes = worst?.unsupported ? undefined : worst?.s.at.find((a) => a.sequences === sequences)?.bytes
   return verdict({
     id: `capacity/${c.gpuCount}/memory/gpu/${sequences}`,
     title: `GPU memory on ${c.label} at ${count(sequences)} sequences`,

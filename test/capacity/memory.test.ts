@@ -109,6 +109,22 @@ describe('memoryCapacity', () => {
     expect(small.verdicts.find((v) => v.id === 'capacity/2/memory/gpu/20000')!.verdict).toBe('fail')
   })
 
+  // Issue 47: host memory at 6 M read 5,944 GiB [3,090, 8,808], a decided FAIL, from two sizes where a tiny model's
+  // batches grew. Two sizes always make a line: beyond them no verdict is decided, and no figure is shown as one.
+  test('from two sizes, no memory verdict beyond them is decided, and none shows a figure; within them, judged', () => {
+    const { verdicts } = memoryCapacity([config(runsOf(V2, 'two-sizes', 3, [1_000, 45_000]))], TARGETS)
+    expect(byId(verdicts)).toEqual({
+      'capacity/2/memory/host/45000': 'pass',
+      'capacity/2/memory/gpu/45000': 'pass',
+      'capacity/2/memory/host/6000000': 'inconclusive',
+      'capacity/2/memory/gpu/6000000': 'inconclusive',
+    })
+    const host6M = verdicts.find((v) => v.id === 'capacity/2/memory/host/6000000')!
+    expect([host6M.value, host6M.ci]).toEqual([null, null])
+    expect(host6M.detail).toMatch(/not supported by the 2 size\(s\) measured: .*3 or more sizes/)
+    expect(verdicts.find((v) => v.id === 'capacity/2/memory/host/45000')!.value).toBeGreaterThan(0)
+  })
+
   test('one run a size: the lines stand without a CI, so every verdict is inconclusive', () => {
     const { figures, verdicts } = memoryCapacity([config(runsOf(V2, 'single', 1))], TARGETS)
     expect(figures[0]!.ciProblem).toMatch(/one run at size/)
