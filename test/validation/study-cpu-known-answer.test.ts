@@ -90,7 +90,15 @@ describe.skipIf(ready.state !== 'ready')('settings study known answer on the CPU
     const bestStats = capacity.get(PLANTED_BEST)!.stats as unknown as CapacityStats
     expect(bestStats.configurations[0]!.label).toBe(`${PLANTED_BEST}, 1 worker`)
     const verdict = record.verdicts.find((v) => v.id === 'study/best/1')!
-    expect(['pass', 'inconclusive']).toContain(verdict.verdict)
+    // Judged only from figures both capacity answers stand by (issue 47): at 8 and 40 records the tiny model's size
+    // model may not hold, and then the verdict says whose runs cannot support a projection instead of a PASS.
+    const refused = [PLANTED_BEST, 'default'].filter((label) => row(label).capacity!.perGpuCount[0]!.unsupported)
+    if (refused.length > 0)
+      expect(verdict).toMatchObject({
+        verdict: 'error',
+        detail: expect.stringMatching(/^not compared: .*'s runs cannot support a projection \(.+\)$/),
+      })
+    else expect(['pass', 'inconclusive']).toContain(verdict.verdict)
     expect(record.verdicts.find((v) => v.id === `study/outputs/${PLANTED_BEST}`)?.verdict).toBe('pass')
 
     // `capacity` on the run refits the default's answer alone: the study's screening runs and the best's capacity
