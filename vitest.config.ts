@@ -30,7 +30,7 @@ const benchmarkOnly = process.argv[2] === 'bench'
  * - `integration-timed` (also run by `npm run test:integration`): the known answers read from wall times measured in
  *   the run, after the other projects and one file at a time, so that neighbours' processes do not enter the timings.
  * - `long` (`npm run test:long`, nightly in .github/workflows/long.yml, never in CI): `*.long.test.ts`, the random
- *   campaigns and full-size studies whose one example per kind CI keeps (test/support/long-runs.ts).
+ *   campaigns and studies whose one example per kind CI keeps (test/support/integration-tests.ts).
  * - `gpu` needs an NVIDIA driver. Its global setup probes NVML once; without a driver it prints one line saying why and
  *   every test in the project is skipped with that reason (see benchmarks/support/gpu-setup.ts), never passed.
  * GPU benchmarks are named *.gpu.bench.ts so that `vitest bench` sends them to `gpu (bench)` and the rest to `unit (bench)`.

@@ -156,8 +156,8 @@ describe('package.json', () => {
     expect(scripts['test:integration']).toMatch(/vitest run --project integration --project integration-timed$/)
   })
 
-  test('`npm run test:long` runs the long project, its random campaigns and studies at full size', () => {
-    expect(scripts['test:long']).toMatch(/VIRNUCPRO_TEST_LONG=1 .*vitest run --project long --project integration /)
+  test('`npm run test:long` runs the long project: the random campaigns and the studies CI keeps an example of', () => {
+    expect(scripts['test:long']).toMatch(/vitest run --project long$/)
   })
 })
 

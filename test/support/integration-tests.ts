@@ -49,9 +49,8 @@ const SLURM_CLUSTER = ['test/cluster/slurm-cluster.test.ts', 'test/cluster/slurm
 const STUDIES = [
   'test/history/gate-study.test.ts',
   'test/measure/change-points-study.test.ts',
-  // The capacity design against repeats at fixed sizes: 20 seeds x 3 designs through the real analysis (about 100 s).
-  'test/capacity/design-study.test.ts',
-  // The decided rule on twins of VirNucPro (issue 36): 20 seeds x 4 designs (about 3 minutes on 2 cores).
+  // The decided rule on twins of VirNucPro (issue 36): 20 seeds x 4 designs (30-40 s here). The width rule's study
+  // (design-study.long.test.ts) runs in npm run test:long.
   'test/capacity/decide-study.test.ts',
   'test/report/analyses/fleet-coverage.test.ts',
   'test/nvml/leak.test.ts',
@@ -116,7 +115,11 @@ export const INTEGRATION_TEST_FILES: readonly string[] = [
   ...CLI_REFUSAL_TABLES,
 ]
 
-/** The `long` project (`npm run test:long`, never in CI): random campaigns and full-size studies (long-runs.ts). */
+/**
+ * The `long` project (`npm run test:long`, nightly in .github/workflows/long.yml, never in CI): the killed campaign at
+ * random moments, the scaling suite at 4 and 8 workers, the capacity design's width-rule study at 20 seeds. CI keeps
+ * one example of each: continue-campaign.test.ts, scaling.test.ts, decide-study.test.ts.
+ */
 export const LONG_TEST_FILES: readonly string[] = ['test/**/*.long.test.ts']
 
 /**
