@@ -33,6 +33,7 @@ test('settings study: the grid screened, its best setting and the default each w
     configs,
     ladder,
     capacityInputs,
+    say: (line) => console.log(line),
     capacity: {
       budgetGpuMinutes: (rc.settings.capacityBudgetGpuMin - 1) / 2,
       rule: rc.settings.capacityStop,

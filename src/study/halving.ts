@@ -74,3 +74,24 @@ export function sizeOfRound<T>(ladder: readonly T[], round: number): T {
   if (!Number.isInteger(round) || round < 1) throw new RangeError(`round ${round}: rounds count from 1`)
   return ladder[Math.min(round, ladder.length) - 1]!
 }
+
+/**
+ * The most runs a screen of `settings` takes: each round the default and the settings still in, `runsPerRound` each,
+ * the first round one warm-up of the default more; settings halve (keptOf) until one is left. Fewer when a round drops
+ * more (failed, outputs not the default's). Said before the first run (issue 47: a 10 x 10 x 10 grid planned 2,002
+ * runs, about an hour, and printed nothing during its screen).
+ */
+export function screenPlan(
+  settings: number,
+  runsPerRound: number,
+): { rounds: number; runs: number; perRound: number[] } {
+  const perRound: number[] = []
+  let alive = settings
+  // As screenSettings goes: a round, then on only while more than one is left and the rounds allow it.
+  for (let round = 1; alive > 0; round++) {
+    perRound.push((alive + 1) * runsPerRound + (round === 1 ? 1 : 0))
+    alive = keptOf(alive)
+    if (alive <= 1 || round >= roundsFor(settings)) break
+  }
+  return { rounds: perRound.length, runs: perRound.reduce((a, b) => a + b, 0), perRound }
+}

@@ -16,7 +16,7 @@ import type { JournalOptions } from '../engine/measurement-journal.ts'
 import type { SuiteMeasure } from '../engine/record.ts'
 import { estimate } from '../engine/stage-metrics.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
-import { type Contender, judgeRound, roundsFor, sizeOfRound } from './halving.ts'
+import { type Contender, judgeRound, roundsFor, screenPlan, sizeOfRound } from './halving.ts'
 import { compareOutputs } from './outputs.ts'
 import type { StudyDrop, StudyOutputs, StudyRound, StudyScreening } from './stats.ts'
 
@@ -36,6 +36,8 @@ export interface ScreenOptions {
   /** Measured runs of each arm a round (the first round warms the default up once before them). */
   runsPerRound: number
   journal: JournalOptions
+  /** Where the plan before the first run and a line after each run go; absent: nowhere. */
+  say?: (line: string) => void
 }
 
 /** What the screen found per setting, and the winner (null when every setting left). */
@@ -79,6 +81,12 @@ export async function screenSettings(
   }
   let alive = [...o.settings]
   const last = roundsFor(alive.length)
+  const plan = screenPlan(alive.length, o.runsPerRound)
+  const startedMs = performance.now()
+  let done = 0
+  o.say?.(
+    `settings study: ${alive.length} setting(s) and the default, at most ${plan.runs} screening run(s) in ${plan.rounds} round(s) (${plan.perRound.join(' + ')}), then the capacity answers of the default and the best`,
+  )
   for (let round = 1; alive.length > 0; round++) {
     const input = sizeOfRound(o.ladder, round)
     const arms = [{ label: DEFAULT_LABEL, config: o.base }, ...alive].map((s) => ({
@@ -98,6 +106,15 @@ export async function screenSettings(
       profile: ctx.profile,
       workDir: ctx.workDir,
       journal: o.journal,
+      onRun: (arm, observation, reused) => {
+        m.onRun?.(arm, observation, reused)
+        done++
+        const run = observation.measured
+        const elapsedMin = (performance.now() - startedMs) / 60_000
+        o.say?.(
+          `settings study round ${round} of at most ${plan.rounds}: ${run.label}: ${(run.run.wallMs / 1000).toFixed(1)} s${reused ? ' (kept)' : ''}; run ${done} of at most ${plan.runs}, ${elapsedMin.toFixed(1)} min so far`,
+        )
+      },
     })
     out.measured.push(...measured)
     out.rounds.push({ round, records: input.records, settings: [DEFAULT_LABEL, ...alive.map((s) => s.label)] })

@@ -36,6 +36,8 @@ export interface StudyOptions {
    * (pipeline/target-help.ts) before the screen, so the bottleneck report can name them.
    */
   stageOptions?: Pick<StudyStats, 'stageOptions' | 'stageOptionsProblem'>
+  /** Where the screen's plan and its line after each run go (the capacity answers' lines go to capacity.onAnswer). */
+  say?: (line: string) => void
 }
 
 /** Two runs a round: a median and its spread, at half the cost of the suite's three. */
@@ -69,6 +71,7 @@ export async function runStudySuite(
     ladder: o.ladder,
     runsPerRound: o.runsPerRound ?? STUDY_RUNS_PER_ROUND,
     journal: journalFor(ctx, purpose),
+    ...(o.say && { say: o.say }),
   })
   const capacity = new Map<string, ResultRecord>()
   // The help read once for the study and both answers (each read runs the target: seconds).

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { type Contender, judgeRound, keptOf, roundsFor, sizeOfRound } from '../../src/study/halving.ts'
+import { type Contender, judgeRound, keptOf, roundsFor, screenPlan, sizeOfRound } from '../../src/study/halving.ts'
 
 const fine = (label: string, medianWallMs: number): Contender => ({
   label,
@@ -98,5 +98,27 @@ describe('rounds and sizes', () => {
     expect([1, 2, 3, 4].map((r) => sizeOfRound([8, 40], r))).toEqual([8, 40, 40, 40])
     expect(() => sizeOfRound([], 1)).toThrow('at least one screening size')
     expect(() => sizeOfRound([8], 0)).toThrow('rounds count from 1')
+  })
+})
+
+// Issue 47: a 10 x 10 x 10 grid was accepted and screened for about an hour without a line. The plan said before the
+// first run is the most the screen can take.
+describe('screenPlan', () => {
+  test('rounds of the default and the settings still in, a warm-up first; the study known answer: 15 + 8 + 6', () => {
+    expect(screenPlan(6, 2)).toEqual({ rounds: 3, runs: 29, perRound: [15, 8, 6] })
+    expect(screenPlan(1, 2)).toEqual({ rounds: 1, runs: 5, perRound: [5] })
+    expect(screenPlan(1000, 2).perRound[0]).toBe(2003)
+  })
+
+  test('property: as many rounds as the screen runs at most, each of fewer settings, the total their sum', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 5 }), (n, runs) => {
+        const plan = screenPlan(n, runs)
+        expect(plan.rounds).toBeLessThanOrEqual(roundsFor(n))
+        expect(plan.runs).toBe(plan.perRound.reduce((a, b) => a + b, 0))
+        expect(plan.perRound[0]).toBe((n + 1) * runs + 1)
+        for (let i = 1; i < plan.perRound.length; i++) expect(plan.perRound[i]).toBeLessThan(plan.perRound[i - 1]!)
+      }),
+    )
   })
 })

@@ -56,6 +56,13 @@ describe.skipIf(pipeline.state !== 'ready')('a settings study cut inside its scr
     const again = await startCampaign(studyEnv(work), STUDY)
     const output = stripVTControlCharacters(again.all ?? '')
     expect(again.exitCode, output).toBe(0)
+    // Issue 47: the plan before the first run, then a line a run, the kept ones said so.
+    expect(output).toMatch(
+      /settings study: 2 setting\(s\) and the default, at most \d+ screening run\(s\) in \d+ round\(s\) \([\d +]+\), then the capacity answers/,
+    )
+    expect(output).toMatch(
+      /settings study round 1 of at most \d+: default, [\d,]+ seqs, round 1 warm-up 1: [\d.]+ s \(kept\); run 1 of at most \d+/,
+    )
     const given = [...output.matchAll(/settings study of [^:]+: (\d+) run\(s\) kept from earlier invocations/g)]
     expect(given.reduce((a, m) => a + Number(m[1]), 0)).toBe(keptBefore)
     const [done] = summaryOf(work).study.entries
