@@ -27,7 +27,7 @@ const REACH_TOLERANCE = 0.75
 export const BEND_SIZE_RUNS = 2
 /**
  * A lack-of-fit p-value below this (and at or above LINE_FIT_P) leaves the line in doubt: worth runs where it bends.
- * Chosen with MIN_BEND_CHECK_RUNS on the design study (test/capacity/design-study.test.ts, 20 seeds a target):
+ * Chosen with MIN_BEND_CHECK_RUNS on the design study (test/capacity/design-study.long.test.ts, 20 seeds a target):
  * with 0.2 and 3 runs, a per-sequence cost growing as VirNucPro's did passed as a line in 2 seeds (p = 0.23 and 0.25:
  * noise had made the small sizes' chord steep) and was projected at 12.0 h against a truth of 18.3; with 0.3 and 4,
  * 20 of 20 were caught, while a line got no false alarm and cost a median 34 GPU-minutes to its target instead of 27.
