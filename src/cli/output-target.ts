@@ -4,9 +4,10 @@
  * measurement (records, journal, logs): one written over reads as a lost or interrupted run, and its GPU time is gone
  * (issue 47: `capacity RUN --json RUN/capacity-1-GPU.json` replaced the run's own record with the refit).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname, resolve, sep } from 'node:path'
 import { isRunId } from '../results/run-id.ts'
+import { RECORD_MAX_BYTES } from '../results/store.ts'
 import { UsageError } from './usage-error.ts'
 
 /** The path as the file system resolves it, its folders' links followed (a file not there yet: its folder's). */
@@ -28,9 +29,14 @@ export function runDirHolding(target: string, readDirs: readonly string[]): stri
   return null
 }
 
-/** Whether `file` holds a result record (the store's JSON: a kind and runs), read only as far as needed. */
+/**
+ * Whether `file` holds a result record (the store's JSON: a kind and runs). Only a regular file within the store's own
+ * bound is read: a FIFO there would block the command, and a huge file is no record.
+ */
 function holdsRecord(file: string): boolean {
   try {
+    const info = statSync(file)
+    if (!info.isFile() || info.size > RECORD_MAX_BYTES) return false
     const json = JSON.parse(readFileSync(file, 'utf8')) as { kind?: unknown; runs?: unknown }
     return typeof json.kind === 'string' && Array.isArray(json.runs)
   } catch {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
@@ -32,6 +33,10 @@ test('an existing record is refused wherever it is; any other file outside runs 
   const other = join(root, 'other.json')
   writeFileSync(other, '{"not":"a record"}')
   expect(() => checkOutputTarget('capacity', '--json', other, [read])).not.toThrow()
+  // A FIFO is never read (reading it would block): it is no record, and the write decides what becomes of it.
+  const fifo = join(root, 'fifo.json')
+  execFileSync('mkfifo', [fifo])
+  expect(() => checkOutputTarget('capacity', '--json', fifo, [])).not.toThrow()
   expect(() => checkOutputTarget('capacity', '--json', join(run, 'refit.json'), [])).toThrow(
     /^capacity: --json '.*refit\.json' is inside the run directory '.*ab12'/,
   )
