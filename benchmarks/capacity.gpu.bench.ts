@@ -13,6 +13,7 @@ import { expect, test } from 'vitest'
 import type { CapacityStats } from '../src/capacity/index.ts'
 import { capacityTargets, runCapacitySuite } from '../src/capacity/index.ts'
 import { benchFromSamples } from './support/bench-samples.ts'
+import { capacityInputs, heldOutOptions } from './support/capacity-inputs.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { capacityConfigs, createRunContext } from './support/run-context.ts'
 
@@ -25,7 +26,8 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
   const rc = await createRunContext(1)
   if (rc.unavailable) skip(rc.unavailable)
   const { gpus, configs } = capacityConfigs(rc)
-  const inputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)
+  const sizes = await capacityInputs(rc, configs)
+  const inputs = sizes.inputs
   const { input: _input, ...m } = rc.measure(inputs[0]!.file)
   // Timed here, not by tinybench: it calls a task once more to learn whether it is async, and that second call of a
   // measurement is the run cache's answer within a second (it was what a first H200 run reported). The benchmark
@@ -39,9 +41,9 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
     rule,
     // The answer after every run, provisional until the design stops.
     onAnswer: (line) => console.log(line),
-    ...(rc.settings.capacityDirect.length > 0 && { direct: { gpuCounts: rc.settings.capacityDirect, runs: 1 } }),
+    ...heldOutOptions(rc, sizes),
   })
-  const name = `capacity, ${gpus.join(' and ')} GPU(s) at ${rc.settings.sizes.join(' / ')} records`
+  const name = `capacity, ${gpus.join(' and ')} GPU(s) at ${inputs.map((i) => i.records).join(' / ')} records`
   const result = await benchFromSamples(bench, name, [performance.now() - startedMs])
   const stats = record.stats as unknown as CapacityStats
   const held = Math.max(...gpus)

@@ -20,6 +20,7 @@ import { placementEntries, placementVerdict } from '../src/engine/placement.ts'
 import type { ResolvedInput } from '../src/input/resolver.ts'
 import { writeScalingRecord } from '../src/suites/index.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
+import { type CapacityInputs, capacityInputs, heldOutOptions } from './support/capacity-inputs.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { createRunContext, firstGpus, type RunContext } from './support/run-context.ts'
 import { expectJudged, expectNoFail } from './support/suite-assert.ts'
@@ -27,10 +28,14 @@ import { expectJudged, expectNoFail } from './support/suite-assert.ts'
 const GPU_COUNTS = [1, 2, 4, 8]
 let rc: RunContext
 let inputs: ResolvedInput[] = []
+let sizes: CapacityInputs
 beforeAll(async () => {
   if (!gpuAvailable()) return
   rc = await createRunContext(1)
-  inputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)
+  if (rc.unavailable) return
+  // The sizes every test here measures: VIRNUCPRO_BENCH_SIZES, else the plan a probe run reads from the pipeline.
+  sizes = await capacityInputs(rc, hostConfigs())
+  inputs = sizes.inputs
 })
 
 /** Every configuration this host can run: 1 GPU first, the baseline of the others. */
@@ -78,7 +83,7 @@ describe('scaling', () => {
       budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
       rule: rc.settings.capacityStop,
       onAnswer: (line) => console.log(line),
-      ...(rc.settings.capacityDirect.length > 0 && { direct: { gpuCounts: rc.settings.capacityDirect, runs: 1 } }),
+      ...heldOutOptions(rc, sizes),
     })
     await annotateVerdicts(record, context.annotate)
     expect(record.state, record.reason ?? '').toBe('completed')

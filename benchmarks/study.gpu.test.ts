@@ -12,6 +12,7 @@ import { parseSweepGrid } from '../src/engine/sweep-grid.ts'
 import { defaultStudyGrid, studyLadder } from '../src/study/default-grid.ts'
 import type { StudyStats } from '../src/study/stats.ts'
 import { runStudySuite } from '../src/study/study.ts'
+import { capacityInputs, heldOutOptions } from './support/capacity-inputs.ts'
 import { gpuAvailable } from './support/gpu.ts'
 import { capacityConfigs, createRunContext } from './support/run-context.ts'
 
@@ -25,20 +26,21 @@ test('settings study: the grid screened, its best setting and the default each w
   const { configs } = capacityConfigs(rc)
   const raw = process.env.VIRNUCPRO_BENCH_SWEEP?.trim()
   const grid = raw ? parseSweepGrid(raw) : defaultStudyGrid(rc.ctx.profile.name)
-  const capacityInputs = await rc.inputs.nested(rc.settings.preset, rc.settings.sizes)
-  const ladder = await rc.inputs.nested(rc.settings.preset, studyLadder(rc.settings.sizes))
-  const { input: _input, ...m } = rc.measure(capacityInputs[0]!.file)
+  const sizes = await capacityInputs(rc, configs)
+  const planned = sizes.inputs
+  const ladder = await rc.inputs.nested(rc.settings.preset, studyLadder(planned.map((i) => i.records)))
+  const { input: _input, ...m } = rc.measure(planned[0]!.file)
   const { record } = await runStudySuite(rc.ctx, m, {
     grid,
     configs,
     ladder,
-    capacityInputs,
+    capacityInputs: planned,
     say: (line) => console.log(line),
     capacity: {
       budgetGpuMinutes: (rc.settings.capacityBudgetGpuMin - 1) / 2,
       rule: rc.settings.capacityStop,
       onAnswer: (line) => console.log(line),
-      ...(rc.settings.capacityDirect.length > 0 && { direct: { gpuCounts: rc.settings.capacityDirect, runs: 1 } }),
+      ...heldOutOptions(rc, sizes),
     },
   })
   const stats = record.stats as unknown as StudyStats

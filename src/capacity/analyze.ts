@@ -19,8 +19,9 @@ import type { Verdict } from '../results/schema/index.ts'
 import { type ComparisonCapacity, compareCapacity } from './compare.ts'
 import { type Decision, type DecisionOptions, decideCapacity, withDecisions } from './decisions.ts'
 import type { DesignStep } from './design.ts'
-import type { HeldOutCheck } from './held-out.ts'
+import { type HeldOut, type HeldOutCheck, heldOutChecks, missedChecks } from './held-out.ts'
 import { type ConfigMemory, memoryCapacity } from './memory.ts'
+import { sizeMisfit, withMisfit } from './misfit.ts'
 import { type ConfigCapacity, configCapacity } from './model.ts'
 import { type CapacityRun, capacityRun } from './runs.ts'
 import { sharedParts } from './shared.ts'
@@ -29,7 +30,7 @@ import { capacityVerdicts } from './verdicts.ts'
 
 /** What the projections' CIs cover, for reports. */
 export const CAPACITY_COVERS =
-  'run-to-run variation of every part (start-up included) at the measured sizes; not a different input mix, nor effects that appear only above the largest measured size (memory pressure, thermal limits)'
+  "run-to-run variation of every part (start-up included) at the measured sizes and, beyond the largest measured size, the model's own error there when fitted without it (capacity/misfit.ts, three sizes or more); not a different input mix, nor effects that appear only above the sizes measured and held out (memory pressure, thermal limits)"
 
 export interface CapacityStats {
   input: Pick<InputIdentity, 'source' | 'path' | 'sha256' | 'records' | 'workPerRecord' | 'chunkLength' | 'preset'>
@@ -49,8 +50,20 @@ export interface CapacityStats {
   ciLevel?: number
   /** The questions in scope and where each stands (capacity/decisions.ts); absent in records written before. */
   decisions?: Decision[]
-  /** Sizes measured directly beside the fit (the user's whole sample), each against the projection there. */
+  /** Sizes measured directly beside the fit (the held-out check), each against the projection there. */
   direct?: HeldOutCheck[]
+  /** Records of the held-out size joined to the fit after its check missed (the figures are then that refit's). */
+  joinedHeldOut?: number
+  /** The sizes the measurement fitted and held out, and why (capacity/structure.ts, capacity/held-out-plan.ts). */
+  sizeChoice?: {
+    plan: {
+      fitted: number[]
+      heldOut: number[]
+      why: string
+      tooSmall: { needRecords: number; text: string } | null
+    } | null
+    heldOut: { records: number | null; why: string } | null
+  }
   /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
   sequential?: {
     stop: string
@@ -174,6 +187,14 @@ export interface AnalysisOptions {
    * (default on): a design's look, the running line and the studies go without them (over half an analysis's time).
    */
   answerFigures?: boolean
+  /**
+   * Sizes run directly and kept out of the fit (capacity/held-out.ts): each is checked against the projection there,
+   * and a configuration whose check misses decides nothing (its questions undecided: the size model does not hold
+   * beyond its largest fitted size). Or the checks themselves, made by an earlier analysis that did not see those runs
+   * (the suite refits with a missed size joined to the fit: capacity/suite.ts).
+   */
+  heldOut?: readonly HeldOut[]
+  checks?: readonly HeldOutCheck[]
 }
 
 /** A plain 95% analysis with the decisions' default margin and no batching threshold (tests, studies). */
@@ -191,7 +212,7 @@ export function analyzeCapacityRuns(
   options: AnalysisOptions = PLAIN_ANALYSIS,
 ): Analysis<CapacityStats> {
   const targets = [t.perf01.typicalSequences, t.perf01.productionSequences]
-  const projected = [...new Set([...extraSizes, ...targets])]
+  const projected = [...new Set([...extraSizes, ...(options.heldOut ?? []).map((h) => h.sequences), ...targets])]
   const measured = frame.measuredSequences
   const fitted: { figures: ConfigCapacity; model: SizeModel; parts: string[] }[] = []
   const notFitted: CapacityStats['notFitted'] = []
@@ -216,7 +237,14 @@ export function analyzeCapacityRuns(
           options.answerFigures ?? true,
         )
     if (result) {
-      fitted.push(result)
+      // Every interval beyond the largest measured size carries the model's own error there (three sizes or more).
+      const misfit = sizeMisfit(
+        { label: c.label, gpuCount: c.gpuCount, runs: c.runs, recordsBySize: c.recordsBySize },
+        t.perf02.stages,
+        `capacity/${c.label}`,
+        options.level,
+      )
+      fitted.push({ ...result, figures: withMisfit(result.figures, misfit) })
       continue
     }
     const reason = c.failure ?? 'completed runs do not span two sizes'
@@ -248,11 +276,16 @@ export function analyzeCapacityRuns(
   verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
   const memory = (options.answerFigures ?? true) ? memoryCapacity(configs, targets) : { figures: [], verdicts: [] }
   verdicts.push(...memory.verdicts)
-  const decisions = decideCapacity(configurations, comparisons, verdicts, t, options.decide)
+  const direct = options.checks ? [...options.checks] : heldOutChecks({ configurations }, options.heldOut ?? [])
+  const decisions = decideCapacity(configurations, comparisons, verdicts, t, {
+    ...options.decide,
+    missed: missedChecks(direct),
+  })
   return {
     stats: {
       ciLevel: options.level,
       decisions,
+      ...(direct.length > 0 && { direct }),
       input: frame.input,
       sizes: frame.sizes,
       measuredSequences: measured,

@@ -11,6 +11,7 @@ import type { DecisionState } from '../measure/index.ts'
 import type { Verdict, VerdictValue } from '../results/schema/index.ts'
 import type { CapacityStats } from './analyze.ts'
 import { type Decision, decisionWord } from './decisions.ts'
+import { type HeldOutCheck, missedChecks } from './held-out.ts'
 
 /** A figure in its display unit, with its interval's ends (null without one). */
 export interface Figure {
@@ -26,6 +27,21 @@ export interface AnswerStatus {
   plannedRuns: number | null
   /** GPUs of the host, where known (NVML provenance; the live line: its largest planned count); else the most measured. */
   hostGpus?: number
+  /**
+   * The held-out check of a stopped measurement (capacityAnswer reads it from the analysis): `inside` where every
+   * configuration's run beyond its fitted sizes fell inside its projected interval, `missed` where one did not,
+   * `unchecked` where some configuration had none. Absent (other answers, a study's): read as checked.
+   */
+  check?: HeldOutState
+}
+
+export type HeldOutState = 'inside' | 'missed' | 'unchecked'
+
+/** Where the held-out checks of an analysis leave its answer (every fitted configuration needs one inside for FINAL). */
+export function heldOutState(checks: readonly HeldOutCheck[], fittedGpuCounts: readonly number[]): HeldOutState {
+  if (missedChecks(checks).size > 0) return 'missed'
+  const inside = new Set(checks.filter((c) => c.insideCi === true).map((c) => c.gpuCount))
+  return fittedGpuCounts.length > 0 && fittedGpuCounts.every((k) => inside.has(k)) ? 'inside' : 'unchecked'
 }
 
 export interface GpuAnswer {
@@ -78,11 +94,23 @@ export interface CapacityAnswer {
   }[]
   /** Every term the answer uses, defined. */
   definitions: string[]
+  /** The held-out checks as the analysis made them (the `direct` rows are their figures in hours). */
+  heldOutChecks: HeldOutCheck[]
 }
 
-/** `FINAL` or `PROVISIONAL (n of m runs)`: the status every output starts with, with or without an answer. */
+/**
+ * The status every output starts with, with or without an answer: `PROVISIONAL (n of m runs)` while it measures;
+ * once stopped `FINAL` only where its held-out check fell inside (issue 48), `UNDECIDED (held-out check missed)` where
+ * it missed, `UNCHECKED (no held-out run)` where it had none.
+ */
 export const statusTextOf = (status: AnswerStatus): string =>
-  status.final ? 'FINAL' : `PROVISIONAL (${status.keptRuns} of ${status.plannedRuns ?? '?'} runs)`
+  !status.final
+    ? `PROVISIONAL (${status.keptRuns} of ${status.plannedRuns ?? '?'} runs)`
+    : status.check === 'missed'
+      ? 'UNDECIDED (held-out check missed)'
+      : status.check === 'unchecked'
+        ? 'UNCHECKED (no held-out run)'
+        : 'FINAL'
 
 const GIB = 2 ** 30
 const HOUR_MS = 3_600_000
@@ -200,7 +228,8 @@ function sentenceOf(a: Omit<CapacityAnswer, 'sentence'>): string {
   })
   const missing = a.notMeasured.length > 0 ? `; ${notMeasuredText(a)}` : ''
   if (a.gpus.length === 0) return `${a.statusText}: no configuration could be fitted yet${missing}.`
-  return `${a.statusText}: ${at} sequences take ${perGpu.join(' and ')}${pays.length > 0 ? `; ${pays.join('; ')}` : ''}${missing}.`
+  const missed = a.status.check === 'missed' ? [...missedChecks(a.heldOutChecks).values()].map((m) => ` ${m}.`) : []
+  return `${a.statusText}: ${at} sequences take ${perGpu.join(' and ')}${pays.length > 0 ? `; ${pays.join('; ')}` : ''}${missing}.${missed.join('')}`
 }
 
 /**
@@ -223,6 +252,17 @@ export function capacityAnswer(
   }
   for (const d of decisions) decided.set(d.id, d)
 
+  const checks = stats.direct ?? []
+  // A stopped measurement is FINAL only on a held-out check inside (a design that ran: a record before the design
+  // and the held-out check existed has no `sequential`, and is read as it was written).
+  if (status.final && status.check === undefined && (stats.sequential || checks.length > 0))
+    status = {
+      ...status,
+      check: heldOutState(
+        checks,
+        stats.configurations.map((c) => c.gpuCount),
+      ),
+    }
   const [typical, production] = [stats.targets[0] ?? 45_000, stats.targets.at(-1) ?? 6_000_000]
   const level = stats.ciLevel ?? 0.95
   const seq = stats.sequential
@@ -279,6 +319,7 @@ export function capacityAnswer(
       insideCi: d.insideCi,
     })),
     definitions: DEFINITIONS,
+    heldOutChecks: checks,
   }
   return { ...base, sentence: sentenceOf(base) }
 }

@@ -54,6 +54,11 @@ export interface DecisionOptions {
   batching: CapacityTargets['batching']
   /** What would decide each question still open when the design stopped, by verdict id (capacity/topup.ts). */
   needs?: ReadonlyMap<string, string>
+  /**
+   * Per GPU count whose size model missed its held-out check, why (capacity/held-out.ts missedChecks): every question
+   * read from it stays undecided, whatever its interval says: the interval is the model's, and the model missed.
+   */
+  missed?: ReadonlyMap<number, string>
 }
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US')
@@ -159,6 +164,8 @@ function decideQuestion(
   const base = { ...q, estimate: v?.value ?? null, ci: v?.ci ?? null, needs: null }
   const undecided = (why: string): Decision => ({ ...base, state: 'undecided', why })
   if (!v || v.value === null) return undecided(`not measured: ${v?.detail ?? 'no figure for it in these runs'}`)
+  const missed = q.from.flatMap((k) => o.missed?.get(k) ?? [])
+  if (missed.length > 0) return undecided(missed.join(' | '))
   const from = configs.filter((c) => q.from.includes(c.gpuCount))
   // A model that holds but is imprecise decides from its (wide) interval; any other problem decides nothing.
   const unsupported = from.filter((c) => !c.support.supported && !c.support.precisionOnly)

@@ -52,6 +52,28 @@ export function heldOutChecks(
   })
 }
 
+const count = (x: number) => Math.round(x).toLocaleString('en-US')
+const hoursText = (ms: number) => `${(ms / 3_600_000).toFixed(3)} h`
+
+/**
+ * Per GPU count, why its size model does not hold: the first held-out check it missed, in words (the answer's status,
+ * every decision read from that configuration): the largest size it fitted, by how much it missed the run beyond it,
+ * and what would settle it. Empty where every check is inside its interval (or none was run).
+ */
+export function missedChecks(checks: readonly HeldOutCheck[]): Map<number, string> {
+  const out = new Map<number, string>()
+  for (const c of checks) {
+    if (c.insideCi !== false || out.has(c.gpuCount) || !c.projectedMs?.ci) continue
+    const p = c.projectedMs
+    const ci = p.ci!
+    out.set(
+      c.gpuCount,
+      `the size model does not hold beyond the sizes it fitted: ${c.label}'s held-out run of ${count(c.records)} records took ${hoursText(c.medianWallMs)}, the model projected ${hoursText(p.estimate)} [${hoursText(ci.low)}, ${hoursText(ci.high)}] (${c.errorPct! >= 0 ? '+' : ''}${c.errorPct!.toFixed(1)}%, outside its interval); what would settle it: fit sizes up to ${count(c.records)} records and hold out a larger one (a larger sample), or run the size you plan directly`,
+    )
+  }
+  return out
+}
+
 /** k GPUs against 1 at each held-out size both measured: measured median ratio against the projected speedup. */
 export function heldOutSpeedups(
   stats: { comparisons: readonly ComparisonCapacity[] },

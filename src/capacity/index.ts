@@ -28,8 +28,16 @@ export {
 export type { ComparisonCapacity } from './compare.ts'
 export { type Decision, decisionWord } from './decisions.ts'
 export type { ConfigCapacity, StageCapacity } from './model.ts'
+export { type CapacitySizes, capacitySizes } from './probe.ts'
 export { RATE_SOURCE_NAMES } from './rates.ts'
 export { type HeldOut, refitInput } from './refit.ts'
 export { lacksBusySpans } from './refit-sources.ts'
-export { largestArms, measureCapacity, runCapacitySuite, writeCapacityRecord } from './suite.ts'
+export {
+  type CapacityOptions,
+  largestArms,
+  measureCapacity,
+  runCapacitySuite,
+  type SizedConfiguration,
+  writeCapacityRecord,
+} from './suite.ts'
 export { CAPACITY_CI_TARGET } from './topup.ts'

@@ -56,6 +56,18 @@ export interface SizeFigures {
   dominant?: DominantPart[]
 }
 
+/** The model's error at its largest size when fitted without it (capacity/misfit.ts). */
+export interface SizeMisfit {
+  /** The size left out (the largest measured, sequences) and the sizes the refit had. */
+  leftOut: number
+  fittedSizes: number[]
+  /** The refit's projection there and the runs' mean (ms). */
+  predictedMs: number
+  measuredMs: number
+  /** (measured - predicted) over the refit's predicted growth from the next size down, %: the share applied beyond. */
+  growthErrorPct: number
+}
+
 export interface ConfigCapacity {
   label: string
   gpuCount: number
@@ -104,6 +116,11 @@ export interface ConfigCapacity {
    * (capacity/worker-items.ts): what the batching precondition reads. Absent in records written before it.
    */
   workerItems?: Record<string, number>
+  /**
+   * The model's error out of sample (capacity/misfit.ts), which every interval of `at` beyond the largest measured
+   * size carries; null: fewer than three sizes, so none could be seen. Absent in records written before it.
+   */
+  misfit?: SizeMisfit | null
 }
 
 /**

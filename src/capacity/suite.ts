@@ -23,9 +23,11 @@ import { median, toSorted } from '../measure/index.ts'
 import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
-import { type HeldOut, heldOutChecks } from './held-out.ts'
+import type { HeldOut } from './held-out.ts'
+import { type HeldOutChoice, heldOutChoice, heldOutReserve } from './held-out-plan.ts'
 import { capacityPurpose } from './purpose.ts'
 import { runningAnswer } from './running-answer.ts'
+import type { SizePlan } from './structure.ts'
 import { type TopUpState, topUp } from './topup.ts'
 
 /** A configuration and its GPU count (1 GPU first: the baseline every other one is compared with). */
@@ -54,11 +56,16 @@ export interface CapacityOptions {
   /** Where the answer's line after each run goes (capacity/running-answer.ts); absent: no line. */
   onAnswer?: (line: string) => void
   /**
-   * runCapacitySuite only: GPU counts whose whole input (the user's sample) is also run directly, `runs` times each,
-   * after the design: kept in the record beside the fit, never fitted, so its projection there is checked against
-   * runs it did not see (VIRNUCPRO_BENCH_CAPACITY_DIRECT).
+   * The held-out check (issue 48): one size larger than every fitted one run directly after the design, `runs` times
+   * on each configuration of `gpuCounts` (default every one measured), kept in the record beside the fit and never
+   * fitted until it misses, so the projection there is checked against runs it did not see. `records`: the sizes to
+   * hold out in order of preference (capacity/structure.ts planSizes: the user's whole sample, then the next size up),
+   * the first the budget left after the design affords; default the user's whole sample. The design keeps GPU-minutes
+   * for the cheapest of them (VIRNUCPRO_BENCH_CAPACITY_DIRECT picks the GPU counts).
    */
-  direct?: { gpuCounts: readonly number[]; runs: number }
+  direct?: { gpuCounts?: readonly number[]; runs: number; records?: readonly number[] }
+  /** runCapacitySuite only: the sizes the measurement fits and why (capacity/structure.ts), kept in the record. */
+  sizePlan?: SizePlan
   /** runCapacitySuite only: the target's options per stage, read once by a caller of several answers (a study). */
   stageOptions?: StageOptionsRead
 }
@@ -122,10 +129,14 @@ export async function measureCapacity(
   byConfig.inputs = [...inputs]
   if (budgetGpuMinutes <= 0) return byConfig
   const resolver = ctx.inputs
+  // The held-out check's GPU-minutes are kept from the design: its cheapest size, as the planned runs project it.
+  const reserve = o.direct
+    ? heldOutReserve(byConfig, inputs, ctx.thresholds, heldOutGpus(byConfig, o.direct), o.direct)
+    : 0
   byConfig.sequential = await topUp(byConfig, {
     inputs: byConfig.inputs,
     thresholds: ctx.thresholds,
-    budgetGpuMinutes,
+    budgetGpuMinutes: Math.max(0, budgetGpuMinutes - reserve),
     ciTarget: capacityTargets(ctx.profile.name).ciHalfWidth,
     rule,
     analysis,
@@ -186,10 +197,13 @@ export async function runCapacitySuite(
   const source = sizes[0]!.source
   const largest = sizes.at(-1)!.records
   const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
+  const choice = o.direct
+    ? await heldOutChoice(ctx, measured, sizes, heldOutGpus(measured, o.direct), o.direct, o.budgetGpuMinutes ?? 0)
+    : null
   const direct =
-    ownSize.length > 0 && o.direct
-      ? await measureDirect(ctx, m, measured, inputs, sizes.at(-1)!, o.direct)
-      : { runs: [], heldOut: [] }
+    choice?.input && o.direct
+      ? await measureDirect(ctx, m, measured, inputs, choice.input, heldOutGpus(measured, o.direct), o.direct.runs)
+      : { runs: [], heldOut: [], joined: null }
   const record = await writeCapacityRecord(
     ctx,
     measured,
@@ -201,9 +215,15 @@ export async function runCapacitySuite(
     direct.heldOut,
     // Read once the runs are done: the record names the target's own options for the stage that holds it back.
     o.stageOptions ?? (await readStageOptions(ctx.profile, process.env)),
+    direct.joined,
+    { plan: o.sizePlan ?? null, heldOut: choice && { records: choice.records, why: choice.why } },
   )
   return { ...record, measured }
 }
+
+/** The GPU counts whose configurations the held-out check runs: `gpuCounts`, else every one measured. */
+const heldOutGpus = (measured: readonly ConfigMeasurements[], direct: NonNullable<CapacityOptions['direct']>) =>
+  measured.map((c) => c.gpuCount).filter((k) => !direct.gpuCounts || direct.gpuCounts.includes(k))
 
 /**
  * The user's whole sample run directly on each configuration of `direct.gpuCounts`, labelled `... seqs direct` (the
@@ -215,15 +235,15 @@ async function measureDirect(
   measured: readonly ConfigMeasurements[],
   /** The planned sizes: the journal files the direct runs with the measurement's own (one partial record). */
   planned: readonly ResolvedInput[],
-  largest: ResolvedInput,
-  direct: NonNullable<CapacityOptions['direct']>,
-): Promise<{ runs: MeasuredConfiguration[]; heldOut: HeldOut[] }> {
-  if (!ctx.inputs?.resize || !ctx.inputs.sizeLimit) return { runs: [], heldOut: [] }
-  const whole = await ctx.inputs.resize(largest, ctx.inputs.sizeLimit(largest))
-  const policy = { ...(m.policy ?? SUITE_POLICY), warmupRuns: 0, minRuns: direct.runs, maxRuns: direct.runs }
+  whole: ResolvedInput,
+  gpuCounts: readonly number[],
+  runs: number,
+): Promise<{ runs: MeasuredConfiguration[]; heldOut: HeldOut[]; joined: JoinOnMiss | null }> {
+  const policy = { ...(m.policy ?? SUITE_POLICY), warmupRuns: 0, minRuns: runs, maxRuns: runs }
   const out: MeasuredConfiguration[] = []
   const heldOut: HeldOut[] = []
-  for (const c of measured.filter((x) => direct.gpuCounts.includes(x.gpuCount))) {
+  const byGpuCount = new Map<number, MeasuredConfiguration>()
+  for (const c of measured.filter((x) => gpuCounts.includes(x.gpuCount))) {
     const label = `${sizeLabel(c.config, whole)} direct`
     const [one] = await measureInterleaved([{ config: { ...c.config, label }, input: whole.file }], {
       ...m,
@@ -240,6 +260,7 @@ async function measureDirect(
       ),
     })
     out.push(one!)
+    byGpuCount.set(c.gpuCount, { ...one!, config: c.config })
     const walls = completedRuns(one!).map((r) => r.measured.run.wallMs)
     if (walls.length > 0)
       heldOut.push({
@@ -251,7 +272,19 @@ async function measureDirect(
         medianWallMs: median(toSorted(walls, 'capacity direct walls')),
       })
   }
-  return { runs: out, heldOut }
+  return { runs: out, heldOut, joined: { input: whole, byGpuCount } }
+}
+
+/** The held-out runs of each configuration and their size: what joins the fit when the check misses. */
+export interface JoinOnMiss {
+  input: ResolvedInput
+  byGpuCount: ReadonlyMap<number, MeasuredConfiguration>
+}
+
+/** The sizes a measurement fitted and held out, and why (stats.sizes: what the answer says it chose). */
+export interface SizeChoice {
+  plan: SizePlan | null
+  heldOut: HeldOutChoice | null
 }
 
 /**
@@ -272,12 +305,27 @@ export function writeCapacityRecord(
   direct: readonly HeldOut[] = [],
   /** The target's options per stage (pipeline/target-help.ts): what the bottleneck report names without a study. */
   stageOptions: StageOptionsRead | null = null,
+  /** The held-out runs by configuration: where a check misses, they join the fit (issue 48). */
+  joinOnMiss: JoinOnMiss | null = null,
+  /** The sizes it fitted and held out, and why. */
+  sizeChoice: SizeChoice | null = null,
 ): Promise<SuiteOutcome> {
   // Judged at the level the design's looks spent (one look where no design ran: 95%).
   const base = analysisOptions(ctx.profile.name, sequential?.maxLooks ?? 1)
   const needs = new Map((sequential?.undecided ?? []).map((u) => [u.id, u.needs]))
-  const options = { ...base, decide: { ...base.decide, needs } }
-  const { stats, verdicts } = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes, options)
+  const options = { ...base, decide: { ...base.decide, needs }, heldOut: direct }
+  const checked = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes, options)
+  // A missed check: the answer keeps what the model that did not see the held-out runs projected (the checks) and its
+  // undecided questions, its figures refitted with those runs joined (the best model the runs give).
+  const missed = (checked.stats.direct ?? []).some((d) => d.insideCi === false)
+  const { stats, verdicts } =
+    missed && joinOnMiss
+      ? analyzeCapacity(joined(measured, joinOnMiss), [...inputs, joinOnMiss.input], ctx.thresholds, extraSizes, {
+          ...options,
+          heldOut: [],
+          checks: checked.stats.direct ?? [],
+        })
+      : checked
   const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
   const reason = failureReason(all)
   return writeSuiteRecord(ctx, {
@@ -287,8 +335,31 @@ export function writeCapacityRecord(
       idSuffix,
     ),
     measurements: all,
-    stats: { ...stats, sequential, direct: heldOutChecks(stats, direct), ...stageOptions },
+    stats: {
+      ...stats,
+      sequential,
+      ...(missed && joinOnMiss && { joinedHeldOut: joinOnMiss.input.records }),
+      ...(sizeChoice && { sizeChoice }),
+      ...stageOptions,
+    },
     verdicts,
     ...(reason ? { state: 'failed' as const, reason } : {}),
   })
+}
+
+/** Each configuration's measurements with its held-out runs as one more size (none for a configuration without). */
+function joined(measured: readonly ConfigMeasurements[], j: JoinOnMiss): ConfigMeasurements[] {
+  return measured.map((c) => ({
+    ...c,
+    bySize: [
+      ...c.bySize,
+      j.byGpuCount.get(c.gpuCount) ?? {
+        config: c.config,
+        observations: [],
+        stop: 'run-budget',
+        failure: null,
+        reusedRuns: 0,
+      },
+    ],
+  }))
 }

@@ -42,6 +42,11 @@ export interface SuiteSettings {
    */
   sizes: number[]
   /**
+   * Whether VIRNUCPRO_BENCH_SIZES was given: the capacity measurement then fits those sizes; else it plans its own
+   * from the pipeline's structure (src/capacity/probe.ts).
+   */
+  sizesGiven: boolean
+  /**
    * VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: GPU-minutes (runs' wall time x GPUs held) the capacity suite may spend,
    * the sequential design's top-up runs included. Default 15; the runs get a minute less (inputs, fits, reports).
    */
@@ -49,8 +54,9 @@ export interface SuiteSettings {
   /** VIRNUCPRO_BENCH_CAPACITY_STOP: `decided` (default) or `width` (config/capacity-targets.ts CapacityStopRule). */
   capacityStop: CapacityStopRule
   /**
-   * VIRNUCPRO_BENCH_CAPACITY_DIRECT: GPU counts whose whole input (the user's sample) the capacity suite also runs
-   * directly, once each, kept beside the fit to check its projection at that size. Default none.
+   * VIRNUCPRO_BENCH_CAPACITY_DIRECT: GPU counts whose held-out size (the user's whole sample, else the next size up)
+   * the capacity suite runs directly, once each, kept out of the fit to check its projection there. Default empty:
+   * every configuration measured (issue 48: a FINAL answer is one its held-out check confirmed).
    */
   capacityDirect: number[]
   /**
@@ -103,6 +109,7 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     monitorIntervalMs: read('VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS') ?? 100,
     runTimeoutMs: read('VIRNUCPRO_BENCH_RUN_TIMEOUT_MS') ?? 540_000,
     sizes: read('VIRNUCPRO_BENCH_SIZES') ?? DEFAULT_SIZES,
+    sizesGiven: read('VIRNUCPRO_BENCH_SIZES') !== undefined,
     // The pipeline's own budget (config/capacity-targets.ts) unless set: 15 for the reference pipeline, 60 for VirNucPro.
     capacityBudgetGpuMin:
       read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ??

@@ -1,0 +1,126 @@
+/**
+ * Which size the held-out check runs (issue 48), and the GPU-minutes the design keeps for it. The check is the one
+ * run a projection is judged by, so the design's budget keeps room for its cheapest size before any top-up (as the
+ * planned runs project it); once the design stops, the first size of the plan's preference (the user's whole sample,
+ * then the next size up: capacity/structure.ts) that the GPU-minutes left afford is run, and where none is, the
+ * record says so and the answer cannot read FINAL.
+ */
+import type { Thresholds } from '../config/thresholds.ts'
+import type { SuiteContext } from '../engine/context.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
+import { analyzeCapacity, type ConfigMeasurements, PLAIN_ANALYSIS, sequenceEquivalents } from './analyze.ts'
+
+/** What the check runs at, or why none; `input` only while the suite runs (the record keeps records and why). */
+export interface HeldOutChoice {
+  records: number | null
+  why: string
+  input?: ResolvedInput
+}
+
+const LOOK = { ...PLAIN_ANALYSIS, answerFigures: false }
+const count = (x: number) => Math.round(x).toLocaleString('en-US')
+
+/** GPU-minutes the runs so far took (each run's wall time x the GPUs its configuration holds), warm-ups included. */
+export const spentGpuMinutes = (measured: readonly ConfigMeasurements[]) =>
+  measured.reduce(
+    (a, c) =>
+      a + c.bySize.reduce((b, m) => b + m.observations.reduce((x, o) => x + o.measured.run.wallMs, 0), 0) * c.gpuCount,
+    0,
+  ) / 60_000
+
+/**
+ * GPU-minutes `runs` runs at `sequences` take on each configuration of `gpuCounts`, as the runs so far project them
+ * (the estimate, not the interval's high end: a look's intervals at 6 M are wide, at 2-4x the largest size not).
+ * Null where some configuration has no fit.
+ */
+function projectedGpuMinutes(
+  measured: readonly ConfigMeasurements[],
+  inputs: readonly ResolvedInput[],
+  t: Thresholds,
+  gpuCounts: readonly number[],
+  sequences: number,
+  runs: number,
+): number | null {
+  const { stats } = analyzeCapacity(measured, inputs, t, [sequences], LOOK)
+  let total = 0
+  for (const k of gpuCounts) {
+    const at = stats.configurations.find((c) => c.gpuCount === k)?.at.find((a) => a.sequences === sequences)
+    if (!at) return null
+    total += (at.wallMs.estimate * k * runs) / 60_000
+  }
+  return total
+}
+
+/** The sizes to hold out that lie above the largest fitted one and within what the source holds, in order. */
+function candidates(largest: ResolvedInput, limit: number, records: readonly number[] | undefined): number[] {
+  const asked = records ?? (Number.isFinite(limit) ? [limit] : [])
+  return asked.filter((r) => r > largest.records && r <= limit)
+}
+
+/** Sequences of `records` of the largest size's source, read from the largest size's work per record. */
+const sequencesAt = (largest: ResolvedInput, records: number) =>
+  records * (sequenceEquivalents(largest) / largest.records)
+
+/** The GPU-minutes the design keeps for the check: its cheapest size's runs, as the planned runs project them. */
+export function heldOutReserve(
+  measured: readonly ConfigMeasurements[],
+  inputs: readonly ResolvedInput[],
+  t: Thresholds,
+  gpuCounts: readonly number[],
+  direct: { runs: number; records?: readonly number[] },
+): number {
+  const largest = inputs.at(-1)!
+  const limit = largest.source.source === 'user' ? largest.source.records : Number.POSITIVE_INFINITY
+  const sizes = candidates(largest, limit, direct.records)
+  if (sizes.length === 0) return 0
+  const cheapest = Math.min(...sizes)
+  return projectedGpuMinutes(measured, inputs, t, gpuCounts, sequencesAt(largest, cheapest), direct.runs) ?? 0
+}
+
+/**
+ * The size the check runs at: the first of the preference the GPU-minutes left afford (`budgetGpuMinutes` 0: no
+ * budget, the first), made by the input resolver; or none, and why.
+ */
+export async function heldOutChoice(
+  ctx: SuiteContext,
+  measured: readonly ConfigMeasurements[],
+  inputs: readonly ResolvedInput[],
+  gpuCounts: readonly number[],
+  direct: { runs: number; records?: readonly number[] },
+  budgetGpuMinutes: number,
+): Promise<HeldOutChoice> {
+  const resolver = ctx.inputs
+  const largest = inputs.at(-1)!
+  if (!resolver?.resize || !resolver.sizeLimit)
+    return { records: null, why: 'no held-out run: the input resolver cannot make a size above the fitted ones' }
+  const limit = resolver.sizeLimit(largest)
+  const sizes = candidates(largest, limit, direct.records)
+  if (sizes.length === 0)
+    return {
+      records: null,
+      why: `no held-out run: no size above the largest fitted one (${count(largest.records)} records) within the sample (${count(limit)} records)`,
+    }
+  const left = budgetGpuMinutes - spentGpuMinutes(measured)
+  const costs: string[] = []
+  for (const records of sizes) {
+    const cost =
+      budgetGpuMinutes > 0
+        ? projectedGpuMinutes(measured, inputs, ctx.thresholds, gpuCounts, sequencesAt(largest, records), direct.runs)
+        : 0
+    if (cost !== null && cost <= left + 1e-9) {
+      const input = await resolver.resize(largest, records)
+      const whole =
+        records === limit ? "the user's whole sample" : 'the next size up (the whole sample would not fit the budget)'
+      return {
+        records,
+        input,
+        why: `held out ${count(records)} records, ${whole}${budgetGpuMinutes > 0 ? `: about ${cost.toFixed(1)} GPU-min of the ${Math.max(0, left).toFixed(1)} left` : ''}`,
+      }
+    }
+    costs.push(`${count(records)} records about ${cost === null ? '?' : cost.toFixed(1)} GPU-min`)
+  }
+  return {
+    records: null,
+    why: `no held-out run: ${Math.max(0, left).toFixed(1)} of the budget's ${budgetGpuMinutes} GPU-min left, and ${costs.join(', ')}; give a larger VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN`,
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Which sizes a capacity measurement fits, read from the pipeline's own structure (issue 48): a size model fitted
+ * where every run is one file, or below a worker's batching buffer, measures start-up and extrapolates a cost
+ * structure production never has (VirNucPro at 1,000-4,000 records: one file of 10,000 proteins, 17-24 s of its
+ * 45-76 s an ESM-2 build; its 6 M projection missed a 20,000-record run by +15%). So the largest fitted size holds
+ * at least UNITS_AT_LARGEST of the units that repeat at production:
+ * - a stage that builds its model once per file (VirNucPro's 1-GPU v1 path): two files per process;
+ * - a stage whose workers pack a batch only past a buffer (VirNucPro's v2 ESM-2 workers, 2,000 sequences, from 2
+ *   GPUs on; config/capacity-targets.ts `batching`): twice that buffer on every worker.
+ * The units are read from a probe run's log (its files' size, items per record) and the pipeline's targets; the fitted
+ * sizes are three, spread geometrically (x2) up to that size, and one larger size is held out for the check
+ * (capacity/held-out.ts): the user's whole sample, else the next size up. Pure.
+ */
+import type { CapacityTargets } from '../config/capacity-targets.ts'
+import type { StageProgress } from '../results/schema/index.ts'
+
+/** Units that repeat at production the largest fitted size holds (two files, or two buffers a worker). */
+export const UNITS_AT_LARGEST = 2
+/** Fitted sizes, and the ratio between neighbours (geometric: each size doubles the one before). */
+export const FITTED_SIZES = 3
+export const SIZE_RATIO = 2
+/** The smallest fitted size a plan goes down to: below it a run is start-up only. */
+export const MIN_FITTED_RECORDS = 500
+
+/** What one probe run says of the pipeline's structure. */
+export interface PipelineStructure {
+  /** Records the probe read. */
+  probeRecords: number
+  /** A stage that builds its model per file: its files' size (items) and its items per record of the input. */
+  perFile: { stage: string; itemsPerFile: number; itemsPerRecord: number } | null
+  /** The batching buffer (targets) with the items per record of its stage, as the probe counted them (else 1). */
+  batching: { stage: string; itemsPerWorker: number; fromGpus: number; itemsPerRecord: number; counted: boolean } | null
+}
+
+/**
+ * The structure a probe run shows: its `file-lines` series whose files built a model (the per-file stage), and the
+ * targets' batching buffer with its stage's items per record (from any of that stage's series in the probe).
+ */
+export function structureOf(
+  probe: { records: number; progress: readonly StageProgress[] },
+  batching: CapacityTargets['batching'],
+): PipelineStructure {
+  if (!(probe.records > 0)) throw new RangeError(`a probe of ${probe.records} records shows no structure`)
+  const perFileSeries = probe.progress.find(
+    (p) => p.source === 'file-lines' && p.worker === null && (p.setupMs ?? 0) > 0 && p.itemsPerFile && p.total > 0,
+  )
+  // A stage's items in the probe: the main process's series, else its workers' totals summed.
+  const itemsOf = (stage: string) => {
+    const series = probe.progress.filter((p) => p.stage === stage)
+    const main = series.find((p) => p.worker === null)
+    return main ? main.total : series.reduce((a, p) => a + p.total, 0)
+  }
+  const batchItems = batching ? itemsOf(batching.stage) : 0
+  return {
+    probeRecords: probe.records,
+    perFile: perFileSeries
+      ? {
+          stage: perFileSeries.stage,
+          itemsPerFile: perFileSeries.itemsPerFile!,
+          itemsPerRecord: perFileSeries.total / probe.records,
+        }
+      : null,
+    batching: batching
+      ? {
+          ...batching,
+          itemsPerRecord: batchItems > 0 ? batchItems / probe.records : 1,
+          counted: batchItems > 0,
+        }
+      : null,
+  }
+}
+
+/** The records at which a configuration of `gpuCount` GPUs shows its repeating unit UNITS_AT_LARGEST times, and why. */
+export interface RepeatingUnit {
+  gpuCount: number
+  records: number
+  why: string
+}
+
+const n = (x: number) => Math.round(x).toLocaleString('en-US')
+
+/** A configuration's repeating unit, or null where its path has none the structure names. */
+export function repeatingUnit(s: PipelineStructure, gpuCount: number): RepeatingUnit | null {
+  if (s.batching && gpuCount >= s.batching.fromGpus) {
+    const b = s.batching
+    const records = Math.ceil((UNITS_AT_LARGEST * gpuCount * b.itemsPerWorker) / b.itemsPerRecord)
+    return {
+      gpuCount,
+      records,
+      why: `${gpuCount} GPUs: ${b.stage} packs a batch past its ${n(b.itemsPerWorker)}-item buffer a worker; ${n(records)} records give each of ${gpuCount} workers ${UNITS_AT_LARGEST} buffers (${b.itemsPerRecord.toFixed(2)} items a record${b.counted ? '' : ', not counted by the probe: 1 assumed'})`,
+    }
+  }
+  if (s.perFile && gpuCount === 1) {
+    const f = s.perFile
+    const records = Math.ceil((UNITS_AT_LARGEST * f.itemsPerFile) / f.itemsPerRecord)
+    return {
+      gpuCount,
+      records,
+      why: `1 GPU: ${f.stage} builds its model once per file of ${n(f.itemsPerFile)} items; ${n(records)} records make ${UNITS_AT_LARGEST} files (${f.itemsPerRecord.toFixed(2)} items a record)`,
+    }
+  }
+  return null
+}
+
+/** The sizes a measurement fits and the one it holds out, with why, in words the answer prints. */
+export interface SizePlan {
+  /** Records of each fitted size, ascending (FITTED_SIZES of them, fewer only where the sample is that small). */
+  fitted: number[]
+  /** Sizes to hold out, in order of preference: the whole sample, then the next size up (records). */
+  heldOut: number[]
+  /** What the plan chose and why. */
+  why: string
+  /** The sample is too small to show the repeating units with a larger size held out: the sample that would do. */
+  tooSmall: { needRecords: number; text: string } | null
+}
+
+/**
+ * The plan for a sample of `sampleRecords`: the largest fitted size the largest repeating unit over the
+ * configurations (or, with none, half the sample), kept to half the sample so a size twice as large is left for the
+ * check; FITTED_SIZES sizes down from it by SIZE_RATIO, none under MIN_FITTED_RECORDS (or the probe's size, where
+ * that is smaller). Held out: the whole sample, and the next size up where it is smaller than the sample.
+ */
+export function planSizes(units: readonly (RepeatingUnit | null)[], sampleRecords: number): SizePlan {
+  if (!(sampleRecords >= 2)) throw new RangeError(`a sample of ${sampleRecords} records cannot be measured at sizes`)
+  const known = units.filter((u): u is RepeatingUnit => u !== null)
+  const need = known.length > 0 ? Math.max(...known.map((u) => u.records)) : null
+  const room = Math.floor(sampleRecords / SIZE_RATIO)
+  const largest = Math.max(1, need === null ? room : Math.min(need, room))
+  const floor = Math.min(MIN_FITTED_RECORDS, largest)
+  const fitted = [
+    ...new Set(
+      Array.from({ length: FITTED_SIZES }, (_, i) =>
+        Math.max(floor, Math.round(largest / SIZE_RATIO ** (FITTED_SIZES - 1 - i))),
+      ),
+    ),
+  ]
+  const nextUp = largest * SIZE_RATIO
+  const heldOut = [sampleRecords, ...(nextUp < sampleRecords ? [nextUp] : [])]
+  const needSample = need === null ? null : need * SIZE_RATIO
+  const tooSmall =
+    needSample !== null && needSample > sampleRecords
+      ? {
+          needRecords: needSample,
+          text: `the sample of ${n(sampleRecords)} records is too small to fit ${n(need!)} records (${UNITS_AT_LARGEST} of the units that repeat at production) with a larger size held out: a sample of ${n(needSample)} records would do; fitted up to ${n(largest)}`,
+        }
+      : null
+  const because =
+    known.length > 0
+      ? known.map((u) => u.why).join('; ')
+      : 'no unit that repeats at production in the probe (no model built per file, no batching buffer): up to half the sample'
+  return {
+    fitted,
+    heldOut,
+    why: `fitted at ${fitted.map(n).join(' / ')} records (x${SIZE_RATIO} apart), held out ${heldOut.map(n).join(', else ')}: ${because}${tooSmall ? `; ${tooSmall.text}` : ''}`,
+    tooSmall,
+  }
+}

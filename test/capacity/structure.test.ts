@@ -1,0 +1,120 @@
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import {
+  FITTED_SIZES,
+  MIN_FITTED_RECORDS,
+  planSizes,
+  repeatingUnit,
+  SIZE_RATIO,
+  structureOf,
+  UNITS_AT_LARGEST,
+} from '../../src/capacity/structure.ts'
+import { VIRNUCPRO_TARGETS } from '../../src/config/capacity-targets.ts'
+import type { StageProgress } from '../../src/results/schema/index.ts'
+
+const ESM = 'ESM-2 Feature Extraction'
+/** A 1-GPU VirNucPro probe as its log reads: one file of 1,600 proteins from 1,000 records, the model built first. */
+const fileLines = (records: number, itemsPerRecord = 1.6): StageProgress => ({
+  stage: ESM,
+  source: 'file-lines',
+  worker: null,
+  total: records * itemsPerRecord,
+  lines: 2,
+  atMs: [20_000, 25_000],
+  done: [0, records * itemsPerRecord],
+  setupMs: 18_000,
+  itemsPerFile: 10_000,
+})
+
+describe('structureOf', () => {
+  test('reads the per-file stage, its files and items a record, and the batching stage from the same series', () => {
+    const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
+    expect(s.perFile).toEqual({ stage: ESM, itemsPerFile: 10_000, itemsPerRecord: 1.6 })
+    expect(s.batching).toMatchObject({ stage: ESM, itemsPerWorker: 2_000, itemsPerRecord: 1.6, counted: true })
+  })
+
+  test('a probe without file lines has no per-file stage; a batching stage it did not log is assumed 1 item a record', () => {
+    const s = structureOf({ records: 500, progress: [] }, VIRNUCPRO_TARGETS.batching)
+    expect(s.perFile).toBeNull()
+    expect(s.batching).toMatchObject({ itemsPerRecord: 1, counted: false })
+    expect(repeatingUnit(s, 2)!.why).toContain('not counted by the probe')
+  })
+
+  test('workers without a main-process series: their totals summed', () => {
+    const worker = (w: number): StageProgress => ({ ...fileLines(500), source: 'worker-span', worker: w, setupMs: 0 })
+    const s = structureOf({ records: 1_000, progress: [worker(0), worker(1)] }, VIRNUCPRO_TARGETS.batching)
+    expect(s.batching!.itemsPerRecord).toBeCloseTo(1.6)
+    expect(s.perFile).toBeNull()
+  })
+
+  test('a probe of no records is refused', () => {
+    expect(() => structureOf({ records: 0, progress: [] }, null)).toThrow(RangeError)
+  })
+})
+
+describe('repeatingUnit', () => {
+  const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
+  test('1 GPU: two files of 10,000 proteins at 1.6 a record are 12,500 records', () => {
+    expect(repeatingUnit(s, 1)).toMatchObject({ records: 12_500 })
+    expect(repeatingUnit(s, 1)!.why).toContain('once per file of 10,000 items')
+  })
+  test('k GPUs: two 2,000-protein buffers on each of k workers', () => {
+    expect(repeatingUnit(s, 2)!.records).toBe(Math.ceil((2 * 2 * 2_000) / 1.6))
+    expect(repeatingUnit(s, 4)!.records).toBe(10_000)
+  })
+  test('a pipeline without either has no unit', () => {
+    expect(repeatingUnit(structureOf({ records: 10, progress: [] }, null), 1)).toBeNull()
+  })
+})
+
+describe('planSizes', () => {
+  test('45,000 reads of VirNucPro on 1 GPU: 3,125 / 6,250 / 12,500 fitted, the whole sample held out', () => {
+    const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
+    const plan = planSizes([repeatingUnit(s, 1)], 45_000)
+    expect(plan.fitted).toEqual([3_125, 6_250, 12_500])
+    expect(plan.heldOut).toEqual([45_000, 25_000])
+    expect(plan.tooSmall).toBeNull()
+    expect(plan.why).toContain('2 files')
+  })
+
+  test("today's 20,000-read sample is too small for two files with a larger size held out: says which sample would do", () => {
+    const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
+    const plan = planSizes([repeatingUnit(s, 1)], 20_000)
+    expect(plan.fitted.at(-1)).toBe(10_000)
+    expect(plan.tooSmall?.needRecords).toBe(25_000)
+    expect(plan.tooSmall?.text).toContain('a sample of 25,000 records would do')
+  })
+
+  test('no unit: up to half the sample, said so', () => {
+    const plan = planSizes([null], 8_000)
+    expect(plan.fitted).toEqual([1_000, 2_000, 4_000])
+    expect(plan.why).toContain('no unit that repeats')
+  })
+
+  test('property: ascending, geometric down from the largest, the largest covers the unit or half the sample, a held-out size above it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 10_000_000 }),
+        fc.option(fc.integer({ min: 1, max: 1_000_000 }), { nil: null }),
+        (sample, need) => {
+          const plan = planSizes([need === null ? null : { gpuCount: 1, records: need, why: 'x' }], sample)
+          const largest = plan.fitted.at(-1)!
+          expect(plan.fitted.length).toBeGreaterThanOrEqual(1)
+          expect(plan.fitted.length).toBeLessThanOrEqual(FITTED_SIZES)
+          for (let i = 1; i < plan.fitted.length; i++) expect(plan.fitted[i]).toBeGreaterThan(plan.fitted[i - 1]!)
+          expect(largest).toBeLessThanOrEqual(Math.max(1, Math.floor(sample / SIZE_RATIO)))
+          if (need !== null && need * SIZE_RATIO <= sample) expect(largest).toBe(need)
+          expect(plan.tooSmall !== null).toBe(need !== null && need * SIZE_RATIO > sample)
+          for (const h of plan.heldOut) expect(h).toBeGreaterThan(largest)
+          expect(plan.heldOut[0]).toBe(sample)
+          if (largest >= MIN_FITTED_RECORDS * SIZE_RATIO ** (FITTED_SIZES - 1)) expect(plan.fitted).toHaveLength(3)
+        },
+      ),
+      { seed: 48, numRuns: 300 },
+    )
+  })
+
+  test('UNITS_AT_LARGEST is two: one unit cannot show a per-unit cost', () => {
+    expect(UNITS_AT_LARGEST).toBe(2)
+  })
+})
