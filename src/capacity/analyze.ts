@@ -21,7 +21,7 @@ import { type Decision, type DecisionOptions, decideCapacity, withDecisions } fr
 import type { DesignStep } from './design.ts'
 import { type HeldOut, type HeldOutCheck, heldOutChecks, missedChecks } from './held-out.ts'
 import { type ConfigMemory, memoryCapacity } from './memory.ts'
-import { sizeMisfit, withMisfit } from './misfit.ts'
+import { heldOutMisfit, type SizeMisfit, sizeMisfit, withMisfit } from './misfit.ts'
 import { type ConfigCapacity, configCapacity } from './model.ts'
 import { type CapacityRun, capacityRun } from './runs.ts'
 import { sharedParts } from './shared.ts'
@@ -195,6 +195,11 @@ export interface AnalysisOptions {
    */
   heldOut?: readonly HeldOut[]
   checks?: readonly HeldOutCheck[]
+  /**
+   * Whether intervals beyond the largest measured size carry the model's misfit (capacity/misfit.ts); default true.
+   * False gives the intervals of before issue 48 (run-to-run noise only): what the design study compares against.
+   */
+  misfit?: boolean
 }
 
 /** A plain 95% analysis with the decisions' default margin and no batching threshold (tests, studies). */
@@ -214,7 +219,14 @@ export function analyzeCapacityRuns(
   const targets = [t.perf01.typicalSequences, t.perf01.productionSequences]
   const projected = [...new Set([...extraSizes, ...(options.heldOut ?? []).map((h) => h.sequences), ...targets])]
   const measured = frame.measuredSequences
-  const fitted: { figures: ConfigCapacity; model: SizeModel; parts: string[] }[] = []
+  const fitted: {
+    figures: ConfigCapacity
+    model: SizeModel
+    parts: string[]
+    /** The figures before any misfit, and the leave-one-size-out misfit (capacity/misfit.ts). */
+    raw: ConfigCapacity
+    misfit: SizeMisfit | null
+  }[] = []
   const notFitted: CapacityStats['notFitted'] = []
   const verdicts: Verdict[] = []
   // Each stage of a configuration read from one source in all its runs, before anything is fitted (shared parts too).
@@ -238,13 +250,16 @@ export function analyzeCapacityRuns(
         )
     if (result) {
       // Every interval beyond the largest measured size carries the model's own error there (three sizes or more).
-      const misfit = sizeMisfit(
-        { label: c.label, gpuCount: c.gpuCount, runs: c.runs, recordsBySize: c.recordsBySize },
-        t.perf02.stages,
-        `capacity/${c.label}`,
-        options.level,
-      )
-      fitted.push({ ...result, figures: withMisfit(result.figures, misfit) })
+      const misfit =
+        options.misfit === false
+          ? null
+          : sizeMisfit(
+              { label: c.label, gpuCount: c.gpuCount, runs: c.runs, recordsBySize: c.recordsBySize },
+              t.perf02.stages,
+              `capacity/${c.label}`,
+              options.level,
+            )
+      fitted.push({ ...result, figures: withMisfit(result.figures, misfit), raw: result.figures, misfit })
       continue
     }
     const reason = c.failure ?? 'completed runs do not span two sizes'
@@ -272,11 +287,19 @@ export function analyzeCapacityRuns(
           ),
         )
     : []
-  const configurations = fitted.map((f) => f.figures)
+  // The held-out checks read the intervals with the leave-one-size-out misfit; the misfit they show themselves (a run
+  // the model never saw, farther out) then widens every interval beyond the largest size where it is the larger.
+  const direct = options.checks
+    ? [...options.checks]
+    : heldOutChecks({ configurations: fitted.map((f) => f.figures) }, options.heldOut ?? [])
+  const configurations = fitted.map((f) => {
+    const held = options.checks || options.misfit === false ? null : heldOutMisfit(f.raw, direct)
+    const larger = held && Math.abs(held.growthErrorPct) > Math.abs(f.misfit?.growthErrorPct ?? 0) ? held : f.misfit
+    return larger === f.misfit ? f.figures : withMisfit(f.raw, larger)
+  })
   verdicts.push(...capacityVerdicts(configurations, comparisons, t, measured))
   const memory = (options.answerFigures ?? true) ? memoryCapacity(configs, targets) : { figures: [], verdicts: [] }
   verdicts.push(...memory.verdicts)
-  const direct = options.checks ? [...options.checks] : heldOutChecks({ configurations }, options.heldOut ?? [])
   const decisions = decideCapacity(configurations, comparisons, verdicts, t, {
     ...options.decide,
     missed: missedChecks(direct),

@@ -14,6 +14,7 @@
  * Needs three sizes: two fit the refit. With two the model's error cannot be seen, and the answer says so.
  */
 import type { SizeEstimate } from '../measure/index.ts'
+import type { HeldOutCheck } from './held-out.ts'
 import { type ConfigCapacity, type ConfigInput, configCapacity, type SizeMisfit } from './model.ts'
 
 export type { SizeMisfit }
@@ -51,11 +52,32 @@ export function sizeMisfit(
   // The step the refit predicted; where it predicted none (a flat refit), the step the runs took.
   const step = Math.max(predictedMs - fromMs, measuredMs - fromMs, 1e-9 * Math.max(1, Math.abs(fromMs)))
   return {
+    source: 'leave-one-out',
     leftOut,
     fittedSizes: sizes.slice(0, -1),
     predictedMs,
     measuredMs,
     growthErrorPct: (100 * (measuredMs - predictedMs)) / step,
+  }
+}
+
+/**
+ * The misfit a held-out check shows, in the same terms: the run's error against the model's projection there, over
+ * the growth the model projected from its largest measured size to it. Null without a check of that configuration.
+ */
+export function heldOutMisfit(c: ConfigCapacity, checks: readonly HeldOutCheck[]): SizeMisfit | null {
+  const check = checks.find((h) => h.label === c.label && h.projectedMs !== null)
+  const largest = c.at[0]
+  if (!check || !largest || !(check.sequences > largest.sequences)) return null
+  const predictedMs = check.projectedMs!.estimate
+  const step = Math.max(predictedMs - largest.wallMs.estimate, check.medianWallMs - largest.wallMs.estimate, 1e-9)
+  return {
+    source: 'held-out',
+    leftOut: check.sequences,
+    fittedSizes: c.sizes.map((s) => s.sequences),
+    predictedMs,
+    measuredMs: check.medianWallMs,
+    growthErrorPct: (100 * (check.medianWallMs - predictedMs)) / step,
   }
 }
 

@@ -58,7 +58,12 @@ export interface SizeFigures {
 
 /** The model's error at its largest size when fitted without it (capacity/misfit.ts). */
 export interface SizeMisfit {
-  /** The size left out (the largest measured, sequences) and the sizes the refit had. */
+  /**
+   * Where it was seen: the largest measured size left out of a refit (`leave-one-out`), or the held-out check's run
+   * (`held-out`: a size the model never saw). Absent in records written before the held-out check.
+   */
+  source?: 'leave-one-out' | 'held-out'
+  /** The size left out (the largest measured, or the held-out one; sequences) and the sizes the fit had. */
   leftOut: number
   fittedSizes: number[]
   /** The refit's projection there and the runs' mean (ms). */

@@ -23,8 +23,9 @@ import { median, toSorted } from '../measure/index.ts'
 import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
-import type { HeldOut } from './held-out.ts'
-import { type HeldOutChoice, heldOutChoice, heldOutReserve } from './held-out-plan.ts'
+import { checkedAnalysis, type JoinOnMiss } from './checked-analysis.ts'
+import { type HeldOut, missedChecks } from './held-out.ts'
+import { type HeldOutChoice, heldOutChoice, heldOutReserve, spentGpuMinutes } from './held-out-plan.ts'
 import { capacityPurpose } from './purpose.ts'
 import { runningAnswer } from './running-answer.ts'
 import type { SizePlan } from './structure.ts'
@@ -200,10 +201,42 @@ export async function runCapacitySuite(
   const choice = o.direct
     ? await heldOutChoice(ctx, measured, sizes, heldOutGpus(measured, o.direct), o.direct, o.budgetGpuMinutes ?? 0)
     : null
-  const direct =
+  let direct =
     choice?.input && o.direct
       ? await measureDirect(ctx, m, measured, inputs, choice.input, heldOutGpus(measured, o.direct), o.direct.runs)
       : { runs: [], heldOut: [], joined: null }
+  // A missed check with GPU-minutes left measures further: one more run at the held-out size, so the fit it joins has
+  // that size's spread (a size of one run gives the model no interval at all).
+  if (choice?.input && o.direct && direct.heldOut.length > 0) {
+    const look = analysisOptions(ctx.profile.name, measured.sequential?.maxLooks ?? 1)
+    const missed = missedChecks(
+      analyzeCapacity(measured, sizes, ctx.thresholds, [], { ...look, answerFigures: false, heldOut: direct.heldOut })
+        .stats.direct ?? [],
+    )
+    const again = [...missed.keys()]
+    const cost = direct.heldOut
+      .filter((h) => again.includes(h.gpuCount))
+      .reduce((a, h) => a + (h.medianWallMs * h.gpuCount) / 60_000, 0)
+    const budget = o.budgetGpuMinutes ?? 0
+    if (
+      again.length > 0 &&
+      (budget <= 0 ||
+        spentGpuMinutes(measured) +
+          direct.heldOut.reduce((a, h) => a + (h.medianWallMs * h.runs * h.gpuCount) / 60_000, 0) +
+          cost <=
+          budget)
+    )
+      direct = await measureDirect(
+        ctx,
+        m,
+        measured,
+        inputs,
+        choice.input,
+        heldOutGpus(measured, o.direct),
+        o.direct.runs,
+        again,
+      )
+  }
   const record = await writeCapacityRecord(
     ctx,
     measured,
@@ -238,12 +271,15 @@ async function measureDirect(
   whole: ResolvedInput,
   gpuCounts: readonly number[],
   runs: number,
+  /** GPU counts that get one run more (a missed check measured further); the journal gives the first ones back. */
+  again: readonly number[] = [],
 ): Promise<{ runs: MeasuredConfiguration[]; heldOut: HeldOut[]; joined: JoinOnMiss | null }> {
-  const policy = { ...(m.policy ?? SUITE_POLICY), warmupRuns: 0, minRuns: runs, maxRuns: runs }
   const out: MeasuredConfiguration[] = []
   const heldOut: HeldOut[] = []
   const byGpuCount = new Map<number, MeasuredConfiguration>()
   for (const c of measured.filter((x) => gpuCounts.includes(x.gpuCount))) {
+    const n = runs + (again.includes(c.gpuCount) ? 1 : 0)
+    const policy = { ...(m.policy ?? SUITE_POLICY), warmupRuns: 0, minRuns: n, maxRuns: n }
     const label = `${sizeLabel(c.config, whole)} direct`
     const [one] = await measureInterleaved([{ config: { ...c.config, label }, input: whole.file }], {
       ...m,
@@ -273,12 +309,6 @@ async function measureDirect(
       })
   }
   return { runs: out, heldOut, joined: { input: whole, byGpuCount } }
-}
-
-/** The held-out runs of each configuration and their size: what joins the fit when the check misses. */
-export interface JoinOnMiss {
-  input: ResolvedInput
-  byGpuCount: ReadonlyMap<number, MeasuredConfiguration>
 }
 
 /** The sizes a measurement fitted and held out, and why (stats.sizes: what the answer says it chose). */
@@ -314,18 +344,9 @@ export function writeCapacityRecord(
   const base = analysisOptions(ctx.profile.name, sequential?.maxLooks ?? 1)
   const needs = new Map((sequential?.undecided ?? []).map((u) => [u.id, u.needs]))
   const options = { ...base, decide: { ...base.decide, needs }, heldOut: direct }
-  const checked = analyzeCapacity(measured, inputs, ctx.thresholds, extraSizes, options)
-  // A missed check: the answer keeps what the model that did not see the held-out runs projected (the checks) and its
-  // undecided questions, its figures refitted with those runs joined (the best model the runs give).
-  const missed = (checked.stats.direct ?? []).some((d) => d.insideCi === false)
-  const { stats, verdicts } =
-    missed && joinOnMiss
-      ? analyzeCapacity(joined(measured, joinOnMiss), [...inputs, joinOnMiss.input], ctx.thresholds, extraSizes, {
-          ...options,
-          heldOut: [],
-          checks: checked.stats.direct ?? [],
-        })
-      : checked
+  // A missed check: the checks and undecided questions of the model that did not see the held-out runs, its figures
+  // refitted with those runs joined (capacity/checked-analysis.ts).
+  const { stats, verdicts } = checkedAnalysis(measured, inputs, ctx.thresholds, extraSizes, options, joinOnMiss)
   const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
   const reason = failureReason(all)
   return writeSuiteRecord(ctx, {
@@ -338,28 +359,10 @@ export function writeCapacityRecord(
     stats: {
       ...stats,
       sequential,
-      ...(missed && joinOnMiss && { joinedHeldOut: joinOnMiss.input.records }),
       ...(sizeChoice && { sizeChoice }),
       ...stageOptions,
     },
     verdicts,
     ...(reason ? { state: 'failed' as const, reason } : {}),
   })
-}
-
-/** Each configuration's measurements with its held-out runs as one more size (none for a configuration without). */
-function joined(measured: readonly ConfigMeasurements[], j: JoinOnMiss): ConfigMeasurements[] {
-  return measured.map((c) => ({
-    ...c,
-    bySize: [
-      ...c.bySize,
-      j.byGpuCount.get(c.gpuCount) ?? {
-        config: c.config,
-        observations: [],
-        stop: 'run-budget',
-        failure: null,
-        reusedRuns: 0,
-      },
-    ],
-  }))
 }

@@ -169,7 +169,8 @@ describe('the same measurement finished, and one cut before its second size', ()
   test('the finished record, stopped without a held-out run, reads UNCHECKED (never FINAL) in every report and the command, with its design', () => {
     const answer = finished.json!.answer
     expect(answer.statusText).toBe('UNCHECKED (no held-out run)')
-    for (const text of [...Object.values(finished.files), finished.capacity.stdout]) expect(text).not.toMatch(/\bFINAL\b/)
+    for (const text of [...Object.values(finished.files), finished.capacity.stdout])
+      expect(text).not.toMatch(/\bFINAL\b/)
     expectSentence(finished, answer)
     expect(finished.files['capacity.md']).toContain(
       escapeMarkdown('Design: rule decided; stopped: decided; 1 of 6 looks; 7.6 of 14 GPU-minutes of budget.'),

@@ -42,7 +42,10 @@ describe('an interrupted run directory (its runs in the journal, no record)', ()
     expect(b.verdicts.every((v: { provisional: boolean }) => v.provisional)).toBe(true)
     expect(a.verdicts.some((v: { provisional: boolean }) => v.provisional)).toBe(false)
     // Stopped, but with no held-out run: UNCHECKED, never FINAL (issue 48).
-    expect([a.answer.statusText, b.answer.statusText]).toEqual(['UNCHECKED (no held-out run)', 'PROVISIONAL (12 of 12 runs)'])
+    expect([a.answer.statusText, b.answer.statusText]).toEqual([
+      'UNCHECKED (no held-out run)',
+      'PROVISIONAL (12 of 12 runs)',
+    ])
   })
 
   test('report shows it partial, with its figures and no final verdict', async () => {
