@@ -176,13 +176,13 @@ function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
   }
 }
 
-/** The whole sample run directly, against the projection there: the answer's own check. */
+/** The held-out check: a size run directly against the projection of a fit that never saw it (FINAL needs it inside). */
 function directTable(a: CapacityAnswer, level: string): AnswerTable {
   const projected = figures(a.direct.map((d) => d.projectedH))
   const measured = figures(a.direct.map((d) => ({ value: d.measuredH, low: null, high: null })))
   return {
     id: 'direct',
-    title: 'The whole sample run directly, against its projection (hours)',
+    title: 'The held-out check: sizes run directly, against the projection of a fit that never saw them (hours)',
     head: [
       'GPUs',
       'records',
@@ -207,11 +207,13 @@ function directTable(a: CapacityAnswer, level: string): AnswerTable {
 
 function designLine(a: CapacityAnswer): string {
   const d = a.design
+  const misfit = a.misfit.map((m) => `${m.label}: ${m.text}`).join('; ')
+  const more = `${a.sizes ? ` ${a.sizes}` : ''}${misfit ? ` Model error out of sample: ${misfit}.` : ''}`
   if (!d)
     return a.status.final
-      ? 'Design: none recorded (a measurement judged once, at its end).'
-      : 'Design: not stopped (the measurement was interrupted or is still running): this answer is refitted from the runs kept so far, and the next run may change it.'
-  return `Design: rule ${d.rule}; stopped: ${d.stop}; ${d.looks} of ${d.maxLooks} looks; ${d.gpuMinutes.toFixed(1)} of ${d.budget} GPU-minutes of budget.`
+      ? `Design: none recorded (a measurement judged once, at its end).${more}`
+      : `Design: not stopped (the measurement was interrupted or is still running): this answer is refitted from the runs kept so far, and the next run may change it.${more}`
+  return `Design: rule ${d.rule}; stopped: ${d.stop}; ${d.looks} of ${d.maxLooks} looks; ${d.gpuMinutes.toFixed(1)} of ${d.budget} GPU-minutes of budget.${more}`
 }
 
 function decisionLine(d: CapacityAnswer['decisions'][number], final: boolean): string {

@@ -12,6 +12,7 @@ import type { Verdict, VerdictValue } from '../results/schema/index.ts'
 import type { CapacityStats } from './analyze.ts'
 import { type Decision, decisionWord } from './decisions.ts'
 import { type HeldOutCheck, missedChecks } from './held-out.ts'
+import type { SizeMisfit } from './model.ts'
 
 /** A figure in its display unit, with its interval's ends (null without one). */
 export interface Figure {
@@ -96,6 +97,10 @@ export interface CapacityAnswer {
   definitions: string[]
   /** The held-out checks as the analysis made them (the `direct` rows are their figures in hours). */
   heldOutChecks: HeldOutCheck[]
+  /** The sizes fitted and held out, and why (capacity/structure.ts); null where the record keeps no plan. */
+  sizes: string | null
+  /** Per configuration, the model's error out of sample its intervals beyond the largest size carry (capacity/misfit.ts). */
+  misfit: { label: string; text: string }[]
 }
 
 /**
@@ -320,8 +325,35 @@ export function capacityAnswer(
     })),
     definitions: DEFINITIONS,
     heldOutChecks: checks,
+    sizes: sizesText(stats),
+    // A record from before issue 48 computed none: nothing is said of it.
+    misfit: stats.configurations.flatMap((c) =>
+      c.misfit === undefined ? [] : [{ label: c.label, text: misfitText(c.misfit) }],
+    ),
   }
   return { ...base, sentence: sentenceOf(base) }
+}
+
+const records = (n: number) => Math.round(n).toLocaleString('en-US')
+
+/** What the measurement fitted and held out, and why, in a sentence; null for a record that kept no plan. */
+function sizesText(stats: CapacityStats): string | null {
+  const s = stats.sizeChoice
+  if (!s) return null
+  const joined = stats.joinedHeldOut
+    ? ` Its check missed, so ${records(stats.joinedHeldOut)} records joined the fit.`
+    : ''
+  return `Sizes: ${s.plan ? s.plan.why : 'as given (VIRNUCPRO_BENCH_SIZES)'}. ${s.heldOut ? `${s.heldOut.why}.` : 'No held-out size asked for.'}${joined}`
+}
+
+/** The misfit a configuration's intervals carry, in words. */
+function misfitText(m: SizeMisfit | null): string {
+  if (m === null) return 'not seen: fewer than three sizes, so the intervals cover run-to-run noise only'
+  const how =
+    m.source === 'held-out'
+      ? `its held-out run of ${records(m.leftOut)} sequences`
+      : `${records(m.leftOut)} sequences left out and refitted from ${m.fittedSizes.map(records).join(' / ')}`
+  return `${m.growthErrorPct >= 0 ? '+' : ''}${m.growthErrorPct.toFixed(1)}% of the growth it projected (${how}: measured ${(m.measuredMs / 1000).toFixed(1)} s, projected ${(m.predictedMs / 1000).toFixed(1)} s); every interval beyond the largest measured size carries that share of its growth`
 }
 
 /** The console's line after each kept run: the status, each GPU count's 6 M hours, k against 1, decided so far. */
