@@ -14,8 +14,16 @@
 import type { CapacityTargets } from '../config/capacity-targets.ts'
 import type { StageProgress } from '../results/schema/index.ts'
 
-/** Units that repeat at production the largest fitted size holds (two files, or two buffers a worker). */
+/** Units that repeat at production the largest fitted size holds at least (two files, or two buffers a worker). */
 export const UNITS_AT_LARGEST = 2
+/**
+ * How far past the last whole unit the largest size reaches: half a unit. A size of exactly two files makes a third
+ * file of a few items wherever a subset's items per record run a little above the probe's (on an H200, 12,354
+ * records at the probe's 1.62 proteins a record made 20,013 proteins: three files, the third paying a whole ESM-2
+ * build for 13 proteins), so a size planned on a boundary measures the boundary. Half a unit past it, the sizes x2
+ * apart make 1, 2 and 3 files, none near a boundary.
+ */
+export const UNIT_MARGIN = 0.5
 /** Fitted sizes, and the ratio between neighbours (geometric: each size doubles the one before). */
 export const FITTED_SIZES = 3
 export const SIZE_RATIO = 2
@@ -83,20 +91,20 @@ const n = (x: number) => Math.round(x).toLocaleString('en-US')
 export function repeatingUnit(s: PipelineStructure, gpuCount: number): RepeatingUnit | null {
   if (s.batching && gpuCount >= s.batching.fromGpus) {
     const b = s.batching
-    const records = Math.ceil((UNITS_AT_LARGEST * gpuCount * b.itemsPerWorker) / b.itemsPerRecord)
+    const records = Math.ceil(((UNITS_AT_LARGEST + UNIT_MARGIN) * gpuCount * b.itemsPerWorker) / b.itemsPerRecord)
     return {
       gpuCount,
       records,
-      why: `${gpuCount} GPUs: ${b.stage} packs a batch past its ${n(b.itemsPerWorker)}-item buffer a worker; ${n(records)} records give each of ${gpuCount} workers ${UNITS_AT_LARGEST} buffers (${b.itemsPerRecord.toFixed(2)} items a record${b.counted ? '' : ', not counted by the probe: 1 assumed'})`,
+      why: `${gpuCount} GPUs: ${b.stage} packs a batch past its ${n(b.itemsPerWorker)}-item buffer a worker; ${n(records)} records give each of ${gpuCount} workers ${UNITS_AT_LARGEST + UNIT_MARGIN} buffers (${b.itemsPerRecord.toFixed(2)} items a record${b.counted ? '' : ', not counted by the probe: 1 assumed'})`,
     }
   }
   if (s.perFile && gpuCount === 1) {
     const f = s.perFile
-    const records = Math.ceil((UNITS_AT_LARGEST * f.itemsPerFile) / f.itemsPerRecord)
+    const records = Math.ceil(((UNITS_AT_LARGEST + UNIT_MARGIN) * f.itemsPerFile) / f.itemsPerRecord)
     return {
       gpuCount,
       records,
-      why: `1 GPU: ${f.stage} builds its model once per file of ${n(f.itemsPerFile)} items; ${n(records)} records make ${UNITS_AT_LARGEST} files (${f.itemsPerRecord.toFixed(2)} items a record)`,
+      why: `1 GPU: ${f.stage} builds its model once per file of ${n(f.itemsPerFile)} items; ${n(records)} records make ${UNITS_AT_LARGEST + UNIT_MARGIN} files' worth, so the sizes make 1, 2 and 3 files, none on a boundary (${f.itemsPerRecord.toFixed(2)} items a record)`,
     }
   }
   return null

@@ -54,13 +54,13 @@ describe('structureOf', () => {
 
 describe('repeatingUnit', () => {
   const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
-  test('1 GPU: two files of 10,000 proteins at 1.6 a record are 12,500 records', () => {
-    expect(repeatingUnit(s, 1)).toMatchObject({ records: 12_500 })
+  test('1 GPU: two and a half files of 10,000 proteins at 1.6 a record are 15,625 records', () => {
+    expect(repeatingUnit(s, 1)).toMatchObject({ records: 15_625 })
     expect(repeatingUnit(s, 1)!.why).toContain('once per file of 10,000 items')
   })
   test('k GPUs: two 2,000-protein buffers on each of k workers', () => {
-    expect(repeatingUnit(s, 2)!.records).toBe(Math.ceil((2 * 2 * 2_000) / 1.6))
-    expect(repeatingUnit(s, 4)!.records).toBe(10_000)
+    expect(repeatingUnit(s, 2)!.records).toBe(Math.ceil((2.5 * 2 * 2_000) / 1.6))
+    expect(repeatingUnit(s, 4)!.records).toBe(12_500)
   })
   test('a pipeline without either has no unit', () => {
     expect(repeatingUnit(structureOf({ records: 10, progress: [] }, null), 1)).toBeNull()
@@ -68,21 +68,25 @@ describe('repeatingUnit', () => {
 })
 
 describe('planSizes', () => {
-  test('45,000 reads of VirNucPro on 1 GPU: 3,125 / 6,250 / 12,500 fitted, the whole sample held out', () => {
+  test('45,000 reads of VirNucPro on 1 GPU: 3,906 / 7,813 / 15,625 fitted (1, 2 and 3 files), the whole sample held out', () => {
     const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
     const plan = planSizes([repeatingUnit(s, 1)], 45_000)
-    expect(plan.fitted).toEqual([3_125, 6_250, 12_500])
-    expect(plan.heldOut).toEqual([45_000, 25_000])
+    expect(plan.fitted).toEqual([3_906, 7_813, 15_625])
+    // Files each size makes at 1.6 proteins a record: none within a tenth of a file of a boundary.
+    const files = plan.fitted.map((r) => (r * 1.6) / 10_000)
+    expect(files.map(Math.ceil)).toEqual([1, 2, 3])
+    for (const f of files) expect(Math.abs(f - Math.round(f))).toBeGreaterThan(0.1)
+    expect(plan.heldOut).toEqual([45_000, 31_250])
     expect(plan.tooSmall).toBeNull()
-    expect(plan.why).toContain('2 files')
+    expect(plan.why).toContain('2.5 files')
   })
 
   test("today's 20,000-read sample is too small for two files with a larger size held out: says which sample would do", () => {
     const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
     const plan = planSizes([repeatingUnit(s, 1)], 20_000)
     expect(plan.fitted.at(-1)).toBe(10_000)
-    expect(plan.tooSmall?.needRecords).toBe(25_000)
-    expect(plan.tooSmall?.text).toContain('a sample of 25,000 records would do')
+    expect(plan.tooSmall?.needRecords).toBe(31_250)
+    expect(plan.tooSmall?.text).toContain('a sample of 31,250 records would do')
   })
 
   test('no unit: up to half the sample, said so', () => {

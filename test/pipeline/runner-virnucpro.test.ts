@@ -134,11 +134,11 @@ describe("the unmodified VirNucPro's output, replayed by a real process", () => 
       ['ESM-2 Feature Extraction', null, 1_599, [0, 1_599]],
     ])
     // What the capacity plan reads from such a run (issue 48): ESM-2 built once per file of 10,000 proteins, 1.6
-    // proteins a record, so two files are 12,508 records.
+    // proteins a record, so two and a half files are 15,635 records.
     const structure = structureOf({ records: 1_000, progress: series }, VIRNUCPRO_TARGETS.batching)
     expect(structure.perFile).toMatchObject({ stage: 'ESM-2 Feature Extraction', itemsPerFile: 10_000 })
     expect(structure.perFile!.itemsPerRecord).toBeCloseTo(1.599)
-    expect(repeatingUnit(structure, 1)!.records).toBe(12_508)
+    expect(repeatingUnit(structure, 1)!.records).toBe(15_635)
     // DNABERT-S from `Extracting` to `Saved`; ESM-2 from `ESM-2 ready` (its model built before) to `Saved`.
     const pieces = [
       compressed(stampOf(stdout, 'Extracting DNABERT-S'), stampOf(stdout, 'Saved DNABERT-S')),

@@ -266,3 +266,13 @@ export const FILLING: SyntheticTarget = (() => {
     perFile: { itemsPerSequence: 1.6, itemsPerFile: 10_000, buildMs: 20_000, buildSdMs: 2_300 },
   }
 })()
+
+/**
+ * FILLING with a regime change above every size a design can fit (20,000 sequences: host memory fills, embeddings
+ * spill): from there each sequence costs 15 ms, three times FILLING's 5. No fit below it can see it; a held-out run
+ * above it does.
+ */
+export const SPILLING: SyntheticTarget = {
+  ...FILLING,
+  workMs: (x: number) => FILLING.workMs(Math.min(x, 20_000)) + 15 * Math.max(0, x - 20_000),
+}
