@@ -152,6 +152,8 @@ function measureMoreTable(a: CapacityAnswer): AnswerTable {
   }
 }
 
+const NOT_SUPPORTED = 'not supported by the sizes measured'
+
 function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
   const [host, gpu] = [figures(a.gpus.map((g) => g.memory.hostGiB)), figures(a.gpus.map((g) => g.memory.gpuGiB))]
   const final = a.status.final
@@ -167,12 +169,16 @@ function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
     ],
     rows: a.gpus.map((g) => [
       g.label,
-      host(g.memory.hostGiB),
+      g.memory.hostUnsupported ? NOT_SUPPORTED : host(g.memory.hostGiB),
       verdictCell(g.memory.host, final),
-      gpu(g.memory.gpuGiB),
+      g.memory.gpuUnsupported ? NOT_SUPPORTED : gpu(g.memory.gpuGiB),
       verdictCell(g.memory.gpu, final),
     ]),
-    notes: [],
+    notes: a.gpus.some((g) => g.memory.hostUnsupported || g.memory.gpuUnsupported)
+      ? [
+          `${NOT_SUPPORTED}: the peaks were read, but no figure there holds (the verdict says why and what would support one)`,
+        ]
+      : [],
   }
 }
 

@@ -58,7 +58,15 @@ export interface GpuAnswer {
   measureMore: { part: string; sharePct: number } | null
   utilization: { stage: string; pct: Figure | null; state: DecisionState | null }[]
   /** Peak host memory of the pipeline's process tree and of one GPU at 6 M (GiB), with their verdicts. */
-  memory: { hostGiB: Figure | null; host: VerdictValue | null; gpuGiB: Figure | null; gpu: VerdictValue | null }
+  memory: {
+    hostGiB: Figure | null
+    host: VerdictValue | null
+    gpuGiB: Figure | null
+    gpu: VerdictValue | null
+    /** Peaks read but not projected: the sizes measured cannot support a figure there (capacity/memory.ts). */
+    hostUnsupported?: boolean
+    gpuUnsupported?: boolean
+  }
 }
 
 export interface CapacityAnswer {
@@ -189,9 +197,15 @@ function gpuAnswer(
       host: mem('host')?.verdict ?? null,
       gpuGiB: gib(mem('gpu')),
       gpu: mem('gpu')?.verdict ?? null,
+      hostUnsupported: unsupportedPeak(mem('host')),
+      gpuUnsupported: unsupportedPeak(mem('gpu')),
     },
   }
 }
+
+/** A memory verdict with no figure because the sizes measured cannot support one (its detail says why and what would). */
+const unsupportedPeak = (v: Verdict | undefined) =>
+  v !== undefined && v.value === null && /not supported/.test(v.detail)
 
 const timeWords: Readonly<Record<DecisionState, string>> = {
   pass: 'within',

@@ -50,6 +50,12 @@ export function memoryHostOf(runs: readonly CapacityRun[], given: Partial<Memory
 
 /** Sizes a projection beyond the measured ones needs: two always make a line, so they cannot test one. */
 export const MEMORY_SIZES_TO_PROJECT = 3
+/**
+ * The widest interval a projected peak is a figure with: its high end at most this many times its low end (issue 48:
+ * VirNucPro on 4 x H200 read 1 GPU 154 GiB [12, 1,637] and 4 GPUs 1,496 GiB [39, 11,034] at 6 M from three sizes, the
+ * per-sequence growth lost in the peaks' run-to-run spread: numbers a planner cannot act on).
+ */
+export const MEMORY_MAX_SPAN = 3
 
 /**
  * Why the runs cannot support a peak's projection to `sequences`, or null where they can (issue 47: host memory at 6 M
@@ -67,6 +73,8 @@ function unsupported(s: MemorySeries, sequences: number, measured: readonly numb
     return `not supported by the ${sizes} size(s) measured: a line through them cannot be tested, and a batch's growth reads as the input's; ${MEMORY_SIZES_TO_PROJECT} or more sizes up to the largest affordable would test it`
   if (s.lineFit && s.lineFit.pValue < LINE_REJECTED_P)
     return `not supported: the runs are not a line (lack of fit p = ${s.lineFit.pValue.toPrecision(2)}), so no line carries them ${Math.round(sequences / largest).toLocaleString('en-US')}x past the largest size`
+  if (bytes.ci && bytes.ci.high > MEMORY_MAX_SPAN * Math.max(bytes.ci.low, 1))
+    return `not supported by the sizes measured: its interval [${gib(bytes.ci.low)}, ${gib(bytes.ci.high)}] GiB spans ${(bytes.ci.high / Math.max(bytes.ci.low, 1)).toFixed(0)}x (the per-sequence growth is lost in the peaks' run-to-run spread); what would support it: sizes reaching ${count(4 * largest)} sequences or more, whose peaks differ by more than their spread`
   return null
 }
 

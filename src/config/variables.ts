@@ -44,7 +44,9 @@ export const VARIABLES = {
   VIRNUCPRO_BENCH_MATRIX: yesNo('the optimization-impact matrix on or off'),
   VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: decimalInteger('GPU monitor poll interval (ms)', 1, undefined, 100),
   VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: decimalInteger('time limit of one target run (ms)', 1000, undefined, 540_000),
-  VIRNUCPRO_BENCH_SIZES: sizeList('records of the nested subsets the scaling suite fits'),
+  VIRNUCPRO_BENCH_SIZES: sizeList(
+    "records of the nested subsets the scaling suite fits (unset: planned by a probe run from the pipeline's structure)",
+  ),
   VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: decimalInteger(
     "GPU-minutes the capacity suite's runs may take, its top-up runs included (default 15 for the reference pipeline, 60 for VirNucPro)",
     1,
@@ -56,7 +58,7 @@ export const VARIABLES = {
     CAPACITY_GPU_COUNTS,
   ),
   VIRNUCPRO_BENCH_CAPACITY_DIRECT: gpuCountList(
-    "GPU counts whose user's whole sample the capacity suite also runs directly, to check its projection there",
+    "GPU counts whose held-out size (the user's whole sample, else the next size up) the capacity suite runs directly to check its projection (default every one measured)",
     CAPACITY_GPU_COUNTS,
   ),
   VIRNUCPRO_BENCH_CAPACITY_STOP: choice(

@@ -125,6 +125,17 @@ describe('memoryCapacity', () => {
     expect(verdicts.find((v) => v.id === 'capacity/2/memory/host/45000')!.value).toBeGreaterThan(0)
   })
 
+  test('three small sizes whose peaks barely grow against their spread: no figure at 6 M, said why and what would support one (issue 48)', () => {
+    // A per-sequence growth of 64 KiB under a 2 GiB run-to-run spread: at 500-5,500 records the line's slope is noise.
+    const flat = { ...V2, hostPerSequenceBytes: 64 * 1024, hostSdBytes: 2 * GIB }
+    const { verdicts } = memoryCapacity([config(runsOf(flat, 'flat-spread', 2, [500, 2_000, 5_500]))], TARGETS)
+    const host6M = verdicts.find((v) => v.id === 'capacity/2/memory/host/6000000')!
+    expect(host6M.verdict).toBe('inconclusive')
+    expect([host6M.value, host6M.ci]).toEqual([null, null])
+    expect(host6M.detail).toMatch(/not supported by the sizes measured: its interval \[[\d.]+, [\d.]+\] GiB spans \d+x/)
+    expect(host6M.detail).toMatch(/what would support it: sizes reaching 22,000 sequences or more/)
+  })
+
   test('one run a size: the lines stand without a CI, so every verdict is inconclusive', () => {
     const { figures, verdicts } = memoryCapacity([config(runsOf(V2, 'single', 1))], TARGETS)
     expect(figures[0]!.ciProblem).toMatch(/one run at size/)
