@@ -41,7 +41,7 @@ test('size-aware scaling suite at its default sizes: GPU-minutes and the 6 M PER
     rule,
     // The answer after every run, provisional until the design stops.
     onAnswer: (line) => console.log(line),
-    ...heldOutOptions(rc, sizes),
+    ...heldOutOptions(rc, sizes, configs),
   })
   const name = `capacity, ${gpus.join(' and ')} GPU(s) at ${inputs.map((i) => i.records).join(' / ')} records`
   const result = await benchFromSamples(bench, name, [performance.now() - startedMs])

@@ -83,7 +83,7 @@ describe('scaling', () => {
       budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
       rule: rc.settings.capacityStop,
       onAnswer: (line) => console.log(line),
-      ...heldOutOptions(rc, sizes),
+      ...heldOutOptions(rc, sizes, configs),
     })
     await annotateVerdicts(record, context.annotate)
     expect(record.state, record.reason ?? '').toBe('completed')

@@ -9,6 +9,7 @@
  */
 import { expect, test } from 'vitest'
 import { parseSweepGrid } from '../src/engine/sweep-grid.ts'
+import { studyDesignBudget } from '../src/study/budget.ts'
 import { defaultStudyGrid, studyLadder } from '../src/study/default-grid.ts'
 import type { StudyStats } from '../src/study/stats.ts'
 import { runStudySuite } from '../src/study/study.ts'
@@ -26,6 +27,8 @@ test('settings study: the grid screened, its best setting and the default each w
   const { configs } = capacityConfigs(rc)
   const raw = process.env.VIRNUCPRO_BENCH_SWEEP?.trim()
   const grid = raw ? parseSweepGrid(raw) : defaultStudyGrid(rc.ctx.profile.name)
+  // Refused before any run: half the budget each for the default's and the best setting's answers, under a minute each.
+  const designBudget = studyDesignBudget(rc.settings.capacityBudgetGpuMin)
   const sizes = await capacityInputs(rc, configs)
   const planned = sizes.inputs
   const ladder = await rc.inputs.nested(rc.settings.preset, studyLadder(planned.map((i) => i.records)))
@@ -37,10 +40,10 @@ test('settings study: the grid screened, its best setting and the default each w
     capacityInputs: planned,
     say: (line) => console.log(line),
     capacity: {
-      budgetGpuMinutes: (rc.settings.capacityBudgetGpuMin - 1) / 2,
+      budgetGpuMinutes: designBudget,
       rule: rc.settings.capacityStop,
       onAnswer: (line) => console.log(line),
-      ...heldOutOptions(rc, sizes),
+      ...heldOutOptions(rc, sizes, configs),
     },
   })
   const stats = record.stats as unknown as StudyStats

@@ -4,6 +4,8 @@
  * (src/capacity/probe.ts); and, by default, a held-out size run directly after the design on every configuration
  * (VIRNUCPRO_BENCH_CAPACITY_DIRECT narrows the GPU counts), so a FINAL answer is one its check confirmed.
  */
+
+import { heldOutGpuCounts } from '../../src/capacity/held-out-plan.ts'
 import {
   type CapacityOptions,
   type CapacitySizes,
@@ -33,11 +35,19 @@ export async function capacityInputs(rc: RunContext, configs: readonly SizedConf
   return sizes
 }
 
-/** The held-out check and the plan, as runCapacitySuite takes them. */
-export function heldOutOptions(rc: RunContext, sizes: CapacitySizes): Pick<CapacityOptions, 'direct' | 'sizePlan'> {
-  const gpuCounts = rc.settings.capacityDirect.length > 0 ? rc.settings.capacityDirect : undefined
+/** The held-out check and the plan, as runCapacitySuite takes them; a GPU count asked for but not measured is said. */
+export function heldOutOptions(
+  rc: RunContext,
+  sizes: CapacitySizes,
+  configs: readonly SizedConfiguration[],
+): Pick<CapacityOptions, 'direct' | 'sizePlan'> {
+  const { gpuCounts, note } = heldOutGpuCounts(
+    configs.map((c) => c.gpuCount),
+    rc.settings.capacityDirect,
+  )
+  if (note) console.log(note)
   return {
-    direct: { runs: 1, ...(gpuCounts && { gpuCounts }), ...(sizes.plan && { records: sizes.plan.heldOut }) },
+    direct: { runs: 1, gpuCounts, ...(sizes.plan && { records: sizes.plan.heldOut }) },
     ...(sizes.plan && { sizePlan: sizes.plan }),
   }
 }

@@ -124,3 +124,24 @@ export async function heldOutChoice(
     why: `no held-out run: ${Math.max(0, left).toFixed(1)} of the budget's ${budgetGpuMinutes} GPU-min left, and ${costs.join(', ')}; give a larger VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN`,
   }
 }
+
+/**
+ * The GPU counts the held-out check runs on, of those measured: `asked` (VIRNUCPRO_BENCH_CAPACITY_DIRECT), else every
+ * one; and, where some asked count is not measured here (a 1-GPU host asked for 2), the line that says so (issue 47:
+ * such a count was dropped without a word).
+ */
+export function heldOutGpuCounts(
+  measured: readonly number[],
+  asked: readonly number[] | undefined,
+): { gpuCounts: number[]; note: string | null } {
+  if (!asked || asked.length === 0) return { gpuCounts: [...measured], note: null }
+  const gpuCounts = measured.filter((k) => asked.includes(k))
+  const missing = asked.filter((k) => !measured.includes(k))
+  return {
+    gpuCounts,
+    note:
+      missing.length === 0
+        ? null
+        : `capacity held-out check: VIRNUCPRO_BENCH_CAPACITY_DIRECT=${asked.join(',')}: ${missing.join(' and ')} GPU(s) not measured here (measured: ${measured.join(', ')}), so no held-out run for ${missing.length === 1 ? 'it' : 'them'}${gpuCounts.length > 0 ? `; held out on ${gpuCounts.join(' and ')} GPU(s)` : '; none held out: the answer cannot read FINAL'}`,
+  }
+}

@@ -88,6 +88,8 @@ export async function checkSettings(env: NodeJS.ProcessEnv, options: CheckOption
     const read = options.readInput ?? ((path: string) => readInput(path, DEFAULT_WORK_CHUNK_LENGTH))
     try {
       const records = ((await read(input)) as { records?: unknown } | undefined)?.records
+      if (typeof records === 'number' && records < MIN_SAMPLE_RECORDS)
+        problems.push({ variable: 'VIRNUCPRO_BENCH_INPUT', message: sampleTooSmall(input, records) })
       const sizes = 'VIRNUCPRO_BENCH_SIZES'
       if (typeof records === 'number' && rawSetting(env, sizes) !== undefined && !bad(sizes)) {
         const problem = sizesBeyondSample(rawSetting(env, sizes)!, records, input)
@@ -98,6 +100,16 @@ export async function checkSettings(env: NodeJS.ProcessEnv, options: CheckOption
     }
   }
   return problems
+}
+
+/**
+ * The fewest records a sample can be measured at sizes with: three nested sizes below a larger one held out (1, 2, 4
+ * and 8 records at the least). Issue 47: a 1-record sample passed doctor and stopped the suite on a stack trace.
+ */
+export const MIN_SAMPLE_RECORDS = 8
+
+function sampleTooSmall(input: string, records: number): string {
+  return `VIRNUCPRO_BENCH_INPUT ${input}: ${records.toLocaleString('en-US')} record${records === 1 ? '' : 's'}, fewer than the ${MIN_SAMPLE_RECORDS} a measurement at sizes needs (three nested sizes below a larger one held out); give a sample of ${MIN_SAMPLE_RECORDS} records or more`
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from './support/synthetic-capacity.ts'
 
 const PRODUCTION = DEFAULT_THRESHOLDS.perf01.productionSequences
-const fit = (sizes: number[], target = FILLING, seed = 'misfit', misfit = true) => {
+const fitted = (sizes: number[], target = FILLING, seed = 'misfit', misfit = true) => {
   const measured = plannedMeasurements(target, sizes, 3, createRandomSource(seed))
   return analyzeCapacity(
     measured,
@@ -24,18 +24,18 @@ const fit = (sizes: number[], target = FILLING, seed = 'misfit', misfit = true) 
     { ...PLAIN_ANALYSIS, misfit },
   ).stats.configurations[0]!
 }
-const at6M = (c: ReturnType<typeof fit>) => c.at.find((a) => a.sequences === PRODUCTION)!.wallMs
+const at6M = (c: ReturnType<typeof fitted>) => c.at.find((a) => a.sequences === PRODUCTION)!.wallMs
 
 describe('the size model misfit (leave the largest size out)', () => {
   test('two sizes: none can be seen, and the intervals are the noise ones', () => {
-    const c = fit([3_125, 12_500])
+    const c = fitted([3_125, 12_500])
     expect(c.misfit).toBeNull()
-    expect(at6M(c)).toEqual(at6M(fit([3_125, 12_500], FILLING, 'misfit', false)))
+    expect(at6M(c)).toEqual(at6M(fitted([3_125, 12_500], FILLING, 'misfit', false)))
   })
 
   test('a cost per sequence that falls with size: the refit from the smaller sizes overshoots the largest, and the 6 M interval widens towards the truth', () => {
-    const c = fit([3_125, 6_250, 12_500])
-    const noiseOnly = at6M(fit([3_125, 6_250, 12_500], FILLING, 'misfit', false))
+    const c = fitted([3_125, 6_250, 12_500])
+    const noiseOnly = at6M(fitted([3_125, 6_250, 12_500], FILLING, 'misfit', false))
     expect(c.misfit!.source).toBe('leave-one-out')
     expect(c.misfit!.leftOut).toBe(12_500)
     expect(c.misfit!.predictedMs).toBeGreaterThan(c.misfit!.measuredMs)
@@ -50,7 +50,7 @@ describe('the size model misfit (leave the largest size out)', () => {
   })
 
   test('a true line: its misfit is the noise of extrapolating two sizes (tens of percent of one step), and its interval holds the truth', () => {
-    const c = fit([1_000, 2_000, 4_000], LINEAR)
+    const c = fitted([1_000, 2_000, 4_000], LINEAR)
     expect(Math.abs(c.misfit!.growthErrorPct)).toBeLessThan(35)
     const truth = trueWallMs(LINEAR, PRODUCTION)
     expect(at6M(c).ci!.low).toBeLessThanOrEqual(truth)
@@ -58,8 +58,8 @@ describe('the size model misfit (leave the largest size out)', () => {
   })
 
   test('the measured sizes keep their intervals: only sizes beyond the largest one widen', () => {
-    const c = fit([1_000, 2_000, 4_000], CURVED)
-    const plain = fit([1_000, 2_000, 4_000], CURVED, 'misfit', false)
+    const c = fitted([1_000, 2_000, 4_000], CURVED)
+    const plain = fitted([1_000, 2_000, 4_000], CURVED, 'misfit', false)
     expect(c.at[0]).toEqual(plain.at[0])
   })
 })

@@ -118,3 +118,18 @@ describe('checkSuiteSettings (doctor, the gpu global setup)', () => {
     )
   })
 })
+
+// Issue 47: a 1-record sample passed doctor, then stopped the suite on a stack trace.
+test('a sample too small to measure at sizes is refused in one line, naming it, its records and the fewest that do', async () => {
+  const input = join(dir, 'one.fa')
+  await writeFile(input, '>r0\nACGTACGTAC\n')
+  expect(await checkSettings({ VIRNUCPRO_BENCH_INPUT: input })).toEqual([
+    {
+      variable: 'VIRNUCPRO_BENCH_INPUT',
+      message: `VIRNUCPRO_BENCH_INPUT ${input}: 1 record, fewer than the 8 a measurement at sizes needs (three nested sizes below a larger one held out); give a sample of 8 records or more`,
+    },
+  ])
+  const eight = join(dir, 'eight.fa')
+  await writeFile(eight, Array.from({ length: 8 }, (_, i) => `>r${i}\nACGTACGTAC\n`).join(''))
+  expect(await checkSettings({ VIRNUCPRO_BENCH_INPUT: eight })).toEqual([])
+})
