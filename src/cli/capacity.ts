@@ -169,7 +169,8 @@ export async function run(args: string[]): Promise<number> {
   const fittable = input.configs.filter((c) => new Set(c.runs.map((r) => r.size)).size >= 2)
   if (fittable.length === 0)
     throw new UnusableDataError(
-      `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${input.frame.sizes.join(', ') || 'none'}); --sizes picks from those`,
+      // Issue 47: every run it left out is named with why, or the line reads as if there were none.
+      `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${input.frame.sizes.join(', ') || 'none'}${input.notes.length > 0 ? `; ${input.notes.join('; ')}` : ''}); --sizes picks from those`,
     )
   const heldOutSizes = input.heldOut.map((h) => h.sequences)
   const { stats, verdicts } = analyzeCapacityRuns(

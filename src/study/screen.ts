@@ -89,6 +89,8 @@ export async function screenSettings(
   )
   for (let round = 1; alive.length > 0; round++) {
     const input = sizeOfRound(o.ladder, round)
+    // This round's run times: the pace the runs left are forecast at (later rounds run larger sizes: at least that).
+    const roundWallsMs: number[] = []
     const arms = [{ label: DEFAULT_LABEL, config: o.base }, ...alive].map((s) => ({
       config: { ...s.config, label: armLabel(s.label, input, round) },
       input: input.file,
@@ -111,8 +113,11 @@ export async function screenSettings(
         done++
         const run = observation.measured
         const elapsedMin = (performance.now() - startedMs) / 60_000
+        roundWallsMs.push(run.run.wallMs)
+        const paceMs = [...roundWallsMs].sort((a, b) => a - b)[Math.floor(roundWallsMs.length / 2)]!
+        const leftMin = (Math.max(0, plan.runs - done) * paceMs) / 60_000
         o.say?.(
-          `settings study round ${round} of at most ${plan.rounds}: ${run.label}: ${(run.run.wallMs / 1000).toFixed(1)} s${reused ? ' (kept)' : ''}; run ${done} of at most ${plan.runs}, ${elapsedMin.toFixed(1)} min so far`,
+          `settings study round ${round} of at most ${plan.rounds}: ${run.label}: ${(run.run.wallMs / 1000).toFixed(1)} s${reused ? ' (kept)' : ''}; run ${done} of at most ${plan.runs}, ${elapsedMin.toFixed(1)} min so far, at least about ${leftMin.toFixed(1)} min left at this round's pace (later rounds run larger sizes)`,
         )
       },
     })

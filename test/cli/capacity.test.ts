@@ -261,6 +261,22 @@ describe('virnucpro-bench capacity', () => {
     expect(oneSize.stderr).toMatch(/two or more sizes/)
   })
 
+  // Issue 47: a run directory whose runs match no input its record names read "no configuration has completed runs at
+  // two or more sizes (sizes found: ...)" and said nothing of the runs it had left out, nor why.
+  test('nothing to fit names every run it left out, and why, in the one line', async () => {
+    const dir = join(root, 'unsized')
+    await mkdir(dir, { recursive: true })
+    const record = h100Record('d')
+    const input = record.provenance.input!
+    await writeResultRecord(dir, { ...record, provenance: { ...record.provenance, input: { ...input, used: [] } } })
+    const measured = record.runs.filter((r) => !r.warmup).length
+    const out = await cli([dir])
+    expect([out.exitCode, out.stderr.trim().split('\n').length], out.stderr).toEqual([3, 1])
+    expect(out.stderr).toContain(
+      `sizes found: none; ${measured} run(s) left out: their record's provenance does not name the input they read`,
+    )
+  })
+
   // Issue 47: `--json RUN/capacity-1-GPU.json` replaced the run's own record with the refit, and the next read called
   // the finished run interrupted. A target inside a run directory (read, or named as a run) or over any record is
   // refused before anything is read or written.

@@ -63,6 +63,10 @@ describe.skipIf(pipeline.state !== 'ready')('a settings study cut inside its scr
     expect(output).toMatch(
       /settings study round 1 of at most \d+: default, [\d,]+ seqs, round 1 warm-up 1: [\d.]+ s \(kept\); run 1 of at most \d+/,
     )
+    // A forecast of the time left with every run, from the round's pace.
+    expect(output).toMatch(
+      /run \d+ of at most \d+, [\d.]+ min so far, at least about [\d.]+ min left at this round's pace/,
+    )
     const given = [...output.matchAll(/settings study of [^:]+: (\d+) run\(s\) kept from earlier invocations/g)]
     expect(given.reduce((a, m) => a + Number(m[1]), 0)).toBe(keptBefore)
     const [done] = summaryOf(work).study.entries
