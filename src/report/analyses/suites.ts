@@ -5,6 +5,7 @@
 
 import { countedRuns, medianOf } from '../../results/runs.ts'
 import { type ResultRecord, VERDICTS, type Verdict, type VerdictValue } from '../../results/schema/index.ts'
+import { readStudyStats } from './study-stats.ts'
 
 export type SuiteVerdict = VerdictValue | 'failed' | 'no-verdict' | 'partial'
 
@@ -71,6 +72,20 @@ function keyFigure(record: ResultRecord, worst: Verdict | null): string | null {
 
 export function suiteLine(record: ResultRecord): SuiteLine {
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<VerdictValue, number>
+  // Issue 47: a study record whose stats cannot be read printed `PASS study` on the console from verdicts made of the
+  // same figures: its line is an error naming the damage, and none of its verdicts counts.
+  const damaged = record.kind === 'study' && record.state !== 'partial' ? readStudyStats(record) : null
+  if (damaged && 'problem' in damaged)
+    return {
+      recordId: record.id,
+      kind: record.kind,
+      name: record.name,
+      state: record.state,
+      verdict: 'error',
+      keyFigure: null,
+      reason: damaged.problem,
+      counts: { ...counts, error: 1 },
+    }
   // A partial record's verdicts (a provisional refit of its kept runs) are never counted as passes or fails.
   if (record.state !== 'partial') for (const v of record.verdicts) counts[v.verdict]++
   const worst = worstVerdict(record.verdicts)

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { suiteLine, worstVerdict } from '../../../src/report/analyses/suites.ts'
 import type { Verdict } from '../../../src/results/schema/index.ts'
 import { sampleResultRecord } from '../../support/result-records.ts'
+import { studyRecord, withStats } from '../support/study.ts'
 
 const base: Verdict = {
   id: 'x',
@@ -38,5 +39,17 @@ describe('suite lines with error verdicts', () => {
       reason: 'no setting completed a run; failed: batch 256 (failed: exit code 1)',
       counts: { pass: 1, error: 1, fail: 0 },
     })
+  })
+})
+
+// Issue 47: with its stats cut short, a study record still printed `PASS study` on the console.
+describe('a study record whose stats cannot be read', () => {
+  test('its line is an error naming the damage, none of its verdicts counted; a sound one reads as its verdicts', () => {
+    const sound = suiteLine(studyRecord())
+    expect(sound.verdict).not.toBe('error')
+    const damaged = suiteLine(withStats(studyRecord(), (s) => ({ ...s, best: 7 })))
+    expect(damaged).toMatchObject({ verdict: 'error', keyFigure: null })
+    expect(damaged.reason).toMatch(/stats\.best/)
+    expect(damaged.counts).toMatchObject({ pass: 0, fail: 0, error: 1 })
   })
 })
