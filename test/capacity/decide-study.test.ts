@@ -160,8 +160,12 @@ describe(`the decided rule on twins of VirNucPro, ${SEEDS} seeds`, () => {
     }
     // 45 K is far (minutes against hours): decided wherever the model holds (the parts can miss a measured size's
     // runs, and then nothing is decided: capacity/support.ts).
-    const typical = outcomes.filter((o) => o.decisions.find((d) => d.sequences === TYPICAL)!.state !== 'undecided')
-    expect(typical.length).toBeGreaterThanOrEqual(SEEDS * 0.9)
+    // With the misfit in its intervals the design takes other steps (issue 48), and in 3 of 20 seeds a size it added is
+    // one the parts miss (the runs' median outside the model's interval there): each such seed says so.
+    const typical = outcomes.map((o) => o.decisions.find((d) => d.sequences === TYPICAL)!)
+    for (const d of typical.filter((x) => x.state === 'undecided'))
+      expect(d.why).toMatch(/^the runs cannot support a projection: .*the parts disagree with the runs/)
+    expect(typical.filter((d) => d.state !== 'undecided').length).toBeGreaterThanOrEqual(SEEDS * 0.8)
   }, 900_000)
 
   test('both arms of the 2-GPU host in 60 GPU-minutes: never wrong; the 2-GPU arm left open says what it would need', async () => {
