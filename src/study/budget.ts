@@ -5,22 +5,19 @@
  */
 import { SettingError, variableInput } from '../platform/setting-error.ts'
 
-/** The fewest GPU-minutes a capacity design can plan a run with. */
-export const MIN_DESIGN_GPU_MINUTES = 1
 /** Capacity answers a study makes: the default's and its best setting's. */
 export const STUDY_ANSWERS = 2
 
 /**
- * Each design's GPU-minutes from the study's whole budget.
- * @throws SettingError naming VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN where a design would get under a minute.
+ * Each design's GPU-minutes from the study's whole budget (a fraction of a minute plans runs of seconds, as on a CPU).
+ * @throws SettingError naming VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN where a design would get none.
  */
 export function studyDesignBudget(totalGpuMinutes: number): number {
   const each = (totalGpuMinutes - 1) / STUDY_ANSWERS
-  if (each >= MIN_DESIGN_GPU_MINUTES) return each
-  const needed = STUDY_ANSWERS * MIN_DESIGN_GPU_MINUTES + 1
+  if (each > 0) return each
   throw new SettingError(
     variableInput('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN', String(totalGpuMinutes)),
-    `a settings study gives each of its ${STUDY_ANSWERS} capacity answers ${each < 0 ? 0 : each} GPU-minute(s) of it (one minute is kept for what the runs' wall times do not hold)`,
-    `give ${needed} or more`,
+    `a settings study gives each of its ${STUDY_ANSWERS} capacity answers 0 GPU-minutes of it (one minute is kept for what the runs' wall times do not hold)`,
+    'give 2 or more',
   )
 }
