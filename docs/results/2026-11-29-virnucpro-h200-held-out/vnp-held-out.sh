@@ -8,11 +8,12 @@ source .devcarry/activate.sh
 source .devcarry/vnp-setup.sh
 nvidia-smi --query-gpu=index,name,uuid,memory.total,clocks.max.sm --format=csv,noheader
 [ -f .devcarry/results-vnp.tgz ] && [ ! -d results ] && tar -xzf .devcarry/results-vnp.tgz && echo "results carried in"
-# The user's own sample: 45,000 reads of the MEDIUM preset, seed 48 (the same seed and version: the same bytes).
-[ -f /tmp/sample/part-001.fa ] || node src/cli.ts fixtures generate --preset MEDIUM --records 45000 --seed 48 --out /tmp/sample >&2
+# The user's own sample: 45,000 reads of the MEDIUM preset, seed 48 (the same seed and version: the same bytes); the
+# second proof used PRESET=SMALL RECORDS=16000 (200-800 bp reads).
+[ -f /tmp/sample/part-001.fa ] || node src/cli.ts fixtures generate --preset ${PRESET:-MEDIUM} --records ${RECORDS:-45000} --seed 48 --out /tmp/sample >&2
 export VIRNUCPRO_BENCH_TARGET=virnucpro VIRNUCPRO_DIR=$V/virnucpro-broad VIRNUCPRO_PYTHON=python3
 export VIRNUCPRO_BENCH_INPUT=/tmp/sample/part-001.fa VIRNUCPRO_BENCH_RUN_ID=${RUN_ID:-vnp-held-out}
-export VIRNUCPRO_BENCH_RUNS=2 VIRNUCPRO_BENCH_WARMUP=1 VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN=${BUDGET:-19}
+export VIRNUCPRO_BENCH_RUNS=2 VIRNUCPRO_BENCH_WARMUP=${WARMUP:-1} VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN=${BUDGET:-19}
 echo "set-up $((SECONDS - t_all)) s"
 t0=$SECONDS
 timeout -s TERM ${CUT_S:-550} vitest run --project gpu benchmarks/scaling.gpu.test.ts -t capacity > $OUT/vnp.log 2>&1
