@@ -219,7 +219,8 @@ function designLine(a: CapacityAnswer): string {
     return a.status.final
       ? `Design: none recorded (a measurement judged once, at its end).${more}`
       : `Design: not stopped (the measurement was interrupted or is still running): this answer is refitted from the runs kept so far, and the next run may change it.${more}`
-  return `Design: rule ${d.rule}; stopped: ${d.stop}; ${d.looks} of ${d.maxLooks} looks; ${d.gpuMinutes.toFixed(1)} of ${d.budget} GPU-minutes of budget.${more}`
+  // The design's budget is the measurement's less what the held-out check keeps: a fraction of a minute.
+  return `Design: rule ${d.rule}; stopped: ${d.stop}; ${d.looks} of ${d.maxLooks} looks; ${d.gpuMinutes.toFixed(1)} of ${Number(d.budget.toFixed(1))} GPU-minutes of budget.${more}`
 }
 
 function decisionLine(d: CapacityAnswer['decisions'][number], final: boolean): string {

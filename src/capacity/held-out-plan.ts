@@ -114,7 +114,7 @@ export async function heldOutChoice(
       return {
         records,
         input,
-        why: `held out ${count(records)} records, ${whole}${budgetGpuMinutes > 0 ? `: about ${cost.toFixed(1)} GPU-min of the ${Math.max(0, left).toFixed(1)} left` : ''}`,
+        why: `Held out ${count(records)} records, ${whole}${budgetGpuMinutes > 0 ? `: about ${cost.toFixed(1)} GPU-min of the ${Math.max(0, left).toFixed(1)} left` : ''}`,
       }
     }
     costs.push(`${count(records)} records about ${cost === null ? '?' : cost.toFixed(1)} GPU-min`)

@@ -83,6 +83,8 @@ export interface RepeatingUnit {
   gpuCount: number
   records: number
   why: string
+  /** Records one unit holds (a file; a buffer on every worker): where the unit boundaries fall. */
+  unitRecords?: number
 }
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -95,6 +97,7 @@ export function repeatingUnit(s: PipelineStructure, gpuCount: number): Repeating
     return {
       gpuCount,
       records,
+      unitRecords: (gpuCount * b.itemsPerWorker) / b.itemsPerRecord,
       why: `${gpuCount} GPUs: ${b.stage} packs a batch past its ${n(b.itemsPerWorker)}-item buffer a worker; ${n(records)} records give each of ${gpuCount} workers ${UNITS_AT_LARGEST + UNIT_MARGIN} buffers (${b.itemsPerRecord.toFixed(2)} items a record${b.counted ? '' : ', not counted by the probe: 1 assumed'})`,
     }
   }
@@ -104,10 +107,23 @@ export function repeatingUnit(s: PipelineStructure, gpuCount: number): Repeating
     return {
       gpuCount,
       records,
+      unitRecords: f.itemsPerFile / f.itemsPerRecord,
       why: `1 GPU: ${f.stage} builds its model once per file of ${n(f.itemsPerFile)} items; ${n(records)} records make ${UNITS_AT_LARGEST + UNIT_MARGIN} files' worth, so the sizes make 1, 2 and 3 files, none on a boundary (${f.itemsPerRecord.toFixed(2)} items a record)`,
     }
   }
   return null
+}
+
+/**
+ * The largest size a sample too small for the plan allows, kept half a unit past a unit boundary (the H200 run of
+ * 2026-11-29: half its 16,000-read sample, 8,000 reads, made 10,160 proteins, a second file of 160 paying a whole
+ * build). Where not even half a unit fits, the room itself.
+ */
+function offBoundary(room: number, units: readonly RepeatingUnit[]): number {
+  const unit = Math.max(0, ...units.map((u) => u.unitRecords ?? 0))
+  if (!(unit > 0)) return room
+  const halves = Math.floor(room / unit - UNIT_MARGIN)
+  return halves >= 0 ? Math.floor((halves + UNIT_MARGIN) * unit) : room
 }
 
 /** The sizes a measurement fits and the one it holds out, with why, in words the answer prints. */
@@ -133,7 +149,7 @@ export function planSizes(units: readonly (RepeatingUnit | null)[], sampleRecord
   const known = units.filter((u): u is RepeatingUnit => u !== null)
   const need = known.length > 0 ? Math.max(...known.map((u) => u.records)) : null
   const room = Math.floor(sampleRecords / SIZE_RATIO)
-  const largest = Math.max(1, need === null ? room : Math.min(need, room))
+  const largest = Math.max(1, need === null ? room : need <= room ? need : offBoundary(room, known))
   const floor = Math.min(MIN_FITTED_RECORDS, largest)
   const fitted = [
     ...new Set(
@@ -149,7 +165,7 @@ export function planSizes(units: readonly (RepeatingUnit | null)[], sampleRecord
     needSample !== null && needSample > sampleRecords
       ? {
           needRecords: needSample,
-          text: `the sample of ${n(sampleRecords)} records is too small to fit ${n(need!)} records (${UNITS_AT_LARGEST} of the units that repeat at production) with a larger size held out: a sample of ${n(needSample)} records would do; fitted up to ${n(largest)}`,
+          text: `the sample of ${n(sampleRecords)} records is too small to fit ${n(need!)} records (${UNITS_AT_LARGEST + UNIT_MARGIN} of the units that repeat at production) with a larger size held out: a sample of ${n(needSample)} records would do; fitted up to ${n(largest)}, half a unit past a whole one`,
         }
       : null
   const because =

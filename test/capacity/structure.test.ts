@@ -84,9 +84,21 @@ describe('planSizes', () => {
   test("today's 20,000-read sample is too small for two files with a larger size held out: says which sample would do", () => {
     const s = structureOf({ records: 1_000, progress: [fileLines(1_000)] }, VIRNUCPRO_TARGETS.batching)
     const plan = planSizes([repeatingUnit(s, 1)], 20_000)
-    expect(plan.fitted.at(-1)).toBe(10_000)
+    // Half the sample, 10,000 records, is 1.6 files: kept half a file past one, 1.5 files (9,375 records).
+    expect(plan.fitted.at(-1)).toBe(9_375)
     expect(plan.tooSmall?.needRecords).toBe(31_250)
     expect(plan.tooSmall?.text).toContain('a sample of 31,250 records would do')
+  })
+
+  // The H200 run of 2026-11-29: 16,000 reads at 1.27 proteins a read; half of it, 8,000 reads, made 10,160 proteins,
+  // two files, the second of 160 paying a whole ESM-2 build.
+  test('a sample too small for the plan: its largest size half a file past a whole one, never on a boundary', () => {
+    const s = structureOf({ records: 1_000, progress: [fileLines(1_000, 1.27)] }, VIRNUCPRO_TARGETS.batching)
+    const plan = planSizes([repeatingUnit(s, 1)], 16_000)
+    const files = plan.fitted.map((r) => (r * 1.27) / 10_000)
+    expect(files.at(-1)).toBeCloseTo(0.5, 2)
+    for (const f of files) expect(Math.abs(f - Math.round(f))).toBeGreaterThan(0.1)
+    expect(plan.tooSmall?.text).toContain('half a unit past a whole one')
   })
 
   test('no unit: up to half the sample, said so', () => {
