@@ -9,6 +9,7 @@ import type { Thresholds } from '../config/thresholds.ts'
 import type { SuiteContext } from '../engine/context.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
 import { analyzeCapacity, type ConfigMeasurements, PLAIN_ANALYSIS, sequenceEquivalents } from './analyze.ts'
+import type { HeldOut } from './held-out.ts'
 
 /** What the check runs at, or why none; `input` only while the suite runs (the record keeps records and why). */
 export interface HeldOutChoice {
@@ -27,6 +28,10 @@ export const spentGpuMinutes = (measured: readonly ConfigMeasurements[]) =>
       a + c.bySize.reduce((b, m) => b + m.observations.reduce((x, o) => x + o.measured.run.wallMs, 0), 0) * c.gpuCount,
     0,
   ) / 60_000
+
+/** GPU-minutes held-out runs took: each one's median wall time x its runs x the GPUs its configuration holds. */
+export const heldOutGpuMinutes = (heldOut: readonly Pick<HeldOut, 'medianWallMs' | 'runs' | 'gpuCount'>[]) =>
+  heldOut.reduce((a, h) => a + (h.medianWallMs * h.runs * h.gpuCount) / 60_000, 0)
 
 /**
  * GPU-minutes `runs` runs at `sequences` take on each configuration of `gpuCounts`, as the runs so far project them

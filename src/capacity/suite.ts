@@ -25,7 +25,13 @@ import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
 import { checkedAnalysis, type JoinOnMiss } from './checked-analysis.ts'
 import { type HeldOut, missedChecks } from './held-out.ts'
-import { type HeldOutChoice, heldOutChoice, heldOutReserve, spentGpuMinutes } from './held-out-plan.ts'
+import {
+  type HeldOutChoice,
+  heldOutChoice,
+  heldOutGpuMinutes,
+  heldOutReserve,
+  spentGpuMinutes,
+} from './held-out-plan.ts'
 import { capacityPurpose } from './purpose.ts'
 import { runningAnswer } from './running-answer.ts'
 import type { SizePlan } from './structure.ts'
@@ -198,12 +204,13 @@ export async function runCapacitySuite(
   const source = sizes[0]!.source
   const largest = sizes.at(-1)!.records
   const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
+  const gpuCounts = o.direct ? heldOutGpus(measured, o.direct) : []
   const choice = o.direct
-    ? await heldOutChoice(ctx, measured, sizes, heldOutGpus(measured, o.direct), o.direct, o.budgetGpuMinutes ?? 0)
+    ? await heldOutChoice(ctx, measured, sizes, gpuCounts, o.direct, o.budgetGpuMinutes ?? 0)
     : null
   let direct =
     choice?.input && o.direct
-      ? await measureDirect(ctx, m, measured, inputs, choice.input, heldOutGpus(measured, o.direct), o.direct.runs)
+      ? await measureDirect(ctx, m, measured, inputs, choice.input, gpuCounts, o.direct.runs)
       : { runs: [], heldOut: [], joined: null }
   // A missed check with GPU-minutes left measures further: one more run at the held-out size, so the fit it joins has
   // that size's spread (a size of one run gives the model no interval at all).
@@ -214,28 +221,14 @@ export async function runCapacitySuite(
         .stats.direct ?? [],
     )
     const again = [...missed.keys()]
-    const cost = direct.heldOut
-      .filter((h) => again.includes(h.gpuCount))
-      .reduce((a, h) => a + (h.medianWallMs * h.gpuCount) / 60_000, 0)
-    const budget = o.budgetGpuMinutes ?? 0
-    if (
-      again.length > 0 &&
-      (budget <= 0 ||
-        spentGpuMinutes(measured) +
-          direct.heldOut.reduce((a, h) => a + (h.medianWallMs * h.runs * h.gpuCount) / 60_000, 0) +
-          cost <=
-          budget)
+    // One run more of each missed configuration, at its held-out run's time, on top of all spent so far.
+    const more = heldOutGpuMinutes(
+      direct.heldOut.filter((h) => again.includes(h.gpuCount)).map((h) => ({ ...h, runs: 1 })),
     )
-      direct = await measureDirect(
-        ctx,
-        m,
-        measured,
-        inputs,
-        choice.input,
-        heldOutGpus(measured, o.direct),
-        o.direct.runs,
-        again,
-      )
+    const budget = o.budgetGpuMinutes ?? 0
+    const spent = spentGpuMinutes(measured) + heldOutGpuMinutes(direct.heldOut)
+    if (again.length > 0 && (budget <= 0 || spent + more <= budget))
+      direct = await measureDirect(ctx, m, measured, inputs, choice.input, gpuCounts, o.direct.runs, again)
   }
   const record = await writeCapacityRecord(
     ctx,

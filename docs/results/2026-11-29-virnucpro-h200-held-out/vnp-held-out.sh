@@ -1,7 +1,7 @@
 # Issue 48's GPU proof: the unmodified VirNucPro (stand-in weights) on one H200, its capacity measured as a user runs it
 # (`vitest run --project gpu benchmarks/scaling.gpu.test.ts -t capacity`) on an own sample of 45,000 reads, at the
 # sizes the probe plans and with the held-out check, continued across calls (the same command again). On the GPU
-# machine, carrying .devcarry:   CUT_S=550 bash .devcarry/vnp-held-out.sh
+# machine, carrying .devcarry (with docs/results/2026-11-27-virnucpro-h200x4/vnp-setup.sh):   CUT_S=550 bash .devcarry/vnp-held-out.sh
 set -u
 t_all=$SECONDS
 source .devcarry/activate.sh
