@@ -99,10 +99,19 @@ describe('a requeued campaign task', () => {
     expect(before, 'runs kept before the requeue').toBeGreaterThanOrEqual(2)
     const task = `${jobId}_0`
     await execa('scontrol', ['requeue', task], { env })
-    // A requeued job waits for a begin time (about 2 minutes) before it starts again; a test needs no such wait.
-    for (let i = 0; i < 20; i++) {
-      const released = await execa('scontrol', ['update', `JobId=${task}`, 'StartTime=now'], { env, reject: false })
-      if (released.exitCode === 0) break
+    // A requeued job waits for a begin time (2 minutes) before it starts again; a test needs no such wait. The begin
+    // time is set only once the job is back in the queue: until its first attempt has stopped (the graceful stop
+    // finishes the run in flight, 10-30 s on a busy machine) an update is refused or overwritten. Releasing it within
+    // a fixed 10 s missed that moment in every CI run, and the file waited out the 2 minutes (160-188 s, issue 45).
+    const releaseDeadline = Date.now() + 120_000
+    let requeued = false
+    while (Date.now() < releaseDeadline) {
+      const queued = await execa('squeue', ['--noheader', '--jobs', task, '--format=%T %r'], { env, reject: false })
+      const [state = '', reason = ''] = queued.stdout.trim().split(/\s+/)
+      if (state === 'PENDING') {
+        requeued = true
+        if (reason === 'BeginTime') await execa('scontrol', ['update', `JobId=${task}`, 'StartTime=now'], { env })
+      } else if (requeued || state === '') break // started again, or already ended: nothing left to release
       await sleep(500)
     }
 
