@@ -25,8 +25,9 @@ export const NEWEST_MIN_RUNS = 3
  * Points that must regress against the window (the newest and the unconfirmed ones just before it) before the gate
  * fails on it. Runs of one night share the host's state of that night, so the pooled-runs test understates the
  * night-to-night spread: on one H200 VM a quiet night's DNABERT-S rate read -12.7% against the nights before it
- * (all 3 runs below 8 of the window's 9, p 0.018) and came back the next night (docs/VALIDATION.md, history). Two
- * such nights by chance in one series are rare; a real slowdown regresses every night.
+ * (all 3 runs below 8 of the window's 9, p 0.018) and came back the next night (docs/VALIDATION.md, history; the
+ * detail in docs/results/2026-11-25-gpu/README.md). Two such nights by chance in one series are rare; a real slowdown
+ * regresses every night.
  */
 export const NEWEST_CONFIRM_POINTS = 2
 

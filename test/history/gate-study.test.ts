@@ -1,5 +1,6 @@
 /**
- * The nightly gate's false alarms and delay, measured (docs/VALIDATION.md, history): synthetic histories whose runs
+ * The nightly gate's false alarms and delay, measured (docs/VALIDATION.md, history; the detail in
+ * docs/results/2026-11-25-gpu/README.md): synthetic histories whose runs
  * share each night's host state (night-level noise on top of run-to-run noise: on the GPU VM a quiet night's DNABERT-S
  * rate read -12.7%, all three runs low), replayed night by night as the nightly job does. "One night enough" counts
  * the nights the gate would fail if one regressed night sufficed (its suspects and its regressions); "confirmed"
