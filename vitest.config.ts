@@ -2,6 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 import AnnotationLineReporter from './reporters/annotations.ts'
 import FileTimesReporter from './reporters/file-times.ts'
 import GpuReportReporter from './reporters/gpu-report.ts'
+import RunLinesReporter from './reporters/run-lines.ts'
 import SkipReasonsReporter from './reporters/skip-reasons.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
 import {
@@ -42,6 +43,9 @@ export default defineConfig({
     // skip reasons (one line per reason tests were skipped with) and the closing line (vitest runs reporters'
     // onTestRunEnd concurrently, so order needs chaining, not array order).
     reporters: [
+      // First: vitest calls reporters in order, and a run's line must come before what its end brings (the default
+      // reporter's console lines, annotations). It says nothing outside a gpu project invocation that measures.
+      new RunLinesReporter(),
       'default',
       new AnnotationLineReporter(),
       // Each file's time to VITEST_FILE_TIMES_FILE, when set (.ci/run prints the slowest ten).
@@ -131,7 +135,8 @@ export default defineConfig({
           name: 'gpu',
           include: ['benchmarks/**/*.gpu.test.ts'],
           globalSetup: ['benchmarks/support/gpu-global-setup.ts', 'benchmarks/support/run-context-setup.ts'],
-          setupFiles: ['benchmarks/support/gpu-setup.ts'],
+          // gpu-setup skips every test without a driver; run-ledger keeps every run in the progress ledger.
+          setupFiles: ['benchmarks/support/gpu-setup.ts', 'benchmarks/support/run-ledger.ts'],
           // GPU runs are long and share devices: one file at a time.
           maxWorkers: 1,
           fileParallelism: false,

@@ -4,6 +4,7 @@ import { readSetting } from '../../src/config/variables.ts'
 import { resultsRoot, workDirOf } from '../../src/engine/context.ts'
 import { chooseRun } from '../../src/engine/continuation.ts'
 import { installGracefulStop } from '../../src/engine/graceful-stop.ts'
+import { openProgress, type ProgressContext } from '../../src/engine/invocation-progress/index.ts'
 import { environmentKey } from '../../src/engine/run-keys.ts'
 import { campaignTask } from '../../src/engine/settings.ts'
 import { FIXTURES_CACHE_DIR } from '../../src/input/dataset-cache.ts'
@@ -37,6 +38,8 @@ declare module 'vitest' {
     resultsRoot: string
     /** The invocation's claim on the run's work directory (its writer lock), or null when nothing will be measured. */
     writer: { token: string; pid: number } | null
+    /** The invocation's progress ledger and earlier progress (reporters/run-lines.ts), or null when nothing is measured. */
+    progress: ProgressContext | null
   }
 }
 
@@ -59,6 +62,19 @@ async function invocationKey(env: NodeJS.ProcessEnv) {
     input: user ? { source: user, used: [] } : null,
   })
   return environmentKey(provenance)
+}
+
+/**
+ * The invocation's progress (src/engine/invocation-progress/): a line after every run and a forecast at the start.
+ * Worth less than the run: where its ledger cannot be made, one line says so and the runs go on without it.
+ */
+async function progressOf(o: Omit<Parameters<typeof openProgress>[0], 'task'>): Promise<ProgressContext | null> {
+  try {
+    return await openProgress({ ...o, task: campaignTask(o.env) })
+  } catch (error) {
+    console.error(`virnucpro-bench: no progress lines this time: ${fsProblem(error)}`)
+    return null
+  }
 }
 
 /** The run could not be taken (another writer holds it, its place refuses a write): one line, what and where. */
@@ -124,6 +140,7 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     // Every test will be skipped: nothing is measured, so nothing is continued or locked.
     project.provide('runId', readSetting(env, 'VIRNUCPRO_BENCH_RUN_ID') ?? makeRunId())
     project.provide('writer', null)
+    project.provide('progress', null)
     return undefined
   }
   const key = await invocationKey(env)
@@ -162,6 +179,10 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   const stopBeat = startHeartbeat(workDir, token)
   project.provide('runId', choice.runId)
   project.provide('writer', { token, pid: process.pid })
+  project.provide(
+    'progress',
+    await progressOf({ root, workDir, key, env, runId: choice.runId, continued: choice.continued }),
+  )
   return async () => {
     uninstall()
     stopBeat()

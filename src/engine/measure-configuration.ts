@@ -15,7 +15,8 @@ import {
 } from '../measure/index.ts'
 import type { TargetProfile } from '../pipeline/profiles.ts'
 import type { Configuration } from './configuration.ts'
-import { type JournalOptions, openJournal } from './measurement-journal.ts'
+import { announceRun, newMeasurementId, type RunPhase } from './invocation-progress/run-events.ts'
+import { type JournalOptions, type OpenJournal, openJournal } from './measurement-journal.ts'
 import { type MonitorSettings, observeRun, type RunObservation } from './observe-run.ts'
 
 /** Suite default: 1 warm-up and 3 measured runs (GPU time is scarce; 3 a side is the scaling minimum). */
@@ -92,6 +93,34 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
     throw new RangeError(`arm labels must be unique: ${arms.map((a) => a.config.label).join(', ')}`)
   const policy = options.policy ?? SUITE_POLICY
   const journal = await openJournal(arms, options, policy)
+  const measurement = newMeasurementId()
+  announceRun({
+    type: 'plan',
+    measurement,
+    arms: arms.map(({ config: { label } }) => ({
+      label,
+      warmups: (policy.warmupArms?.includes(label) ?? true) ? policy.warmupRuns : 0,
+      runs: policy.maxRuns,
+      minRuns: policy.minRuns,
+    })),
+  })
+  try {
+    return await measureAnnounced(arms, options, policy, journal, measurement)
+  } finally {
+    // However it stops (its plan, an adaptive stop, a lost writer lock): nothing more of it will run.
+    announceRun({ type: 'end', measurement })
+  }
+}
+
+/** The measurement itself: runs as the policy asks, each announced as it starts and ends (run-events.ts). */
+async function measureAnnounced(
+  arms: readonly Arm[],
+  options: ArmsOptions,
+  policy: RepetitionPolicy,
+  journal: OpenJournal,
+  measurement: string,
+): Promise<MeasuredConfiguration[]> {
+  const byLabel = new Map(arms.map((arm) => [arm.config.label, arm]))
   const results = new Map(
     arms.map((arm) => [
       arm.config.label,
@@ -121,8 +150,13 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
     const entry = results.get(step.arm)!
     const n = entry.observations.length + 1
     const label = `${arm.config.label} ${step.phase === 'warmup' ? 'warm-up' : 'run'} ${n}`
-    const { observation, reused } = await journal.run(arm, label, (abortSignal) =>
-      observeRun({
+    // The label counts warm-ups and runs together (its folder name keeps it so); a person counts runs apart.
+    const phase: RunPhase = step.phase === 'warmup' ? 'warm-up' : 'run'
+    const nOfPhase = entry.observations.filter((o) => o.measured.warmup === (phase === 'warm-up')).length + 1
+    const said = { measurement, arm: step.arm, phase, n: nOfPhase }
+    const { observation, reused } = await journal.run(arm, label, (abortSignal) => {
+      announceRun({ type: 'start', ...said })
+      return observeRun({
         profile: options.profile,
         config: arm.config,
         input: arm.input,
@@ -132,11 +166,13 @@ export async function measureInterleaved(arms: readonly Arm[], options: ArmsOpti
         monitor: options.monitor,
         timeoutMs: options.timeoutMs,
         abortSignal,
-      }),
-    )
+      })
+    })
     entry.observations.push(observation)
     options.onRun?.(step.arm, observation, reused)
     const run = observation.measured.run
+    const given = observation.measured.keptFrom ? 'earlier' : 'shared'
+    announceRun({ type: 'run', ...said, wallMs: run.wallMs, exitClass: run.exitClass, reused: reused ? given : null })
     if (reused) reusedMs += run.wallMs
     recorded.push({ arm: step.arm, phase: step.phase, durationMs: run.wallMs })
     if (run.exitClass !== 'completed') {

@@ -80,6 +80,8 @@ const NESTED_VITEST_RUNS = [
   'test/engine/run-choice-suite.test.ts',
   // Issue 37: a settings study cut by SIGTERM inside its screen, then continued to its end: 2 campaigns (about 2 min).
   'test/study/study-continue.test.ts',
+  // Issue 44: the gpu project over two files in one invocation says its plan, then a line after every run (about 45 s).
+  'test/engine/invocation-progress/run-lines-campaign.test.ts',
   // The capacity design's runs on the CPU: 3 measurements of the reference pipeline, checks that hold for any timing.
   'test/validation/capacity-cpu-design.test.ts',
   // Issue 45: every *.bench.ts once under `vitest bench` in the smoke pass (reduced sizes, not judged; about 1 min).

@@ -180,6 +180,16 @@ export async function cutAndContinue(
   expect(record.state).toBe('completed')
   expect(record.runs.map((r) => r.label)).toEqual(reference.runs.map((r) => r.label))
   expect(perf02(record)).toEqual(perf02(reference))
+  // Issue 44: a run measured now has its `[run] ... run n of m` line; the runs the journal gave back are said as reused.
+  const reusedNow = record.runs.filter((r) => before.has(r.label)).length
+  const runLines = second.output
+    .split('\n')
+    .filter((l) => /^\[run\] stage-throughput > .*: (warm-up|run) \d+ of /.test(l))
+  expect(runLines.length, second.output).toBe(record.runs.length - reusedNow)
+  if (reusedNow > 0)
+    expect(second.output).toMatch(
+      /^\[run\] stage-throughput > 1 GPU \(cpu\): .*kept by an earlier invocation, reused, not measured again; /m,
+    )
   if (Object.keys(recordBefore).length > 0) {
     // The continuation reuses every run and writes no second record: the one there stays byte for byte.
     expect(recordBytes(runDir(work))).toEqual(recordBefore)
