@@ -10,6 +10,7 @@
 import type { DecisionState } from '../measure/index.ts'
 import type { VerdictValue } from '../results/schema/index.ts'
 import { type CapacityAnswer, type Figure, type GpuAnswer, notMeasuredText } from './answer.ts'
+import { reasonLine } from './answer-reasons.ts'
 import { decisionWord } from './decisions.ts'
 import { columnDigits, figureCell } from './figure-columns.ts'
 
@@ -25,9 +26,11 @@ export interface AnswerTable {
 }
 
 export interface AnswerView {
-  /** `FINAL` or `PROVISIONAL (n of m runs)`. */
+  /** The sentence's head: `FINAL (design finished: 1 of 4 verdicts undecided)`, `PROVISIONAL (n of m runs)`. */
   status: string
   sentence: string
+  /** Each undecided verdict: why, and what would decide it (capacity/answer-reasons.ts); laid out under the sentence. */
+  reasons: string[]
   tables: AnswerTable[]
   /** The design's state, or why there is none; then what the intervals promise. */
   design: string
@@ -223,8 +226,11 @@ function designLine(a: CapacityAnswer): string {
   return `Design: rule ${d.rule}; stopped: ${d.stop}; ${d.looks} of ${d.maxLooks} looks; ${d.gpuMinutes.toFixed(1)} of ${Number(d.budget.toFixed(1))} GPU-minutes of budget.${more}`
 }
 
-function decisionLine(d: CapacityAnswer['decisions'][number], final: boolean): string {
-  return `${d.question}: ${decisionCell(d.state, final)}: ${d.why}${d.needs ? `; to decide it: ${d.needs}` : ''}`
+/** A decision in words; an undecided one as its reason line says it (why, and what would decide it). */
+function decisionLine(d: CapacityAnswer['decisions'][number], a: CapacityAnswer): string {
+  const open = a.open.find((o) => o.id === d.id)
+  if (open) return reasonLine(open, a.status.final)
+  return `${d.question}: ${decisionCell(d.state, a.status.final)}: ${d.why}${d.needs ? `; to decide it: ${d.needs}` : ''}`
 }
 
 const EMPTY = new Set(['n/a', 'not measured', 'not judged'])
@@ -233,10 +239,11 @@ const holdsFigures = (t: AnswerTable) => t.rows.some((r) => r.slice(1).some((c) 
 
 /** The view every output lays out. */
 export function answerView(a: CapacityAnswer): AnswerView {
-  const level = `${Number(a.levelPct.toFixed(2))}% CI`
+  const level = a.ciText
   return {
-    status: a.statusText,
+    status: a.headline,
     sentence: a.sentence,
+    reasons: a.open.map((o) => reasonLine(o, a.status.final)),
     tables: [
       timeTable(a, level),
       speedupTable(a, level),
@@ -248,7 +255,7 @@ export function answerView(a: CapacityAnswer): AnswerView {
     ].filter(holdsFigures),
     design: designLine(a),
     guarantee: `Guarantee: ${a.guarantee}.`,
-    decisions: a.decisions.map((d) => decisionLine(d, a.status.final)),
+    decisions: a.decisions.map((d) => decisionLine(d, a)),
     definitions: a.definitions,
   }
 }

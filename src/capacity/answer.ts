@@ -10,9 +10,12 @@ import { DECISION } from '../config/capacity-targets.ts'
 import type { DecisionState } from '../measure/index.ts'
 import type { Verdict, VerdictValue } from '../results/schema/index.ts'
 import type { CapacityStats } from './analyze.ts'
+import { ciText } from './answer-level.ts'
+import { answerOpen, type OpenVerdict } from './answer-reasons.ts'
+import { misfitText, sizesText } from './answer-sizes.ts'
+import { headlineOf, statusTextOf } from './answer-state.ts'
 import { type Decision, decisionWord } from './decisions.ts'
 import { type HeldOutCheck, missedChecks } from './held-out.ts'
-import type { SizeMisfit } from './model.ts'
 
 /** A figure in its display unit, with its interval's ends (null without one). */
 export interface Figure {
@@ -71,11 +74,19 @@ export interface GpuAnswer {
 
 export interface CapacityAnswer {
   status: AnswerStatus
-  /** `FINAL` or `PROVISIONAL (n of m runs)`. */
+  /** `FINAL` or `PROVISIONAL (n of m runs)` (capacity/answer-state.ts). */
   statusText: string
-  /** The answer in one sentence. */
+  /** The sentence's head: the status, and once stopped how, with its verdicts' states (`FINAL (design finished: ...)`). */
+  headline: string
+  /** The answer in one sentence, starting with the headline. */
   sentence: string
+  /** Each verdict left undecided: why, and what would decide it (capacity/answer-reasons.ts). */
+  open: OpenVerdict[]
   levelPct: number
+  /** The looks the intervals' level spends alpha over (1: judged once). */
+  looks: number
+  /** The level named with why it is that level: `99.17% CI, Bonferroni over 6 looks` (capacity/answer-level.ts). */
+  ciText: string
   /** What the intervals promise. */
   guarantee: string
   limitH: number
@@ -110,20 +121,6 @@ export interface CapacityAnswer {
   /** Per configuration, the model's error out of sample its intervals beyond the largest size carry (capacity/misfit.ts). */
   misfit: { label: string; text: string }[]
 }
-
-/**
- * The status every output starts with, with or without an answer: `PROVISIONAL (n of m runs)` while it measures;
- * once stopped `FINAL` only where its held-out check fell inside (issue 48), `UNDECIDED (held-out check missed)` where
- * it missed, `UNCHECKED (no held-out run)` where it had none.
- */
-export const statusTextOf = (status: AnswerStatus): string =>
-  !status.final
-    ? `PROVISIONAL (${status.keptRuns} of ${status.plannedRuns ?? '?'} runs)`
-    : status.check === 'missed'
-      ? 'UNDECIDED (held-out check missed)'
-      : status.check === 'unchecked'
-        ? 'UNCHECKED (no held-out run)'
-        : 'FINAL'
 
 const GIB = 2 ** 30
 const HOUR_MS = 3_600_000
@@ -227,7 +224,7 @@ export function notMeasuredText(a: Pick<CapacityAnswer, 'notMeasured' | 'hostGpu
   ].join('; ')
 }
 
-/** The one sentence that answers. */
+/** The one sentence that answers, after its headline. */
 function sentenceOf(a: Omit<CapacityAnswer, 'sentence'>): string {
   const at = millions(a.production)
   const perGpu = a.gpus.map(
@@ -246,9 +243,9 @@ function sentenceOf(a: Omit<CapacityAnswer, 'sentence'>): string {
     return `${cmp.gpuCount} GPUs against 1 ${verb} at ${at} (${figureText(cmp.speedup, 'x', 2)} against ${cmp.threshold}x)`
   })
   const missing = a.notMeasured.length > 0 ? `; ${notMeasuredText(a)}` : ''
-  if (a.gpus.length === 0) return `${a.statusText}: no configuration could be fitted yet${missing}.`
+  if (a.gpus.length === 0) return `${a.headline}: no configuration could be fitted yet${missing}.`
   const missed = a.status.check === 'missed' ? [...missedChecks(a.heldOutChecks).values()].map((m) => ` ${m}.`) : []
-  return `${a.statusText}: ${at} sequences take ${perGpu.join(' and ')}${pays.length > 0 ? `; ${pays.join('; ')}` : ''}${missing}.${missed.join('')}`
+  return `${a.headline}: ${at} sequences take ${perGpu.join(' and ')}${pays.length > 0 ? `; ${pays.join('; ')}` : ''}${missing}.${missed.join('')}`
 }
 
 /**
@@ -291,10 +288,15 @@ export function capacityAnswer(
   const limit = decisions.find((d) => d.kind === 'time')?.threshold ?? 10
   const measured = stats.configurations.map((c) => c.gpuCount)
   const most = Math.max(1, ...measured, status.hostGpus ?? 0)
+  const { open, judged } = answerOpen(stats, verdicts, status.final, typical, production)
   const base: Omit<CapacityAnswer, 'sentence'> = {
     status,
     statusText: statusTextOf(status),
+    headline: headlineOf(status, seq !== null && seq !== undefined, open.length, judged),
+    open,
     levelPct: level * 100,
+    looks,
+    ciText: ciText(level, looks),
     guarantee:
       looks > 1
         ? `intervals at ${(level * 100).toFixed(2)}%: a decided verdict is wrong with a chance of at most ${DECISION.alpha * 100}%, however many of the design's ${looks} looks it took (each look spends ${DECISION.alpha * 100}% / ${looks})`
@@ -346,38 +348,4 @@ export function capacityAnswer(
     ),
   }
   return { ...base, sentence: sentenceOf(base) }
-}
-
-const records = (n: number) => Math.round(n).toLocaleString('en-US')
-
-/** What the measurement fitted and held out, and why, in a sentence; null for a record that kept no plan. */
-function sizesText(stats: CapacityStats): string | null {
-  const s = stats.sizeChoice
-  if (!s) return null
-  const joined = stats.joinedHeldOut
-    ? ` Its check missed, so ${records(stats.joinedHeldOut)} records joined the fit.`
-    : ''
-  return `Sizes: ${s.plan ? s.plan.why : 'as given (VIRNUCPRO_BENCH_SIZES)'}. ${s.heldOut ? `${s.heldOut.why}.` : 'No held-out size asked for.'}${joined}`
-}
-
-/** The misfit a configuration's intervals carry, in words. */
-function misfitText(m: SizeMisfit | null): string {
-  if (m === null) return 'not seen: fewer than three sizes, so the intervals cover run-to-run noise only'
-  const how =
-    m.source === 'held-out'
-      ? `its held-out run of ${records(m.leftOut)} sequences`
-      : `${records(m.leftOut)} sequences left out and refitted from ${m.fittedSizes.map(records).join(' / ')}`
-  return `${m.growthErrorPct >= 0 ? '+' : ''}${m.growthErrorPct.toFixed(1)}% of the growth it projected (${how}: measured ${(m.measuredMs / 1000).toFixed(1)} s, projected ${(m.predictedMs / 1000).toFixed(1)} s); every interval beyond the largest measured size carries that share of its growth`
-}
-
-/** The console's line after each kept run: the status, each GPU count's 6 M hours, k against 1, decided so far. */
-export function answerLine(a: CapacityAnswer): string {
-  const open = a.decisions.filter((d) => d.state === 'undecided').length
-  const gpus = a.gpus.map(
-    (g) => `${g.label} ${figureText(g.productionH, 'h')} ${g.production ? decisionWord(g.production) : '-'}`,
-  )
-  const cmps = a.comparisons.map(
-    (c) => `${c.gpuCount}-vs-1 ${figureText(c.speedup, 'x', 2)} ${c.state ? decisionWord(c.state) : '-'}`,
-  )
-  return `capacity ${a.statusText}: ${millions(a.production)}: ${[...gpus, ...cmps].join('; ') || 'no fit yet'}; ${a.decisions.length - open} of ${a.decisions.length} verdicts decided`
 }

@@ -25,7 +25,10 @@ export function neededFor(d: Decision, configs: readonly ConfigCapacity[], ctx: 
     const steps = from.flatMap((c) => preconditionSteps(c, { ...ctx, room: Number.POSITIVE_INFINITY }))
     return steps.length > 0
       ? `it needs ${what(steps[0]!)} first`
-      : `the input (${ctx.maxRecords.toLocaleString('en-US')} records) cannot give what a PASS needs`
+      : Number.isFinite(ctx.maxRecords)
+        ? `the input (${ctx.maxRecords.toLocaleString('en-US')} records) cannot give what a PASS needs`
+        : // A generated input grows without limit: what is missing is no size (issue 44 printed `∞ records`).
+          'no run the design can make gives what a PASS needs'
   }
   if (d.estimate === null || !d.ci) return 'it needs runs that give it an interval at all'
   const distance = Math.abs(d.estimate - d.threshold) / Math.abs(d.estimate)

@@ -21,6 +21,7 @@ import type { Thresholds } from '../config/thresholds.ts'
 import { type DecisionState, type Direction, decideInterval } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
 import type { ComparisonCapacity } from './compare.ts'
+import { SETTLE_CLAUSE } from './held-out.ts'
 import type { ConfigCapacity } from './model.ts'
 
 export interface DecisionQuestion {
@@ -47,6 +48,12 @@ export interface Decision extends DecisionQuestion {
   why: string
   /** For an undecided one once the design stopped: what would decide it (capacity/decide-design.ts); else null. */
   needs: string | null
+  /**
+   * For an undecided one, what would decide it in general, read from why it is undecided (a third size, runs that
+   * narrow the interval, a fit that holds beyond its sizes): what the answer says where no design costed it (`needs`).
+   * Absent on decided ones and in records written before issue 44.
+   */
+  decideBy?: string
 }
 
 export interface DecisionOptions {
@@ -154,6 +161,19 @@ export function passPreconditions(c: ConfigCapacity, batching: CapacityTargets['
 const shown = (e: number, unit: string) =>
   `${e.toFixed(unit === 'h' ? 2 : unit === 'x' ? 2 : 1)}${unit === '%' ? '%' : ` ${unit}`}`
 
+/** What settles a size model that missed its held-out check: what the miss's own words say (held-out.ts missedChecks). */
+const settleOf = (missed: string) =>
+  missed.split(SETTLE_CLAUSE)[1] ??
+  'a fit that holds beyond its sizes: fit sizes up to the held-out one and hold out a larger one, or run the size you plan directly'
+
+/** What would let unsupported runs support a projection: the size each configuration's support names, else more runs. */
+function supportingRuns(unsupported: readonly ConfigCapacity[]): string {
+  const next = unsupported.flatMap((c) =>
+    c.support.nextRecords ? [`${c.label}: measure ${count(c.support.nextRecords)} records next`] : [],
+  )
+  return next.length > 0 ? next.join('; ') : 'runs whose wall times support a projection (the problems above say what)'
+}
+
 /** One question decided from its verdict (value and CI at the analysis level) and its configurations' support. */
 function decideQuestion(
   q: DecisionQuestion,
@@ -162,10 +182,11 @@ function decideQuestion(
   o: DecisionOptions,
 ): Decision {
   const base = { ...q, estimate: v?.value ?? null, ci: v?.ci ?? null, needs: null }
-  const undecided = (why: string): Decision => ({ ...base, state: 'undecided', why })
-  if (!v || v.value === null) return undecided(`not measured: ${v?.detail ?? 'no figure for it in these runs'}`)
+  const undecided = (why: string, decideBy: string): Decision => ({ ...base, state: 'undecided', why, decideBy })
+  if (!v || v.value === null)
+    return undecided(`not measured: ${v?.detail ?? 'no figure for it in these runs'}`, 'runs that give it a figure')
   const missed = q.from.flatMap((k) => o.missed?.get(k) ?? [])
-  if (missed.length > 0) return undecided(missed.join(' | '))
+  if (missed.length > 0) return undecided(missed.join(' | '), settleOf(missed[0]!))
   const from = configs.filter((c) => q.from.includes(c.gpuCount))
   // A model that holds but is imprecise decides from its (wide) interval; any other problem decides nothing.
   const unsupported = from.filter((c) => !c.support.supported && !c.support.precisionOnly)
@@ -175,16 +196,26 @@ function decideQuestion(
   if (unsupported.length > 0)
     return undecided(
       `the runs cannot support a projection: ${unsupported.map((c) => `${c.label}: ${c.support.problems.join('; ')}`).join(' | ')}`,
+      supportingRuns(unsupported),
     )
-  if (!v.ci) return undecided('no interval (a size of one run, or one without a finite end)')
+  if (!v.ci)
+    return undecided(
+      'no interval (a size of one run, or one without a finite end)',
+      'two or more completed runs at each of two sizes',
+    )
   const state = decideInterval(v.ci, q.threshold, q.direction, o.margin)
   const where = `${shown(v.value, q.unit)} [${shown(v.ci.low, q.unit)}, ${shown(v.ci.high, q.unit)}] against ${q.direction === 'at-most' ? '<=' : '>='} ${shown(q.threshold, q.unit)}`
   if (state === 'fail') return { ...base, state, why: `${where}: the whole interval is on the failing side` }
-  if (state === 'undecided') return undecided(`${where}: the interval straddles the threshold`)
-  const missing = from.flatMap((c) => passPreconditions(c, o.batching).map((m) => `${c.label}: ${m}`))
-  if (missing.length > 0)
+  if (state === 'undecided')
     return undecided(
-      `${where} would read ${state === 'pass' ? 'PASS' : 'at threshold'}, but ${state === 'pass' ? 'a PASS' : 'that'} needs ${missing.join('; ')}`,
+      `${where}: the interval straddles the threshold`,
+      'more runs at the largest size, or a larger size, until the interval lies on one side of the threshold',
+    )
+  const lacking = from.flatMap((c) => passPreconditions(c, o.batching).map((m) => ({ label: c.label, m })))
+  if (lacking.length > 0)
+    return undecided(
+      `${where} would read ${state === 'pass' ? 'PASS' : 'at threshold'}, but ${state === 'pass' ? 'a PASS' : 'that'} needs ${lacking.map((l) => `${l.label}: ${l.m}`).join('; ')}`,
+      `runs that give ${lacking.map((l) => `${l.label} ${l.m}`).join('; ')}`,
     )
   return state === 'pass'
     ? { ...base, state, why: `${where}: the whole interval is on the passing side` }
@@ -202,7 +233,9 @@ export function decideCapacity(
   const byId = new Map(verdicts.map((v) => [v.id, v]))
   return decisionScope(configs, comparisons, t).map((q) => {
     const d = decideQuestion(q, byId.get(q.id), configs, o)
-    return d.state === 'undecided' ? { ...d, needs: o.needs?.get(d.id) ?? null } : d
+    // The design's costed runs assume the model holds: where its held-out check missed, they would decide nothing.
+    const missed = d.from.some((k) => o.missed?.has(k))
+    return d.state === 'undecided' && !missed ? { ...d, needs: o.needs?.get(d.id) ?? null } : d
   })
 }
 
@@ -226,12 +259,14 @@ export function withDecisions(verdicts: readonly Verdict[], decisions: readonly 
   return verdicts.map((v) => {
     const d = byId.get(v.id)
     if (!d) return v
+    // An undecided verdict's detail says what would decide it, as the answer's reason line does (issue 44).
+    const toDecide = d.state === 'undecided' ? (d.needs ?? d.decideBy ?? null) : null
     const threshold = `${d.direction === 'at-most' ? '<=' : '>='} ${d.threshold}${d.unit === '%' ? '%' : ` ${d.unit}`}${d.kind === 'speedup' ? ' (speedup: 1-GPU wall time over this wall time, same input)' : ''}`
     return {
       ...v,
       verdict: d.state === 'pass' ? 'pass' : d.state === 'fail' ? 'fail' : 'inconclusive',
       threshold,
-      detail: `${v.detail} | ${decisionWord(d.state)}: ${d.why}${d.needs ? `; ${d.needs}` : ''}`,
+      detail: `${v.detail} | ${decisionWord(d.state)}: ${d.why}${toDecide ? `; to decide it: ${toDecide}` : ''}`,
       decision: { state: d.state, level: d.ci?.level ?? null, why: d.why, needs: d.needs },
     }
   })

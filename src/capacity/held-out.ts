@@ -53,6 +53,9 @@ export function heldOutChecks(
 }
 
 const count = (x: number) => Math.round(x).toLocaleString('en-US')
+
+/** Where a missed check's words turn from the miss to what would settle it (capacity/decisions.ts reads the rest). */
+export const SETTLE_CLAUSE = '; what would settle it: '
 const hoursText = (ms: number) => `${(ms / 3_600_000).toFixed(3)} h`
 
 /**
@@ -68,7 +71,7 @@ export function missedChecks(checks: readonly HeldOutCheck[]): Map<number, strin
     const ci = p.ci!
     out.set(
       c.gpuCount,
-      `the size model does not hold beyond the sizes it fitted: ${c.label}'s held-out run of ${count(c.records)} records took ${hoursText(c.medianWallMs)}, the model projected ${hoursText(p.estimate)} [${hoursText(ci.low)}, ${hoursText(ci.high)}] (${c.errorPct! >= 0 ? '+' : ''}${c.errorPct!.toFixed(1)}%, outside its interval); what would settle it: fit sizes up to ${count(c.records)} records and hold out a larger one (a larger sample), or run the size you plan directly`,
+      `the size model does not hold beyond the sizes it fitted: ${c.label}'s held-out run of ${count(c.records)} records took ${hoursText(c.medianWallMs)}, the model projected ${hoursText(p.estimate)} [${hoursText(ci.low)}, ${hoursText(ci.high)}] (${c.errorPct! >= 0 ? '+' : ''}${c.errorPct!.toFixed(1)}%, outside its interval)${SETTLE_CLAUSE}fit sizes up to ${count(c.records)} records and hold out a larger one (a larger sample), or run the size you plan directly`,
     )
   }
   return out

@@ -10,6 +10,7 @@
  *   per-file.ts (what is missing where builds cannot be counted), shared.ts, bend.ts, support.ts, dominant.ts,
  *   stage-capacity.ts and util-projection.ts (a GPU stage's utilization), compare.ts (k GPUs against 1), verdicts.ts;
  * - re-analysis of stored runs: refit.ts and refit-sources.ts (`virnucpro-bench capacity`);
+ * - naming: purpose.ts (a record's id and name), known-answer.ts (a check's record, never a configuration's answer);
  * - for the reports: report-analysis.ts (the capacity section of a run's reports) and table.ts (its rows).
  * The layouts of those rows stay with the other layouts in src/report/render/ (capacity-markdown, capacity-html,
  * capacity-chart, capacity-text) and the command's in src/cli/.
@@ -27,8 +28,10 @@ export {
 } from './analyze.ts'
 export type { ComparisonCapacity } from './compare.ts'
 export { type Decision, decisionWord } from './decisions.ts'
+export { isKnownAnswer, KNOWN_ANSWER_PREFIX, knownAnswerName } from './known-answer.ts'
 export type { ConfigCapacity, StageCapacity } from './model.ts'
 export { type CapacitySizes, capacitySizes } from './probe.ts'
+export type { RecordName } from './purpose.ts'
 export { RATE_SOURCE_NAMES } from './rates.ts'
 export { type HeldOut, refitInput } from './refit.ts'
 export { lacksBusySpans } from './refit-sources.ts'

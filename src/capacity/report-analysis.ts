@@ -6,9 +6,11 @@
  * chart. Pure; figures and verdicts are the record's (capacity-rows.ts).
  */
 import type { ResultRecord } from '../results/schema/index.ts'
-import { type AnswerStatus, type CapacityAnswer, capacityAnswer, statusTextOf } from './answer.ts'
+import { type AnswerStatus, type CapacityAnswer, capacityAnswer } from './answer.ts'
+import { statusTextOf } from './answer-state.ts'
 import type { CapacityStats } from './index.ts'
 import { RATE_SOURCE_NAMES } from './index.ts'
+import { isKnownAnswer } from './known-answer.ts'
 import { recordStatus } from './record-answer.ts'
 import { type CapacityComparisonRow, type CapacityConfigRow, comparisonRow, configRow, verdictReader } from './table.ts'
 
@@ -59,6 +61,11 @@ export interface CapacityEntry {
   statusText: string
   recordId: string
   name: string
+  /**
+   * A known answer's record (capacity/known-answer.ts): evidence of a check of the size model, shown with its evidence
+   * and never as a configuration's capacity answer (no answer line, no place at a report's top).
+   */
+  knownAnswer: boolean
   state: ResultRecord['state']
   reason: string | null
   input: CapacityInput | null
@@ -206,6 +213,7 @@ function entryOf(record: ResultRecord): CapacityEntry {
     statusText: statusTextOf(status),
     recordId: record.id,
     name: record.name,
+    knownAnswer: isKnownAnswer(record.name),
     state: record.state,
     reason: record.reason,
     input: inputOf(stats.input, record),

@@ -1,5 +1,6 @@
 /**
- * The capacity answer after every run, one line each (capacity/answer.ts answerLine), while the measurement goes on:
+ * The capacity answer after every run, a line each and a line for each UNDECIDED it shows (capacity/answer-line.ts),
+ * while the measurement goes on:
  * the runs so far, the planned ones and every one the design adds, analysed as the record will be (the same options),
  * marked PROVISIONAL with the one count of runs the reports use (measured runs kept, warm-ups apart, of those planned
  * so far). A run the journal gives back (a continuation) adds no line of its own: the first new run's line holds it.
@@ -10,14 +11,18 @@ import type { MeasuredConfiguration } from '../engine/measure-configuration.ts'
 import type { RunObservation } from '../engine/observe-run.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
 import { type AnalysisOptions, analyzeCapacity, type ConfigMeasurements } from './analyze.ts'
-import { answerLine, capacityAnswer } from './answer.ts'
+import { capacityAnswer } from './answer.ts'
+import { answerLines } from './answer-line.ts'
 
 export interface RunningAnswer {
   /** Says which configuration and input an arm's runs belong to, before its first run. */
   register(arm: string, config: number, input: ResolvedInput): void
   /** More measured runs planned (a design step's). */
   plan(runs: number): void
-  /** A run ended: analyse everything kept so far and print the line (not for a run given back by the journal). */
+  /**
+   * A run ended: analyse everything kept so far and print its lines, in one call (one console block), not for a run
+   * given back by the journal.
+   */
   onRun(arm: string, observation: RunObservation, reused: boolean): void
 }
 
@@ -26,7 +31,8 @@ export function runningAnswer(o: {
   thresholds: Thresholds
   analysis: AnalysisOptions
   plannedRuns: number
-  print: (line: string) => void
+  /** Where the lines after a run go, joined by newlines: one console block a run. */
+  print: (lines: string) => void
 }): RunningAnswer {
   const arms = new Map<string, { config: number; input: ResolvedInput }>()
   const runs = new Map<string, RunObservation[]>()
@@ -87,7 +93,7 @@ export function runningAnswer(o: {
         // Every configuration is planned on this host: one not fitted yet is 'not measured yet'.
         hostGpus: Math.max(...o.configs.map((c) => c.gpuCount)),
       })
-      o.print(answerLine(answer))
+      o.print(answerLines(answer).join('\n'))
     },
   }
 }

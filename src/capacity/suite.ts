@@ -32,7 +32,7 @@ import {
   heldOutReserve,
   spentGpuMinutes,
 } from './held-out-plan.ts'
-import { capacityPurpose } from './purpose.ts'
+import { capacityPurpose, type RecordName } from './purpose.ts'
 import { runningAnswer } from './running-answer.ts'
 import type { SizePlan } from './structure.ts'
 import { type TopUpState, topUp } from './topup.ts'
@@ -56,12 +56,19 @@ const sizeLabel = (config: Configuration, input: ResolvedInput) =>
 export interface CapacityOptions {
   /** GPU-minutes the sequential design may spend on top-up runs (capacity/topup.ts); 0 (default): planned runs only. */
   budgetGpuMinutes?: number
-  /** The record's id suffix (writeCapacityRecord's `idSuffix`), so the journal names the record the runs are for. */
-  purposeSuffix?: string
+  /**
+   * The record's id suffix or its own name (writeCapacityRecord's `naming`: a known answer's), so the journal names
+   * the record the runs are for: a measurement whose journal names no record it writes reads back as a second,
+   * partial answer of the same name.
+   */
+  purposeSuffix?: string | RecordName
   /** When the design stops (config/capacity-targets.ts): once every verdict in scope is decided (default), on widths. */
   rule?: CapacityStopRule
-  /** Where the answer's line after each run goes (capacity/running-answer.ts); absent: no line. */
-  onAnswer?: (line: string) => void
+  /**
+   * Where the answer's lines after each run go (capacity/running-answer.ts: the line and each UNDECIDED's reason,
+   * joined by newlines: one block a run); absent: none.
+   */
+  onAnswer?: (lines: string) => void
   /**
    * The held-out check (issue 48): one size larger than every fitted one run directly after the design, `runs` times
    * on each configuration of `gpuCounts` (default every one measured), kept in the record beside the fit and never
@@ -311,14 +318,14 @@ export interface SizeChoice {
 }
 
 /**
- * Analyses measurements (one per size, parallel to `inputs`) and writes the capacity record; `idSuffix` tells two
- * capacity records of one run apart (a fault scenario beside the clean one).
+ * Analyses measurements (one per size, parallel to `inputs`) and writes the capacity record; `naming` tells two
+ * capacity records of one run apart (a suffix), or names the record outright (a known answer's: capacity/purpose.ts).
  */
 export function writeCapacityRecord(
   ctx: SuiteContext,
   measured: readonly ConfigMeasurements[],
   inputs: readonly ResolvedInput[],
-  idSuffix = '',
+  naming: string | RecordName = '',
   extraSizes: readonly number[] = [],
   /** Runs kept in the record but not fitted (a size measured directly to check the projection against). */
   heldOut: readonly MeasuredConfiguration[] = [],
@@ -346,7 +353,7 @@ export function writeCapacityRecord(
     ...capacityPurpose(
       measured.map((c) => c.config),
       inputs,
-      idSuffix,
+      naming,
     ),
     measurements: all,
     stats: {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { analysisOptions } from '../../src/capacity/analysis-options.ts'
-import { capacityAnswer, heldOutState, statusTextOf } from '../../src/capacity/answer.ts'
+import { capacityAnswer, heldOutState } from '../../src/capacity/answer.ts'
+import { statusTextOf } from '../../src/capacity/answer-state.ts'
 import { checkedAnalysis } from '../../src/capacity/checked-analysis.ts'
 import type { HeldOut } from '../../src/capacity/held-out.ts'
 import { DECISION } from '../../src/config/capacity-targets.ts'
@@ -53,7 +54,11 @@ describe('an analysis checked against its held-out run', () => {
     expect(stats.configurations[0]!.sizes.map((s) => s.records)).toEqual(SIZES)
     const answer = capacityAnswer(stats, verdicts, stopped)
     expect(answer.statusText).toBe('FINAL')
-    expect(answer.sentence.startsWith('FINAL: 6 M sequences take')).toBe(true)
+    // Issue 44: a stopped answer says how it stopped and where that left its verdicts (this one ran no design).
+    expect(answer.headline).toMatch(
+      /^FINAL \(judged once, no design: (all \d+ verdicts decided|\d+ of \d+ verdicts undecided)\)$/,
+    )
+    expect(answer.sentence.startsWith(`${answer.headline}: 6 M sequences take`)).toBe(true)
     expect(stats.decisions!.find((d) => d.id === 'capacity/1/perf01/6000000')!.state).not.toBe('undecided')
   })
 
@@ -79,8 +84,18 @@ describe('an analysis checked against its held-out run', () => {
     for (const v of verdicts.filter((x) => x.decision)) expect(v.verdict).toBe('inconclusive')
     const answer = capacityAnswer(stats, verdicts, stopped)
     expect(answer.statusText).toBe('UNDECIDED (held-out check missed)')
+    expect(answer.headline).toBe(
+      `UNDECIDED (held-out check missed; judged once, no design: ${stats.decisions!.length} of ${stats.decisions!.length} verdicts undecided)`,
+    )
     expect(answer.sentence).not.toMatch(/\bFINAL\b/)
     expect(answer.sentence).toContain('the size model does not hold beyond the sizes it fitted')
+    // Issue 44: each says why and, once, what would settle the miss (not the design's costed runs: the model missed).
+    for (const o of answer.open.filter((x) => !x.why.startsWith('not measured'))) {
+      expect(o.why).toMatch(/outside its interval\)$/)
+      expect(o.toDecide).toBe(
+        'fit sizes up to 45,000 records and hold out a larger one (a larger sample), or run the size you plan directly',
+      )
+    }
   })
 
   test('a miss without the runs to join: undecided all the same, the figures unjoined', () => {

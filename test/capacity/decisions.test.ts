@@ -141,6 +141,6 @@ describe('deciding', () => {
       verdict: 'inconclusive',
       decision: { state: 'undecided', needs: 'about 6 more runs' },
     })
-    expect(production!.detail).toMatch(/\| UNDECIDED: .*straddles the threshold; about 6 more runs$/)
+    expect(production!.detail).toMatch(/\| UNDECIDED: .*straddles the threshold; to decide it: about 6 more runs$/)
   })
 })

@@ -52,12 +52,15 @@ async function outputsOf(name: string, dir: string): Promise<Outputs> {
   }
 }
 
-/** The answer's status and sentence as each output writes it (markdown and HTML escape; the status marked bold). */
+/**
+ * The answer's headline (its status, and once stopped how: issue 44) and sentence as each output writes it (markdown
+ * and HTML escape; the headline marked bold).
+ */
 function expectSentence(o: Outputs, answer: CapacityAnswer): void {
-  const rest = answer.sentence.slice(answer.statusText.length)
+  const rest = answer.sentence.slice(answer.headline.length)
   for (const file of ['capacity.md', 'summary.md', 'bottleneck.md', 'perf02.md'] as const)
-    expect(o.files[file], file).toContain(`**${escapeMarkdown(answer.statusText)}**${escapeMarkdown(rest)}`)
-  expect(o.files['index.html']).toContain(`<strong>${escapeHtml(answer.statusText)}</strong>${escapeHtml(rest)}`)
+    expect(o.files[file], file).toContain(`**${escapeMarkdown(answer.headline)}**${escapeMarkdown(rest)}`)
+  expect(o.files['index.html']).toContain(`<strong>${escapeHtml(answer.headline)}</strong>${escapeHtml(rest)}`)
   expect(o.terminal).toContain(answer.sentence)
   expect(o.capacity.stdout.split('\n')[0]).toBe(answer.sentence)
 }
@@ -169,6 +172,9 @@ describe('the same measurement finished, and one cut before its second size', ()
   test('the finished record, stopped without a held-out run, reads UNCHECKED (never FINAL) in every report and the command, with its design', () => {
     const answer = finished.json!.answer
     expect(answer.statusText).toBe('UNCHECKED (no held-out run)')
+    // Issue 44: how it stopped and where that left its verdicts, each undecided one's reason under the sentence.
+    expect(answer.headline).toMatch(/^UNCHECKED \(no held-out run; design finished: \d+ of 9 verdicts undecided\)$/)
+    expect(finished.capacity.stdout.split('\n')[1]).toMatch(/^ {2}.*: UNDECIDED: .*; to decide it: /)
     for (const text of [...Object.values(finished.files), finished.capacity.stdout])
       expect(text).not.toMatch(/\bFINAL\b/)
     expectSentence(finished, answer)

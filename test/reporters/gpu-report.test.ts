@@ -58,11 +58,15 @@ describe('gpu-report reporter on a real vitest run', () => {
     expect(lines.at(-1)).toContain(`13 reports in ${out}`)
   })
 
-  // Layout changed deliberately (issue 36): the capacity answer's sentence, then its hours and k-vs-1 tables.
+  // Layout changed deliberately (issue 36): the capacity answer's sentence, then its hours and k-vs-1 tables; issue
+  // 44: how it stopped (this record ran no design), then each undecided verdict's reason.
   test('prints the capacity answer: its sentence, hours per configuration, and the speedup for k > 1', () => {
     const lines = stdout.split('\n').filter((l) => l.startsWith('gpu-report: capacity '))
     expect(lines[0]).toMatch(
-      /^gpu-report: capacity capacity, .*: FINAL: 6 M sequences take 46\.4 h \[41\.5, 51\.3\] on 1 worker \(over 10 h: FAIL\)/,
+      /^gpu-report: capacity capacity, .*: FINAL \(judged once, no design: 2 of 9 verdicts undecided\): 6 M sequences take 46\.4 h \[41\.5, 51\.3\] on 1 worker \(over 10 h: FAIL\)/,
+    )
+    expect(lines[1]).toMatch(
+      /^gpu-report: capacity {5}PERF-01 on 2 workers at 6,000,000 sequences: UNDECIDED: .*; to decide it: /,
     )
     expect(lines).toContainEqual(
       expect.stringMatching(/^gpu-report: capacity +1 worker +0\.349 .* PASS +46\.4 .* FAIL$/),

@@ -84,6 +84,9 @@ const NESTED_VITEST_RUNS = [
   'test/engine/invocation-progress/run-lines-campaign.test.ts',
   // The capacity design's runs on the CPU: 3 measurements of the reference pipeline, checks that hold for any timing.
   'test/validation/capacity-cpu-design.test.ts',
+  // Issue 44: the capacity answer and the capacity known answers' direct check in one gpu-project console: one name one
+  // answer, every UNDECIDED with its reason (one campaign of 9 runs, about 60 s).
+  'test/validation/capacity-console.test.ts',
   // Issue 45: every *.bench.ts once under `vitest bench` in the smoke pass (reduced sizes, not judged; about 1 min).
   'test/benchmarks/bench-smoke.test.ts',
 ]

@@ -69,7 +69,8 @@ function perfOf(records: readonly ResultRecord[], pattern: RegExp): PerfSummary 
 function capacityProjections(records: readonly ResultRecord[]): HostProjection[] {
   return analyzeCapacityRecords(records).entries.flatMap((entry) => {
     const at = entry.columns.findIndex((c) => c.role === 'production')
-    if (at < 0) return []
+    // A known answer's projection is a planted fault's or a check's, never what the host would take.
+    if (at < 0 || entry.knownAnswer) return []
     return entry.configurations.map((c) => ({
       recordId: entry.recordId,
       label: c.label,

@@ -5,7 +5,8 @@
  * or skipped record, or damaged stats (study-stats.ts names the field). The newest record of each id, newest first.
  * A partial record's status and states read PROVISIONAL. Pure.
  */
-import { type AnswerStatus, type Figure, figureText, statusTextOf } from '../../capacity/answer.ts'
+import { type AnswerStatus, type Figure, figureText } from '../../capacity/answer.ts'
+import { statusTextOf } from '../../capacity/answer-state.ts'
 import { recordStatus } from '../../capacity/record-answer.ts'
 import type { DecisionState } from '../../measure/index.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'

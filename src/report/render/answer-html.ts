@@ -11,6 +11,8 @@ const list = (lines: readonly string[]) => `<ul>${lines.map((l) => `<li>${h(l)}<
 export function answerHtml(view: AnswerView): string {
   const rest = view.sentence.startsWith(view.status) ? view.sentence.slice(view.status.length) : `: ${view.sentence}`
   const parts = [`<p class="answer"><strong>${h(view.status)}</strong>${h(rest)}</p>`]
+  // Each undecided verdict's reason right under the sentence that names it undecided.
+  if (view.reasons.length) parts.push(list(view.reasons))
   for (const t of view.tables) {
     parts.push(
       `<h4>${h(t.title)}</h4>`,

@@ -7,10 +7,16 @@ import type { AnswerTableId, AnswerView } from '../../capacity/answer-table.ts'
 import { escapeMarkdown as esc } from './escape.ts'
 import { mdTable } from './markdown-table.ts'
 
-/** `**PROVISIONAL (11 of 12 runs)**: 6 M sequences take ...`: the status marked, the sentence after it. */
+const list = (lines: readonly string[]) => lines.map((l) => `- ${esc(l)}`).join('\n')
+
+/**
+ * `**PROVISIONAL (11 of 12 runs)**: 6 M sequences take ...`: the status marked, the sentence after it, and each
+ * undecided verdict's reason listed under it.
+ */
 export function answerHeadline(view: AnswerView): string {
   const rest = view.sentence.startsWith(view.status) ? view.sentence.slice(view.status.length) : `: ${view.sentence}`
-  return `**${esc(view.status)}**${esc(rest)}`
+  const reasons = view.reasons.length ? `\n\n${list(view.reasons)}` : ''
+  return `**${esc(view.status)}**${esc(rest)}${reasons}`
 }
 
 export interface AnswerParts {
@@ -21,8 +27,6 @@ export interface AnswerParts {
   /** Markdown heading of each table (`####` under an entry's `###`). */
   heading?: string
 }
-
-const list = (lines: readonly string[]) => lines.map((l) => `- ${esc(l)}`).join('\n')
 
 export function answerMarkdown(view: AnswerView, parts: AnswerParts = {}): string {
   const heading = parts.heading ?? '####'

@@ -25,8 +25,9 @@ export function alignedRows(head: readonly string[], rows: readonly (readonly st
   return [line(head), ...rows.map(line)]
 }
 
+/** The sentence, each undecided verdict's reason indented under it, then the parts asked for. */
 export function answerTextLines(view: AnswerView, parts: AnswerTextParts = {}): string[] {
-  const lines = [view.sentence]
+  const lines = [view.sentence, ...view.reasons.map((r) => `  ${r}`)]
   for (const t of view.tables.filter((t) => !parts.tables || parts.tables.includes(t.id))) {
     lines.push(`${t.title}:`, ...alignedRows(t.head, t.rows).map((l) => `  ${l}`))
     for (const n of t.notes) lines.push(`  ${n}`)

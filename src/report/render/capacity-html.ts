@@ -22,6 +22,7 @@ import {
   fmtSpeedup,
   fmtUtil,
   inputLine,
+  KNOWN_ANSWER_NOTE,
   noAnswerLine,
   wallColumn,
 } from './capacity-text.ts'
@@ -132,12 +133,14 @@ function stagePartsTable(entry: CapacityEntry): string {
 
 async function entryHtml(entry: CapacityEntry, chart: boolean): Promise<string> {
   const state = entry.state === 'completed' ? '' : ` (${entry.state}${entry.reason ? `: ${entry.reason}` : ''})`
-  const covers = entry.covers ? ` The ${ciLabel(entry)}s cover ${entry.covers}.` : ''
+  const covers = entry.covers ? ` The intervals (${ciLabel(entry)}) cover ${entry.covers}.` : ''
   const errors = entry.notFitted.map((n) => `<p class="note">${verdictCell('error')} ${h(n.label)}: ${h(n.reason)}</p>`)
   const svg = chart && entry.curves.length > 0 ? `<div class="chart">${await renderSvg(capacitySpec(entry))}</div>` : ''
-  const answer = entry.answer
-    ? answerHtml(answerView(entry.answer))
-    : `<p><strong>${h(noAnswerLine(entry))}</strong></p>`
+  const answer = entry.knownAnswer
+    ? `<p><em>${h(KNOWN_ANSWER_NOTE)}</em></p>`
+    : entry.answer
+      ? answerHtml(answerView(entry.answer))
+      : `<p><strong>${h(noAnswerLine(entry))}</strong></p>`
   return [
     `<h3>${h(entry.name + state)}</h3>`,
     answer,

@@ -21,6 +21,7 @@ import {
   fmtSpeedup,
   fmtUtil,
   inputLine,
+  KNOWN_ANSWER_NOTE,
   noAnswerLine,
   wallColumn,
 } from './capacity-text.ts'
@@ -134,8 +135,12 @@ function notesOf(entry: CapacityEntry): string {
   return notes.length ? `${notes.map((n) => `- ${esc(n)}`).join('\n')}\n` : ''
 }
 
-/** The entry's answer (status, sentence, its tables, design, decisions, definitions), or what it has instead. */
+/**
+ * The entry's answer (status, sentence, reasons, its tables, design, decisions, definitions), or what it has instead;
+ * a known answer's record says what it is instead of an answer.
+ */
 export function entryAnswerMarkdown(entry: CapacityEntry): string {
+  if (entry.knownAnswer) return `_${esc(KNOWN_ANSWER_NOTE)}_\n`
   return entry.answer ? answerMarkdown(answerView(entry.answer)) : `**${esc(noAnswerLine(entry))}**\n`
 }
 
@@ -145,7 +150,7 @@ function entryMarkdown(entry: CapacityEntry, full: boolean, answer: boolean): st
   const parts = [
     `### ${esc(entry.name)}${state}\n`,
     ...(answer ? [entryAnswerMarkdown(entry)] : []),
-    `#### Evidence\n\n${esc(inputLine(entry))}${entry.covers ? ` The ${ciLabel(entry)}s cover ${esc(entry.covers)}.` : ''}\n`,
+    `#### Evidence\n\n${esc(inputLine(entry))}${entry.covers ? esc(` The intervals (${ciLabel(entry)}) cover ${entry.covers}.`) : ''}\n`,
     ...entry.columns.map((_, i) => sizeTable(entry, i)),
     comparisonTable(entry),
   ]

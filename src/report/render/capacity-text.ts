@@ -5,6 +5,7 @@
  * record without an answer has instead. The answer itself is capacity/answer-table.ts's, laid out by answer-*.ts.
  * Pure; raw text: callers escape.
  */
+import { ciText } from '../../capacity/answer-level.ts'
 import { answerView, verdictCell } from '../../capacity/answer-table.ts'
 import { type TimeUnit, timeColumn, timeUnitAt } from '../../capacity/figure-columns.ts'
 import type { BreakEven, CapacityColumn, CapacityEntry, Figure } from '../../capacity/report-analysis.ts'
@@ -70,8 +71,11 @@ export function columnTitle(c: CapacityColumn): string {
   return `${fmtCount(c.sequences)} sequences (${role[c.role]})`
 }
 
-/** The level every interval of the entry is at: `99.17% CI` under the decided design, else `95% CI`. */
-export const ciLabel = (entry: CapacityEntry) => `${Number((entry.answer?.levelPct ?? 95).toFixed(2))}% CI`
+/**
+ * The level every interval of the entry is at, with why (capacity/answer-level.ts): `99.17% CI, Bonferroni over 6
+ * looks` under the decided design, `95% CI, judged once` without one.
+ */
+export const ciLabel = (entry: CapacityEntry) => entry.answer?.ciText ?? ciText(0.95, 1)
 
 /**
  * A time column of the entry's size tables: seconds at a measured size, hours at a projected one (one unit per column,
@@ -107,8 +111,20 @@ export function noAnswerLine(entry: CapacityEntry): string {
   return `No size model, so no projection${why ? `: ${why}` : entry.reason ? `: ${entry.reason}` : ''}.`
 }
 
-/** The terminal's capacity lines: the answer's sentence and its time and k-vs-1 tables, or what there is instead. */
+/**
+ * What a known answer's record shows instead of an answer (capacity/known-answer.ts): it is a check's evidence, and a
+ * reader who met its sentence among the answers took it for a configuration's (issue 44).
+ */
+export const KNOWN_ANSWER_NOTE =
+  "A known answer, not a capacity answer: this record's fit is the evidence of a check of the size model against a truth it was given (docs/VALIDATION.md); the check's result is its test's annotation."
+
+/**
+ * The terminal's capacity lines: the answer's sentence, each undecided verdict's reason, and its time and k-vs-1
+ * tables, or what there is instead; none for a known answer (its suite line names it; its check's result is its
+ * test's annotation).
+ */
 export function capacityTerminalLines(entry: CapacityEntry): string[] {
+  if (entry.knownAnswer) return []
   const errors = entry.notFitted.map((n) => `capacity ${n.label}: ERROR no size model: ${n.reason}`)
   if (!entry.answer) return [`capacity ${entry.name}: ${noAnswerLine(entry)}`, ...errors]
   const lines = answerTextLines(answerView(entry.answer), {

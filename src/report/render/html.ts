@@ -180,7 +180,8 @@ export async function renderHtml(
   // right after it.
   const study = studySection(report.study)
   const capacity = `${await capacitySection(report.capacity)}${study ? `\n${study}` : ''}`
-  const answerFirst = report.capacity.entries.length > 0
+  // A known answer's record is no answer (capacity/known-answer.ts): alone, its evidence keeps the section's usual place.
+  const answerFirst = report.capacity.entries.some((e) => !e.knownAnswer)
   const body = [
     `<h1>VirNucPro benchmark report</h1>`,
     `<p>Run <code>${h(report.runId ?? 'n/a')}</code>, generated ${h(report.generatedAt)}: ${c.records} records (${c.completed} completed, ${partial}${c.failed} failed, ${c.skipped} skipped), ${c.invalid} invalid files.</p>`,

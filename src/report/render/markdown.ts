@@ -43,10 +43,11 @@ function header(report: Report, title: string): string {
 
 /**
  * The capacity answers at a report's top, answer first (every report reads the same object: capacity/answer.ts):
- * per capacity record its status and sentence and the `parts` of its evidence this report shows; '' without one.
+ * per capacity record its status and sentence and the `parts` of its evidence this report shows; '' without one. A
+ * known answer's record is no configuration's answer: it stays with the evidence (capacity.md).
  */
 export function answerTop(report: Report, parts: AnswerParts = {}): string {
-  const { entries } = report.capacity
+  const entries = report.capacity.entries.filter((e) => !e.knownAnswer)
   if (entries.length === 0) return ''
   const blocks = entries.map((e) => {
     const body = e.answer

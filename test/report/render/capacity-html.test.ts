@@ -69,11 +69,15 @@ describe('index.html capacity section, parsed by chromium', () => {
     const section = sectionOf(dom)
     expect(section.match(/<h4>At 6,000,000 sequences \(production\)<\/h4>/g)).toHaveLength(2)
     expect(section).toContain('<h3>capacity &lt;b&gt;CPU&lt;/b&gt;, 1 and 2 workers</h3>')
-    // The answer first (issue 36: deliberately changed from a line per size): status marked, then the sentence.
+    // The answer first (issue 36: deliberately changed from a line per size): status marked, then the sentence; issue
+    // 44: how the measurement stopped, each undecided verdict's reason under it, the level with why it is 95%.
     expect(section).toContain(
-      '<p class="answer"><strong>FINAL</strong>: 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS);',
+      '<p class="answer"><strong>FINAL (judged once, no design: 1 of 4 verdicts undecided)</strong>: 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS);',
     )
-    expect(section).toContain('<th>wall time (h) [95% CI]</th>')
+    expect(section).toMatch(
+      /<\/p>\n<ul><li>PERF-02 DNABERT-S Feature Extraction, 1 GPU, at 6,000,000 sequences: UNDECIDED: /,
+    )
+    expect(section).toContain('<th>wall time (h) [95% CI, judged once]</th>')
     expect(section).toMatch(/<td>2 workers vs 1 worker<\/td><td>291 sequences \[91, never\]<\/td>/)
     expect(section).toContain('<span class="fail">FAIL</span>')
     expect(section).not.toContain('<b>')

@@ -19,11 +19,15 @@ describe('summary.md capacity section', () => {
   const section = capacitySection(summary)
 
   // Layout changed deliberately (issue 36): the answer (status, sentence, its tables in hours) opens the summary, and
-  // the capacity section holds the evidence, one unit per column (seconds measured, hours projected).
+  // the capacity section holds the evidence, one unit per column (seconds measured, hours projected). Issue 44: the
+  // status says how the measurement stopped, and each undecided verdict's reason is listed under the sentence.
   test("the summary opens with each record's answer: status and sentence, then hours per GPU count", () => {
     const top = summary.slice(0, summary.indexOf('## Suites'))
     expect(top).toContain(
-      `**FINAL**${escapeMarkdown(': 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS)')}`,
+      `**${escapeMarkdown('FINAL (judged once, no design: 1 of 4 verdicts undecided)')}**${escapeMarkdown(': 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS)')}`,
+    )
+    expect(top).toMatch(
+      /\n\n- PERF-02 DNABERT-S Feature Extraction, 1 GPU, at 6,000,000 sequences: UNDECIDED: .*; to decide it: /,
     )
     expect(top).toContain(
       escapeMarkdown('46.4 h [41.5, 51.3] on 1 worker (over 10 h: FAIL) and 34.3 h [4.6, 65.8] on 2 workers'),
@@ -38,7 +42,7 @@ describe('summary.md capacity section', () => {
     const rows = at6m.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| configuration'))
     expect(rows[0]).toMatch(/^\| 1 worker \| 46\.4 \\\[41\.5, 51\.3\\\] \| FAIL \| 1x \\\(baseline\\\) \| 100% \|/)
     expect(rows[1]).toMatch(/^\| 2 workers \| 34\.3 .* \| INCONCLUSIVE \| 1\.36x .* INCONCLUSIVE \| 68% \|/)
-    expect(at6m).toContain('| configuration | wall time \\(h\\) \\[95% CI\\] |')
+    expect(at6m).toContain('| configuration | wall time \\(h\\) \\[95% CI, judged once\\] |')
     // One utilization figure a stage in a size's table (at that size); the steady state is capacity.md's per-stage
     // table's detail.
     expect(rows[1]).toContain('DNABERT-S Feature Extraction 92.5% \\[83.3, 100.0\\] PASS')
@@ -53,7 +57,7 @@ describe('summary.md capacity section', () => {
   test('the measured input and what the CIs cover', () => {
     expect(section).toContain('Input: generated \\(MEDIUM\\), sha256 4f7a7b704c4a…, 10,000 records')
     expect(section).toContain('measured at 1,000 and 10,000 records')
-    expect(section).toContain('The 95% CIs cover run-to-run variation')
+    expect(section).toContain('The intervals \\(95% CI, judged once\\) cover run-to-run variation')
   })
 
   test('a run without capacity records says so, as the other sections do', async () => {
@@ -87,5 +91,28 @@ describe('capacity.md', () => {
     const md = sectionMarkdown(reportOf([record]), 'capacity')
     expect(md).toContain('### &lt;script&gt;x&lt;/script&gt; \\| \\*bold\\*')
     expect(md).not.toContain('<script>')
+  })
+})
+
+// Issue 44: a known answer's record (a check of the size model) was printed as a configuration's capacity answer.
+describe('a known answer beside the capacity answer', () => {
+  const known = { ...structuredClone(h200), id: 'known-answer-prework', name: 'known answer: prework (1 GPU, prework)' }
+  const report = reportOf([known, cpu])
+
+  test("the summary's answer is the configuration's alone; the known answer stays with the evidence, named so", () => {
+    const summary = summaryMarkdown(report)
+    const top = summary.slice(0, summary.indexOf('## Suites'))
+    expect(top).toContain('6 M sequences take 46.4 h')
+    expect(top).not.toContain('known answer')
+    expect(top).not.toContain('5.6 h')
+    expect(capacitySection(summary)).toContain(`### ${escapeMarkdown('known answer: prework (1 GPU, prework)')}`)
+  })
+
+  test('capacity.md says what it is instead of an answer, then its evidence', () => {
+    const md = sectionMarkdown(report, 'capacity')
+    const own = md.slice(md.indexOf('### known answer'), md.indexOf('### capacity, 1 worker'))
+    expect(own).toContain(escapeMarkdown('A known answer, not a capacity answer'))
+    expect(own).not.toMatch(/\*\*(FINAL|UNCHECKED|UNDECIDED|PROVISIONAL)/)
+    expect(own).toContain('#### At 6,000,000 sequences')
   })
 })

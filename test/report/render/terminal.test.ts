@@ -10,19 +10,45 @@ const cpu = await capacityRecord(CPU_1_2_WORKERS)
 describe('terminal summary: projected capacity verdicts', () => {
   const lines = terminalSummary(reportOf([h200, cpu]), '/out', ['a', 'b'])
 
-  // Layout changed deliberately (issue 36): the answer's sentence, then its time and k-vs-1 tables, hours throughout.
+  // Layout changed deliberately (issue 36): the answer's sentence, then its time and k-vs-1 tables, hours throughout;
+  // issue 44: a stopped answer says how it stopped (these records ran no design), and the level says why it is 95%.
   test("each record's answer: its sentence, then hours at 45 K and 6 M per configuration with PERF-01", () => {
     expect(lines).toContain(
-      'gpu-report: capacity capacity, 1 GPU at 1,000 / 10,000 seqs: FINAL: 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS); 2 and 4 and 8 GPUs not measured: a k-GPU answer needs a host of k GPUs.',
+      'gpu-report: capacity capacity, 1 GPU at 1,000 / 10,000 seqs: FINAL (judged once, no design: 1 of 4 verdicts undecided): 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS); 2 and 4 and 8 GPUs not measured: a k-GPU answer needs a host of k GPUs.',
     )
     expect(lines).toContain(
-      'gpu-report: capacity     1 worker   0.349 [0.312, 0.385]      PASS               46.4 [41.5, 51.3]            FAIL',
+      'gpu-report: capacity     1 worker   0.349 [0.312, 0.385]                   PASS               46.4 [41.5, 51.3]                         FAIL',
     )
+  })
+
+  // Issue 44: `FINAL ... (undecided against 10 h)` said no why; each UNDECIDED's reason is the line under the sentence.
+  test('each undecided verdict says why and what would decide it, right under the sentence', () => {
+    const head = lines.findIndex((l) => l.startsWith('gpu-report: capacity capacity, 1 worker + 2 workers'))
+    expect(lines[head]).toContain('FINAL (judged once, no design: 2 of 9 verdicts undecided)')
+    expect(lines.slice(head + 1, head + 3)).toEqual([
+      expect.stringMatching(
+        /^gpu-report: capacity {5}PERF-01 on 2 workers at 6,000,000 sequences: UNDECIDED: wall time 34\.254 h .*; to decide it: measure it again under the decided design/,
+      ),
+      expect.stringMatching(
+        /^gpu-report: capacity {5}speedup, 2 workers vs 1 worker, .*: UNDECIDED: .*; to decide it: /,
+      ),
+    ])
+  })
+
+  test('a known answer prints no answer line: its suite line names it', () => {
+    const known = {
+      ...structuredClone(h200),
+      id: 'known-answer-prework',
+      name: 'known answer: prework (1 GPU at 1,000 / 10,000 seqs)',
+    }
+    const all = terminalSummary(reportOf([known]), '/out', [])
+    expect(all.filter((l) => l.startsWith('gpu-report: capacity '))).toEqual([])
+    expect(all.some((l) => /^gpu-report: \w+ +capacity +known answer: prework \(1 GPU/.test(l))).toBe(true)
   })
 
   test('for k > 1 the speedup at the production size against its threshold, with the terms defined', () => {
     expect(lines).toContain(
-      'gpu-report: capacity     2 workers  1.36 [0.58, 4.67]               >= 1.6         UNDECIDED',
+      'gpu-report: capacity     2 workers  1.36 [0.58, 4.67]                            >= 1.6         UNDECIDED',
     )
     expect(lines.some((l) => l.includes('speedup (k GPUs against 1): the 1-GPU wall time over'))).toBe(true)
   })
