@@ -84,6 +84,9 @@ describe('scaling', () => {
       rule: rc.settings.capacityStop,
       onAnswer: (line) => console.log(line),
       ...heldOutOptions(rc, sizes, configs),
+      // Where the settings study of the same run measured these configurations first (its default's answer): that
+      // answer, not a second one of the same name.
+      takeAnswered: true,
     })
     await annotateVerdicts(record, context.annotate)
     expect(record.state, record.reason ?? '').toBe('completed')

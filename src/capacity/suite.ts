@@ -7,6 +7,7 @@
  * makes on demand (InputResolver.resize) included, each through the same run journal under a label of its own.
  */
 
+import { join } from 'node:path'
 import { type CapacityStopRule, capacityTargets } from '../config/capacity-targets.ts'
 import type { Configuration } from '../engine/configuration.ts'
 import type { SuiteContext } from '../engine/context.ts'
@@ -23,6 +24,7 @@ import { median, toSorted } from '../measure/index.ts'
 import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
+import { answeredInRun, answeredLine } from './answered.ts'
 import { checkedAnalysis, type JoinOnMiss } from './checked-analysis.ts'
 import { type HeldOut, missedChecks } from './held-out.ts'
 import {
@@ -82,6 +84,12 @@ export interface CapacityOptions {
   sizePlan?: SizePlan
   /** runCapacitySuite only: the target's options per stage, read once by a caller of several answers (a study). */
   stageOptions?: StageOptionsRead
+  /**
+   * runCapacitySuite only: take the run's own answer for these configurations where another file of the run wrote it
+   * already (capacity/answered.ts), instead of measuring a second one of the same name: the capacity file and the
+   * settings study's default, which are the same configurations at the same sizes.
+   */
+  takeAnswered?: boolean
 }
 
 /**
@@ -206,6 +214,18 @@ export async function runCapacitySuite(
    */
   o: Omit<CapacityOptions, 'purposeSuffix'> = {},
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
+  if (o.takeAnswered) {
+    const purpose = capacityPurpose(
+      configs.map((c) => c.config),
+      inputs,
+      '',
+    )
+    const answered = await answeredInRun(ctx, purpose.id)
+    if (answered) {
+      o.onAnswer?.(answeredLine(purpose.name, answered))
+      return { record: answered, path: join(ctx.resultsDir, `${answered.id}.json`), measured: [] }
+    }
+  }
   const measured = await measureCapacity(ctx, m, configs, inputs, o)
   const sizes = measured.inputs ?? inputs
   const source = sizes[0]!.source

@@ -75,8 +75,11 @@ export async function runStudySuite(
   })
   const capacity = new Map<string, ResultRecord>()
   // The help read once for the study and both answers (each read runs the target: seconds).
+  // The default's answer is the run's capacity answer for these configurations: taken as it is where the capacity
+  // file of the same run wrote it (the main job runs both), never a second answer of the same name (issue 44).
   const answerOptions = { ...o.capacity, stageOptions }
-  capacity.set(DEFAULT_LABEL, (await runCapacitySuite(ctx, m, o.configs, o.capacityInputs, answerOptions)).record)
+  const defaultOptions = { ...answerOptions, takeAnswered: true }
+  capacity.set(DEFAULT_LABEL, (await runCapacitySuite(ctx, m, o.configs, o.capacityInputs, defaultOptions)).record)
   const winner = settings.find((s) => s.label === screen.winner)
   if (winner) {
     const configs = withOptions(o.configs, winner)
