@@ -5,7 +5,8 @@
  * the capacity's smallest size and then at it), the winner and the default each get the capacity answer (1, 2, 4, 8
  * GPUs as held; each design given half of VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN), and a setting counts only with the
  * default's outputs. Interrupted, the same command continues it. Writes the study record and the two capacity records.
- * GPU machine: npx vitest run --project gpu benchmarks/study.gpu.test.ts
+ * Not part of the main job: it runs when asked (support/main-job.ts).
+ * GPU machine: VIRNUCPRO_BENCH_STUDY=1 npx vitest run --project gpu benchmarks/study.gpu.test.ts
  */
 import { expect, test } from 'vitest'
 import { parseSweepGrid } from '../src/engine/sweep-grid.ts'
@@ -15,6 +16,7 @@ import type { StudyStats } from '../src/study/stats.ts'
 import { runStudySuite } from '../src/study/study.ts'
 import { capacityInputs, heldOutOptions } from './support/capacity-inputs.ts'
 import { gpuAvailable } from './support/gpu.ts'
+import { STUDY_NOT_ASKED, studyAsked } from './support/main-job.ts'
 import { capacityConfigs, createRunContext } from './support/run-context.ts'
 
 test('settings study: the grid screened, its best setting and the default each with a capacity answer', async ({
@@ -22,6 +24,7 @@ test('settings study: the grid screened, its best setting and the default each w
   skip,
 }) => {
   if (!gpuAvailable()) skip('no GPU')
+  if (!studyAsked()) skip(STUDY_NOT_ASKED)
   const rc = await createRunContext(1)
   if (rc.unavailable) skip(rc.unavailable)
   const { configs } = capacityConfigs(rc)

@@ -41,7 +41,15 @@ export const VARIABLES = {
   VIRNUCPRO_BENCH_E2E_SEQUENCES: decimalInteger('sequences of the end-to-end sample', 1, undefined, 5000),
   VIRNUCPRO_BENCH_E2E_RUNS: decimalInteger('measured end-to-end runs', 1, undefined, 2),
   VIRNUCPRO_BENCH_LARGE_SEQUENCES: decimalInteger('sequences of the large-sample run (0 skips it)', 0, undefined, 0),
-  VIRNUCPRO_BENCH_MATRIX: yesNo('the optimization-impact matrix on or off'),
+  VIRNUCPRO_BENCH_MATRIX: yesNo(
+    'the optimization-impact matrix on or off (default off: 4 more arms, minutes of GPU time)',
+  ),
+  VIRNUCPRO_BENCH_STUDY: yesNo(
+    "the settings study on the target's default grid in the gpu project (default off; VIRNUCPRO_BENCH_SWEEP also runs it)",
+  ),
+  VIRNUCPRO_BENCH_VALIDATION: yesNo(
+    "the validation known answers (benchmarks/validation) in the gpu project (default off: the main job's 10 minutes)",
+  ),
   VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS: decimalInteger('GPU monitor poll interval (ms)', 1, undefined, 100),
   VIRNUCPRO_BENCH_RUN_TIMEOUT_MS: decimalInteger('time limit of one target run (ms)', 1000, undefined, 540_000),
   VIRNUCPRO_BENCH_SIZES: sizeList(

@@ -16,7 +16,7 @@
  *   utilization and raises the 6,000,000-sequence projection.
  * Inputs are nested work-stratified subsets of one generated MEDIUM-parameter input (never VIRNUCPRO_BENCH_INPUT:
  * a known answer needs a known input). On the CPU (VIRNUCPRO_BENCH_DEVICE=cpu) the same checks run at the CPU's
- * sizes (src/validation/capacity-sizes.ts). GPU machine: npx vitest run --project gpu benchmarks/validation/capacity
+ * sizes (src/validation/capacity-sizes.ts). GPU machine: VIRNUCPRO_BENCH_VALIDATION=1 npx vitest run --project gpu benchmarks/validation/capacity
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../../src/capacity/index.ts'
@@ -37,6 +37,7 @@ import { capacityKnownAnswerSizes } from '../../../src/validation/capacity-sizes
 import { ESM2, ONCE } from '../../../src/validation/scenarios.ts'
 import { DATASET_CACHE_DIR } from '../../support/dataset.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
+import { validationRuns } from '../../support/main-job.ts'
 import { createRunContext, firstGpus, type RunContext } from '../../support/run-context.ts'
 
 /**
@@ -60,7 +61,7 @@ let rc: RunContext
 let all: ResolvedInput[] = []
 const at = (records: number) => all.find((i) => i.records === records)!
 beforeAll(async () => {
-  if (!gpuAvailable()) return
+  if (!gpuAvailable() || !validationRuns()) return
   rc = await createRunContext(1)
   const known = await createInputResolver({ userInput: null, cacheDir: DATASET_CACHE_DIR })
   all = await known.nested(SIZES.preset, [

@@ -7,7 +7,7 @@
  * (a one-night suspect may show: host noise); a suspect the night the slowdown lands and a failing gate the next
  * night, naming its commits; a change point at that commit, confirmed within three nights. Every night's gate
  * findings and suspects are printed as annotations.
- * GPU machine: npx vitest run --project gpu benchmarks/validation/history
+ * GPU machine: VIRNUCPRO_BENCH_VALIDATION=1 npx vitest run --project gpu benchmarks/validation/history
  */
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -29,6 +29,7 @@ import {
   ONCE,
 } from '../../../src/validation/scenarios.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
+import { validationRuns } from '../../support/main-job.ts'
 import { createRunContext } from '../../support/run-context.ts'
 import { mediumInput } from '../support.ts'
 
@@ -39,7 +40,7 @@ const wall = (n: NightJudgement) => findingsOn(n, METRIC)
 
 describe('history known answer on a GPU', () => {
   beforeAll(async () => {
-    if (!gpuAvailable()) return
+    if (!gpuAvailable() || !validationRuns()) return
     const rc = await createRunContext(1)
     const root = join(rc.ctx.resultsDir, 'history-known-answer')
     target = await createSteppedTarget(join(root, 'target'), {

@@ -2,7 +2,7 @@
  * Validation on 2 GPUs, full scale: planted imbalance (the balance flag must name the overloaded GPU), misplaced work
  * (the placement check must name the GPUs really used), and 1 vs 2 GPU scaling (speedup with CI; the verdict must be
  * what that CI and the band call for). On a host with fewer than 2 GPUs every test skips with the reason.
- * GPU machine (2 GPUs): npx vitest run --project gpu benchmarks/validation/multi-gpu
+ * GPU machine (2 GPUs): VIRNUCPRO_BENCH_VALIDATION=1 npx vitest run --project gpu benchmarks/validation/multi-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { placementEntries, placementVerdict } from '../../../src/engine/placement.ts'
@@ -12,12 +12,13 @@ import { bottleneckFlags, describeFlags } from '../../../src/validation/bottlene
 import { ESM2, faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'
 import { gpuOfWorker, speedupConsistency, verdictOf } from '../../../src/validation/verdict-checks.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
+import { validationRuns } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { measured, mediumInput, once } from '../support.ts'
 
 let rc: RunContext
 beforeAll(async () => {
-  if (!gpuAvailable()) return
+  if (!gpuAvailable() || !validationRuns()) return
   rc = await createRunContext(2)
 })
 

@@ -3,7 +3,7 @@
  * energy per sequence from the counter against mean power x time, both on one clean run of FULL_RECORDS (every suite
  * here reads it through the shared-run cache); and the projection of a 10% subset to its full input, measured
  * interleaved. Monitor overhead: measured by benchmarks/monitor.gpu.bench.ts (VALIDATION.md).
- * GPU machine: npx vitest run --project gpu benchmarks/validation/single-gpu
+ * GPU machine: VIRNUCPRO_BENCH_VALIDATION=1 npx vitest run --project gpu benchmarks/validation/single-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { completedRuns } from '../../../src/engine/measure-configuration.ts'
@@ -26,6 +26,7 @@ import {
 } from '../../../src/validation/scenarios.ts'
 import { expectedAtLeastVerdict, verdictOf } from '../../../src/validation/verdict-checks.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
+import { validationRuns } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { measured, measuredInterleaved, mediumInput, once, workSubset } from '../support.ts'
 
@@ -34,7 +35,7 @@ let fullInput = ''
 let projectionFull = ''
 let projectionSubset: { file: string; manifest: SampleManifest }
 beforeAll(async () => {
-  if (!gpuAvailable()) return
+  if (!gpuAvailable() || !validationRuns()) return
   rc = await createRunContext(1)
   fullInput = await mediumInput(FULL_RECORDS)
   projectionFull = await mediumInput(PROJECTION_FULL_RECORDS)

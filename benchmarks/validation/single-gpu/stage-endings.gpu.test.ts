@@ -1,7 +1,7 @@
 /**
  * Validation on 1 GPU, full scale: a planted slow stage (the bottleneck report must name it with its share), a crash
  * and a hang at the ESM-2 stage (classified failed and timeout, no process left). One run each, no warm-up; the hang
- * runs under a 20 s timeout. GPU machine: npx vitest run --project gpu benchmarks/validation/single-gpu
+ * runs under a 20 s timeout. GPU machine: VIRNUCPRO_BENCH_VALIDATION=1 npx vitest run --project gpu benchmarks/validation/single-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { runStageSuite } from '../../../src/suites/index.ts'
@@ -9,12 +9,13 @@ import { bottleneckFlags, stageShare, topStage } from '../../../src/validation/b
 import { describeEnding, livePids, runEnding } from '../../../src/validation/run-checks.ts'
 import { faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
+import { validationRuns } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { mediumInput, once } from '../support.ts'
 
 let rc: RunContext
 beforeAll(async () => {
-  if (!gpuAvailable()) return
+  if (!gpuAvailable() || !validationRuns()) return
   rc = await createRunContext(1)
 })
 

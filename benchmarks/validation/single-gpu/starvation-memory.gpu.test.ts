@@ -1,7 +1,7 @@
 /**
  * Validation on 1 GPU, full scale: planted CPU stall (GPU starvation), device-memory leak and OOM, each one run, no
  * warm-up; the assertions are on the suites' verdicts and the bottleneck report, not on the pipeline's behaviour.
- * GPU machine: npx vitest run --project gpu benchmarks/validation/single-gpu
+ * GPU machine: VIRNUCPRO_BENCH_VALIDATION=1 npx vitest run --project gpu benchmarks/validation/single-gpu
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { BOTTLENECK_RULES } from '../../../src/report/analyses/bottleneck-rules.ts'
@@ -11,12 +11,13 @@ import { describeEnding, livePids, runEnding } from '../../../src/validation/run
 import { ESM2, faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'
 import { checkLeakRate, verdictOf } from '../../../src/validation/verdict-checks.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
+import { validationRuns } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { mediumInput, once } from '../support.ts'
 
 let rc: RunContext
 beforeAll(async () => {
-  if (!gpuAvailable()) return
+  if (!gpuAvailable() || !validationRuns()) return
   rc = await createRunContext(1)
 })
 
