@@ -52,6 +52,33 @@ function armMeasure() {
 const measured = (): Promise<ConfigMeasurements[]> => measureCapacity(rc.ctx, armMeasure(), hostConfigs(), inputs)
 
 describe('scaling', () => {
+  // The capacity test first: its runs print the answer after every run (the design's line); the baseline and the
+  // k-GPU tests then read the same runs back. In the other order the baseline measured them silently, and the main
+  // job's console had no answer line until the end (issue 44).
+  test('capacity: size model per configuration, verdicts at the measured size and at 45,000 / 6,000,000 sequences', async (context) => {
+    if (rc.unavailable) context.skip(rc.unavailable)
+    // VIRNUCPRO_BENCH_CAPACITY_GPUS picks the counts compared (1 always, the baseline); the per-k tests below keep all.
+    const asked = rc.settings.capacityGpus
+    const configs = hostConfigs().filter((c) => c.gpuCount === 1 || !asked || asked.includes(c.gpuCount))
+    const { record } = await runCapacitySuite(rc.ctx, armMeasure(), configs, inputs, {
+      budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
+      rule: rc.settings.capacityStop,
+      onAnswer: (line) => console.log(line),
+      ...heldOutOptions(rc, sizes, configs),
+      // Where the settings study of the same run measured these configurations first (its default's answer): that
+      // answer, not a second one of the same name.
+      takeAnswered: true,
+    })
+    await annotateVerdicts(record, context.annotate)
+    expect(record.state, record.reason ?? '').toBe('completed')
+    expect(record.verdicts.filter((v) => v.verdict === 'error')).toEqual([])
+    const t = rc.ctx.thresholds
+    for (const n of configs.map((c) => c.gpuCount))
+      for (const size of [t.perf01.typicalSequences, t.perf01.productionSequences])
+        expect(record.verdicts.some((v) => v.id === `capacity/${n}/perf01/${size}`)).toBe(true)
+    expect(sequenceEquivalents(inputs.at(-1)!)).toBeGreaterThan(sequenceEquivalents(inputs[0]!))
+  })
+
   test('1 GPU baseline: every run at every size completes on exactly GPU 0', async (context) => {
     if (rc.unavailable) context.skip(rc.unavailable)
     const [base] = await measured()
@@ -73,28 +100,4 @@ describe('scaling', () => {
       expectNoFail(record, /^(scaling\/\d+\/total|perf03)$/)
     },
   )
-
-  test('capacity: size model per configuration, verdicts at the measured size and at 45,000 / 6,000,000 sequences', async (context) => {
-    if (rc.unavailable) context.skip(rc.unavailable)
-    // VIRNUCPRO_BENCH_CAPACITY_GPUS picks the counts compared (1 always, the baseline); the per-k tests above keep all.
-    const asked = rc.settings.capacityGpus
-    const configs = hostConfigs().filter((c) => c.gpuCount === 1 || !asked || asked.includes(c.gpuCount))
-    const { record } = await runCapacitySuite(rc.ctx, armMeasure(), configs, inputs, {
-      budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
-      rule: rc.settings.capacityStop,
-      onAnswer: (line) => console.log(line),
-      ...heldOutOptions(rc, sizes, configs),
-      // Where the settings study of the same run measured these configurations first (its default's answer): that
-      // answer, not a second one of the same name.
-      takeAnswered: true,
-    })
-    await annotateVerdicts(record, context.annotate)
-    expect(record.state, record.reason ?? '').toBe('completed')
-    expect(record.verdicts.filter((v) => v.verdict === 'error')).toEqual([])
-    const t = rc.ctx.thresholds
-    for (const n of configs.map((c) => c.gpuCount))
-      for (const size of [t.perf01.typicalSequences, t.perf01.productionSequences])
-        expect(record.verdicts.some((v) => v.id === `capacity/${n}/perf01/${size}`)).toBe(true)
-    expect(sequenceEquivalents(inputs.at(-1)!)).toBeGreaterThan(sequenceEquivalents(inputs[0]!))
-  })
 })

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 import { runStageSuite } from '../src/suites/index.ts'
 import { annotateVerdicts } from './support/annotate-record.ts'
 import { useGpuSuite } from './support/run-context.ts'
-import { expectJudged, expectNoFail } from './support/suite-assert.ts'
+import { expectJudged } from './support/suite-assert.ts'
 
 const suite = useGpuSuite(1)
 
@@ -18,5 +18,10 @@ test('stage throughput on 1 GPU: PERF-02 in the embedding stages', async (contex
   expect(record.state).toBe('completed')
   expectJudged(record)
   expect(record.verdicts.filter((v) => /^perf02\/.+\/gpu\d+$/.test(v.id)).length).toBeGreaterThan(0)
-  expectNoFail(record, /^perf02\//)
+  // A stage below PERF-02 is the answer this suite exists to give (annotated above, in the reports), not a failure of
+  // the suite: the reference pipeline's DNABERT-S reads 16-43% on an H200 (docs/VALIDATION.md, `clean`), and asserting
+  // a pass failed the main job on every GPU run (issue 44). What must hold: every GPU stage judged (an interval that
+  // straddles 80% reads inconclusive), none left in error or skipped.
+  for (const v of record.verdicts.filter((x) => /^perf02\//.test(x.id)))
+    expect(['pass', 'fail', 'inconclusive'], `${v.id}: ${v.verdict} ${v.detail}`).toContain(v.verdict)
 })

@@ -34,7 +34,9 @@ describe('what the main job leaves out unless asked', () => {
     expect(STUDY_NOT_ASKED).toMatch(/VIRNUCPRO_BENCH_SWEEP.*VIRNUCPRO_BENCH_STUDY=1/)
   })
 
-  test("e2e's optimization matrix is off by default", () => {
+  test("e2e's optimization matrix and large-sample run are off by default", () => {
     expect(suiteSettings({}).matrix).toBe(false)
+    expect(suiteSettings({}).largeSequences).toBe(0)
+    expect(suiteSettings({ VIRNUCPRO_BENCH_LARGE_SEQUENCES: '10000' }).largeSequences).toBe(10_000)
   })
 })
