@@ -42,6 +42,8 @@ test('settings study: the grid screened, its best setting and the default each w
     ladder,
     capacityInputs: planned,
     say: (line) => console.log(line),
+    // The probe run of the capacity sizes: the study's time forecast before its first run stands on it.
+    prior: sizes.probe,
     capacity: {
       budgetGpuMinutes: designBudget,
       rule: rc.settings.capacityStop,

@@ -26,15 +26,17 @@ export interface CapacitySizes {
   /** The plan (null where the user gave the sizes), with the sizes to hold out in order of preference. */
   plan: SizePlan | null
   structure: PipelineStructure | null
+  /** The probe run's size and wall time (null where the user gave the sizes): what a forecast can stand on. */
+  probe: { records: number; wallMs: number } | null
 }
 
-/** The probe's structure: one run of `config` at PROBE_RECORDS records (fewer for a smaller sample). */
+/** The probe's structure and its wall time: one run of `config` at PROBE_RECORDS records (fewer for a smaller sample). */
 export async function probeStructure(
   ctx: SuiteContext,
   m: Omit<SuiteMeasure, 'input'>,
   config: SizedConfiguration,
   input: ResolvedInput,
-): Promise<PipelineStructure> {
+): Promise<{ structure: PipelineStructure; wallMs: number }> {
   const label = `${config.config.label}, ${input.records.toLocaleString('en-US')} seqs structure probe`
   const [probe] = await measureInterleaved([{ config: { ...config.config, label }, input: input.file }], {
     ...m,
@@ -49,10 +51,13 @@ export async function probeStructure(
     throw new Error(
       `capacity: the structure probe (${label}) did not complete: ${probe!.failure?.reason ?? 'no completed run'}; set VIRNUCPRO_BENCH_SIZES to measure at sizes of your own`,
     )
-  return structureOf(
-    { records: input.records, progress: run.measured.progress ?? [] },
-    capacityTargets(ctx.profile.name).batching,
-  )
+  return {
+    structure: structureOf(
+      { records: input.records, progress: run.measured.progress ?? [] },
+      capacityTargets(ctx.profile.name).batching,
+    ),
+    wallMs: run.measured.run.wallMs,
+  }
 }
 
 /**
@@ -67,17 +72,22 @@ export async function capacitySizes(
   preset: PresetName,
   given: readonly number[] | null,
 ): Promise<CapacitySizes> {
-  if (given) return { inputs: await resolver.nested(preset, given), plan: null, structure: null }
+  if (given) return { inputs: await resolver.nested(preset, given), plan: null, structure: null, probe: null }
   const [smallest] = await resolver.nested(preset, [PROBE_RECORDS])
   const limit = resolver.sizeLimit(smallest!)
   const probeInput =
     smallest!.records > limit / 4
       ? (await resolver.nested(preset, [Math.max(1, Math.floor(limit / 8))]))[0]!
       : smallest!
-  const structure = await probeStructure(ctx, m, configs[0]!, probeInput)
+  const { structure, wallMs } = await probeStructure(ctx, m, configs[0]!, probeInput)
   const units = configs.map((c) => repeatingUnit(structure, c.gpuCount))
   const need = Math.max(0, ...units.map((u) => u?.records ?? 0))
   const sample = Number.isFinite(limit) ? limit : PRESET_ROOM * Math.max(need, 4_000)
   const plan = planSizes(units, sample)
-  return { inputs: await resolver.nested(preset, plan.fitted), plan, structure }
+  return {
+    inputs: await resolver.nested(preset, plan.fitted),
+    plan,
+    structure,
+    probe: { records: probeInput.records, wallMs },
+  }
 }

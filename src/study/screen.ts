@@ -16,6 +16,7 @@ import type { JournalOptions } from '../engine/measurement-journal.ts'
 import type { SuiteMeasure } from '../engine/record.ts'
 import { estimate } from '../engine/stage-metrics.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
+import { type PriorRun, screenForecastText } from './forecast.ts'
 import { type Contender, judgeRound, roundsFor, screenPlan, sizeOfRound } from './halving.ts'
 import { compareOutputs } from './outputs.ts'
 import type { StudyDrop, StudyOutputs, StudyRound, StudyScreening } from './stats.ts'
@@ -38,6 +39,8 @@ export interface ScreenOptions {
   journal: JournalOptions
   /** Where the plan before the first run and a line after each run go; absent: nowhere. */
   say?: (line: string) => void
+  /** A run measured before the screen (the capacity probe), which the plan's time forecast stands on; null: none. */
+  prior?: PriorRun | null
 }
 
 /** What the screen found per setting, and the winner (null when every setting left). */
@@ -84,8 +87,9 @@ export async function screenSettings(
   const plan = screenPlan(alive.length, o.runsPerRound)
   const startedMs = performance.now()
   let done = 0
+  const roundRecords = plan.perRound.map((_, i) => sizeOfRound(o.ladder, i + 1).records)
   o.say?.(
-    `settings study: ${alive.length} setting(s) and the default, at most ${plan.runs} screening run(s) in ${plan.rounds} round(s) (${plan.perRound.join(' + ')}), then the capacity answers of the default and the best`,
+    `settings study: ${alive.length} setting(s) and the default, at most ${plan.runs} screening run(s) in ${plan.rounds} round(s) (${plan.perRound.join(' + ')}), then the capacity answers of the default and the best; ${screenForecastText(o.prior ?? null, plan.perRound, roundRecords)}`,
   )
   for (let round = 1; alive.length > 0; round++) {
     const input = sizeOfRound(o.ladder, round)

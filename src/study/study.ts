@@ -17,6 +17,7 @@ import { expandGrid, type SweepGrid } from '../engine/sweep-grid.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
 import { readStageOptions } from '../pipeline/target-help.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
+import type { PriorRun } from './forecast.ts'
 import { DEFAULT_LABEL, type ScreenOutcome, type StudySetting, screenSettings } from './screen.ts'
 import { sameAsDefault } from './setting-args.ts'
 import { isFlip, type StudyCapacity, type StudyRow, type StudyStats } from './stats.ts'
@@ -38,6 +39,8 @@ export interface StudyOptions {
   stageOptions?: Pick<StudyStats, 'stageOptions' | 'stageOptionsProblem'>
   /** Where the screen's plan and its line after each run go (the capacity answers' lines go to capacity.onAnswer). */
   say?: (line: string) => void
+  /** The run measured before the study (the capacity probe), for the time forecast before its first run. */
+  prior?: PriorRun | null
 }
 
 /** Two runs a round: a median and its spread, at half the cost of the suite's three. */
@@ -72,6 +75,7 @@ export async function runStudySuite(
     runsPerRound: o.runsPerRound ?? STUDY_RUNS_PER_ROUND,
     journal: journalFor(ctx, purpose),
     ...(o.say && { say: o.say }),
+    prior: o.prior ?? null,
   })
   const capacity = new Map<string, ResultRecord>()
   // The help read once for the study and both answers (each read runs the target: seconds).
