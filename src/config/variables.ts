@@ -40,7 +40,12 @@ export const VARIABLES = {
   VIRNUCPRO_BENCH_WARMUP: decimalInteger('warm-up runs per configuration', 0, undefined, 1),
   VIRNUCPRO_BENCH_E2E_SEQUENCES: decimalInteger('sequences of the end-to-end sample', 1, undefined, 5000),
   VIRNUCPRO_BENCH_E2E_RUNS: decimalInteger('measured end-to-end runs', 1, undefined, 2),
-  VIRNUCPRO_BENCH_LARGE_SEQUENCES: decimalInteger('sequences of the large-sample run (0, the default, skips it)', 0, undefined, 0),
+  VIRNUCPRO_BENCH_LARGE_SEQUENCES: decimalInteger(
+    'sequences of the large-sample run (0, the default, skips it)',
+    0,
+    undefined,
+    0,
+  ),
   VIRNUCPRO_BENCH_MATRIX: yesNo(
     'the optimization-impact matrix on or off (default off: 4 more arms, minutes of GPU time)',
   ),
