@@ -6,7 +6,7 @@ import { isValidationFile, VALIDATION_NOT_ASKED, validationAsked } from './main-
 // Runs before every test of the `gpu` project: on a machine without a usable GPU the test is skipped with the reason the
 // global setup found, so no GPU check can pass by accident. Suites keep GPU work in tests, or in hooks guarded by
 // `gpuAvailable()`, never at module top level. The validation known answers are skipped, saying how to ask for them,
-// unless VIRNUCPRO_BENCH_VALIDATION asks (main-job.ts): their hooks check validationRuns() as well.
+// unless VIRNUCPRO_BENCH_VALIDATION asks (main-job.ts): their hooks check validationAsked() as well.
 const availability = gpuAvailability()
 const validationAskedHere = validationAsked()
 

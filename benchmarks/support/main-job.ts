@@ -15,7 +15,10 @@ export const VALIDATION_NOT_ASKED =
 export const STUDY_NOT_ASKED =
   "settings study: not part of the main job; VIRNUCPRO_BENCH_SWEEP (a grid, as JSON) or VIRNUCPRO_BENCH_STUDY=1 (the target's default grid) runs it"
 
-/** Whether VIRNUCPRO_BENCH_VALIDATION asks for the validation files (default no). */
+/**
+ * Whether VIRNUCPRO_BENCH_VALIDATION asks for the validation files (default no); their `beforeAll` hooks check it, as
+ * gpu-setup.ts skips their tests, so that no GPU work starts for a file that will skip.
+ */
 export function validationAsked(env: NodeJS.ProcessEnv = process.env): boolean {
   return readSetting(env, 'VIRNUCPRO_BENCH_VALIDATION') ?? false
 }
@@ -23,11 +26,6 @@ export function validationAsked(env: NodeJS.ProcessEnv = process.env): boolean {
 /** Whether a test file (its path) is one of the validation known answers. */
 export function isValidationFile(path: string): boolean {
   return path.replaceAll('\\', '/').includes('/benchmarks/validation/')
-}
-
-/** For the validation files' `beforeAll` hooks: whether their GPU work is wanted in this invocation. */
-export function validationRuns(): boolean {
-  return validationAsked()
 }
 
 /** Whether the settings study is asked for: a grid given (VIRNUCPRO_BENCH_SWEEP), or VIRNUCPRO_BENCH_STUDY. */

@@ -37,7 +37,7 @@ import { capacityKnownAnswerSizes } from '../../../src/validation/capacity-sizes
 import { ESM2, ONCE } from '../../../src/validation/scenarios.ts'
 import { DATASET_CACHE_DIR } from '../../support/dataset.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
-import { validationRuns } from '../../support/main-job.ts'
+import { validationAsked } from '../../support/main-job.ts'
 import { createRunContext, firstGpus, type RunContext } from '../../support/run-context.ts'
 
 /**
@@ -61,7 +61,7 @@ let rc: RunContext
 let all: ResolvedInput[] = []
 const at = (records: number) => all.find((i) => i.records === records)!
 beforeAll(async () => {
-  if (!gpuAvailable() || !validationRuns()) return
+  if (!gpuAvailable() || !validationAsked()) return
   rc = await createRunContext(1)
   const known = await createInputResolver({ userInput: null, cacheDir: DATASET_CACHE_DIR })
   all = await known.nested(SIZES.preset, [

@@ -29,7 +29,7 @@ import {
   ONCE,
 } from '../../../src/validation/scenarios.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
-import { validationRuns } from '../../support/main-job.ts'
+import { validationAsked } from '../../support/main-job.ts'
 import { createRunContext } from '../../support/run-context.ts'
 import { mediumInput } from '../support.ts'
 
@@ -40,7 +40,7 @@ const wall = (n: NightJudgement) => findingsOn(n, METRIC)
 
 describe('history known answer on a GPU', () => {
   beforeAll(async () => {
-    if (!gpuAvailable() || !validationRuns()) return
+    if (!gpuAvailable() || !validationAsked()) return
     const rc = await createRunContext(1)
     const root = join(rc.ctx.resultsDir, 'history-known-answer')
     target = await createSteppedTarget(join(root, 'target'), {

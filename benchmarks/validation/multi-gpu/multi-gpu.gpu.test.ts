@@ -12,13 +12,13 @@ import { bottleneckFlags, describeFlags } from '../../../src/validation/bottlene
 import { ESM2, faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'
 import { gpuOfWorker, speedupConsistency, verdictOf } from '../../../src/validation/verdict-checks.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
-import { validationRuns } from '../../support/main-job.ts'
+import { validationAsked } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { measured, mediumInput, once } from '../support.ts'
 
 let rc: RunContext
 beforeAll(async () => {
-  if (!gpuAvailable() || !validationRuns()) return
+  if (!gpuAvailable() || !validationAsked()) return
   rc = await createRunContext(2)
 })
 

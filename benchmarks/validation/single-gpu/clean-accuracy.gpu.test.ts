@@ -26,7 +26,7 @@ import {
 } from '../../../src/validation/scenarios.ts'
 import { expectedAtLeastVerdict, verdictOf } from '../../../src/validation/verdict-checks.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
-import { validationRuns } from '../../support/main-job.ts'
+import { validationAsked } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { measured, measuredInterleaved, mediumInput, once, workSubset } from '../support.ts'
 
@@ -35,7 +35,7 @@ let fullInput = ''
 let projectionFull = ''
 let projectionSubset: { file: string; manifest: SampleManifest }
 beforeAll(async () => {
-  if (!gpuAvailable() || !validationRuns()) return
+  if (!gpuAvailable() || !validationAsked()) return
   rc = await createRunContext(1)
   fullInput = await mediumInput(FULL_RECORDS)
   projectionFull = await mediumInput(PROJECTION_FULL_RECORDS)

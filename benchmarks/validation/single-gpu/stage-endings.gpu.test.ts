@@ -9,13 +9,13 @@ import { bottleneckFlags, stageShare, topStage } from '../../../src/validation/b
 import { describeEnding, livePids, runEnding } from '../../../src/validation/run-checks.ts'
 import { faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
-import { validationRuns } from '../../support/main-job.ts'
+import { validationAsked } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { mediumInput, once } from '../support.ts'
 
 let rc: RunContext
 beforeAll(async () => {
-  if (!gpuAvailable() || !validationRuns()) return
+  if (!gpuAvailable() || !validationAsked()) return
   rc = await createRunContext(1)
 })
 

@@ -11,13 +11,13 @@ import { describeEnding, livePids, runEnding } from '../../../src/validation/run
 import { ESM2, faultConfig, PLANTED, scenario } from '../../../src/validation/scenarios.ts'
 import { checkLeakRate, verdictOf } from '../../../src/validation/verdict-checks.ts'
 import { gpuAvailable } from '../../support/gpu.ts'
-import { validationRuns } from '../../support/main-job.ts'
+import { validationAsked } from '../../support/main-job.ts'
 import { createRunContext, type RunContext } from '../../support/run-context.ts'
 import { mediumInput, once } from '../support.ts'
 
 let rc: RunContext
 beforeAll(async () => {
-  if (!gpuAvailable() || !validationRuns()) return
+  if (!gpuAvailable() || !validationAsked()) return
   rc = await createRunContext(1)
 })
 
