@@ -1,3 +1,5 @@
+import { globSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
 import AnnotationLineReporter from './reporters/annotations.ts'
 import FileTimesReporter from './reporters/file-times.ts'
@@ -10,6 +12,7 @@ import {
   LONG_TEST_FILES,
   TIMED_INTEGRATION_TEST_FILES,
 } from './test/support/integration-tests.ts'
+import { ownProcessTestFiles } from './test/support/own-process-tests.ts'
 
 /**
  * `vitest bench` runs on native imports (Node 24 strips the types of our erasable-syntax .ts itself). Vite's module
@@ -20,10 +23,19 @@ import {
  */
 const benchmarkOnly = process.argv[2] === 'bench'
 
+const root = fileURLToPath(new URL('.', import.meta.url))
+const NOT_UNIT = [...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES, ...LONG_TEST_FILES]
+/** The unit files that leave state in their process (test/support/own-process-tests.ts says which and why). */
+const OWN_PROCESS_UNIT_FILES = ownProcessTestFiles(
+  globSync('test/**/*.test.ts', { cwd: root, exclude: NOT_UNIT }),
+  root,
+)
+
 /**
- * Five projects:
- * - `unit` (`npm test`) runs on any machine (no GPU) in minutes: everything under test/ but the integration files, and
- *   the CPU-side benches in its `unit (bench)` companion.
+ * Six projects:
+ * - `unit` and `unit-isolated` (`npm test`) run on any machine (no GPU) in minutes: everything under test/ but the
+ *   integration files, and the CPU-side benches in `unit (bench)`. `unit` shares one process among many files;
+ *   `unit-isolated` gives a process to each file that leaves state in its own (test/support/own-process-tests.ts).
  * - `integration` (`npm run test:integration`) also needs no GPU: the files listed in test/support/integration-tests.ts,
  *   which run the reference pipeline, known-answer campaigns, large studies or a nested Vitest, two files side by side.
  *   Listed, not moved, so test/ keeps mirroring src/. It has no benches: its `(bench)` companion, which `vitest bench`
@@ -58,14 +70,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [
-            ...configDefaults.exclude,
-            ...INTEGRATION_TEST_FILES,
-            ...TIMED_INTEGRATION_TEST_FILES,
-            ...LONG_TEST_FILES,
-          ],
-          setupFiles: ['test/support/fast-check-seed.ts'],
+          exclude: [...configDefaults.exclude, ...NOT_UNIT, ...OWN_PROCESS_UNIT_FILES],
+          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
           testTimeout: 30_000,
+          // One process serves many files in turn (issue 45): on 2 cores isolation spent about 2 of the unit files' 6
+          // minutes in CI importing the same modules again for every file. The files that leave state in their
+          // process run in `unit-isolated` (test/support/own-process-tests.ts).
+          isolate: false,
           // Both cores: Vitest's default leaves one free (cores - 1: one worker on 2 cores), while most unit files
           // wait on child processes they spawn. Measured on 2 cores: 4 min 11 s with one worker (CPU 4 min 23 s, one
           // core busy), 2 min 54 s with two.
@@ -86,10 +97,24 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'unit-isolated',
+          include: OWN_PROCESS_UNIT_FILES,
+          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
+          testTimeout: 30_000,
+          // A fresh process a file, as Vitest's default: these files load the NVML addon on a fake library, mock
+          // modules or stub globals (test/support/own-process-tests.ts). Both cores, and the same group as `unit`,
+          // whose maxWorkers it must share.
+          maxWorkers: '100%',
+          benchmark: { include: [] },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'integration',
           include: [...INTEGRATION_TEST_FILES],
           // The same settings these files had in `unit`: each long test or hook names its own timeout.
-          setupFiles: ['test/support/fast-check-seed.ts'],
+          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
           testTimeout: 30_000,
           // Two files side by side (issue 45): most of these wait on the child processes they start, and one file at a
           // time left a core idle for 35 minutes of CI. Not more than two, whatever the machine: the campaigns' torch
@@ -106,7 +131,7 @@ export default defineConfig({
         test: {
           name: 'integration-timed',
           include: [...TIMED_INTEGRATION_TEST_FILES],
-          setupFiles: ['test/support/fast-check-seed.ts'],
+          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
           testTimeout: 30_000,
           // Last of the CPU projects and alone on the machine, one file at a time: these files' answers are wall
           // times (test/support/integration-tests.ts says why).
@@ -121,7 +146,7 @@ export default defineConfig({
         test: {
           name: 'long',
           include: [...LONG_TEST_FILES],
-          setupFiles: ['test/support/fast-check-seed.ts'],
+          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
           testTimeout: 30_000,
           maxWorkers: 1,
           fileParallelism: false,

@@ -26,7 +26,7 @@ function projectFiles(name: string): string[] {
 
 describe('unit and integration projects', () => {
   const allTests = globSync('test/**/*.test.ts').sort()
-  const unit = projectFiles('unit')
+  const unit = [...projectFiles('unit'), ...projectFiles('unit-isolated')]
   const integration = projectFiles('integration')
   const timed = projectFiles('integration-timed')
   const long = projectFiles('long')
@@ -51,6 +51,17 @@ describe('unit and integration projects', () => {
     expect(long.length).toBeGreaterThan(0)
     expect(long.every((file) => file.endsWith('.long.test.ts'))).toBe(true)
     expect(allTests.filter((file) => file.endsWith('.long.test.ts'))).toEqual(long)
+  })
+
+  test('unit shares its process among files; the files that leave state in theirs run isolated, and only those', () => {
+    const projects = (config.test?.projects ?? []) as { test: { name: string; isolate?: boolean } }[]
+    const of = (name: string) => projects.find((p) => p.test.name === name)!.test
+    expect(of('unit').isolate).toBe(false)
+    expect(of('unit-isolated').isolate).not.toBe(false)
+    const isolated = projectFiles('unit-isolated')
+    // The NVML tests load the addon on a fake library in their own process; a plain parser test does not.
+    expect(isolated).toEqual(expect.arrayContaining(['test/nvml/native.test.ts', 'test/monitor/sampler.test.ts']))
+    expect(isolated).not.toContain('test/measure/bootstrap.test.ts')
   })
 
   test('run together, unit goes first and integration after it, in a group of its own', () => {

@@ -145,14 +145,16 @@ describe('.ci/run', () => {
     const projects = [...vitestRun.matchAll(/--project (\S+)/g)].map((m) => m[1])
     const configured = ((config.test?.projects ?? []) as { test: { name: string } }[]).map((p) => p.test.name)
     expect(projects.sort()).toEqual(configured.filter((name) => name !== 'long').sort())
-    expect(projects).toEqual(expect.arrayContaining(['unit', 'integration', 'integration-timed', 'gpu']))
+    expect(projects).toEqual(
+      expect.arrayContaining(['unit', 'unit-isolated', 'integration', 'integration-timed', 'gpu']),
+    )
     expect(text).toContain('VITEST_SUMMARY_FILE=$summary_file')
   })
 })
 
 describe('package.json', () => {
-  test('`npm test` runs the unit project; `npm run test:integration` the integration projects', () => {
-    expect(scripts.test).toMatch(/vitest run --project unit$/)
+  test('`npm test` runs the unit projects; `npm run test:integration` the integration projects', () => {
+    expect(scripts.test).toMatch(/vitest run --project unit --project unit-isolated$/)
     expect(scripts['test:integration']).toMatch(/vitest run --project integration --project integration-timed$/)
   })
 
