@@ -13,6 +13,7 @@ import {
   TIMED_INTEGRATION_TEST_FILES,
 } from './test/support/integration-tests.ts'
 import { ownProcessTestFiles } from './test/support/own-process-tests.ts'
+import { timedWorkers } from './test/support/pin-core-plan.ts'
 
 /**
  * `vitest bench` runs on native imports (Node 24 strips the types of our erasable-syntax .ts itself). Vite's module
@@ -131,12 +132,13 @@ export default defineConfig({
         test: {
           name: 'integration-timed',
           include: [...TIMED_INTEGRATION_TEST_FILES],
-          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
+          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts', 'test/support/pin-core.ts'],
           testTimeout: 30_000,
-          // Last of the CPU projects and alone on the machine, one file at a time: these files' answers are wall
-          // times (test/support/integration-tests.ts says why).
-          maxWorkers: 1,
-          fileParallelism: false,
+          // Last of the CPU projects, after every other file: these files' answers are wall times
+          // (test/support/integration-tests.ts says why). Two side by side, each pinned to a core of its own with
+          // every process it starts (test/support/pin-core.ts); one at a time where that cannot be done.
+          maxWorkers: timedWorkers(),
+          fileParallelism: timedWorkers() > 1,
           sequence: { groupOrder: 2 },
           benchmark: { include: [] },
         },

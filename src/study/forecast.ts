@@ -28,15 +28,38 @@ export function screenForecastMs(
   }, 0)
 }
 
-/** The clause the screen's plan line carries: the forecast and what it stands on, or why there is none yet. */
+/** "at most about N min (each run costed at <what>'s X s at N records, scaled up by its size)". */
+function atMostText(
+  prior: PriorRun,
+  perRound: readonly number[],
+  roundRecords: readonly number[],
+  what: string,
+): string {
+  const min = screenForecastMs(prior, perRound, roundRecords) / 60_000
+  const run = `${(prior.wallMs / 1000).toFixed(1)} s at ${prior.records.toLocaleString('en-US')} records`
+  return `the screen at most about ${min.toFixed(1)} min (each run costed at ${what}'s ${run}, scaled up by its size)`
+}
+
+/** The clause the screen's plan line carries: the forecast and what it stands on, or when it comes. */
 export function screenForecastText(
   prior: PriorRun | null,
   perRound: readonly number[],
   roundRecords: readonly number[],
 ): string {
   if (!prior)
-    return 'its time is forecast after its first run (no run measured before it here: VIRNUCPRO_BENCH_SIZES skips the probe)'
-  const min = screenForecastMs(prior, perRound, roundRecords) / 60_000
-  const probe = `${(prior.wallMs / 1000).toFixed(1)} s at ${prior.records.toLocaleString('en-US')} records`
-  return `the screen at most about ${min.toFixed(1)} min (each run costed at the probe run's ${probe}, scaled up by its size)`
+    return "its time is forecast from the default's warm-up, before the first measured run (no run measured before it here: VIRNUCPRO_BENCH_SIZES skips the probe)"
+  return atMostText(prior, perRound, roundRecords, 'the probe run')
+}
+
+/**
+ * The line said after the first round's warm-up when no run came before the screen (the sizes given, no probe): the
+ * warm-up is the first run of this pipeline on this host, at the first round's size, and a first run is the slowest
+ * (caches cold), so the forecast errs long as the probe's does.
+ */
+export function warmupForecastText(
+  warmup: PriorRun,
+  perRound: readonly number[],
+  roundRecords: readonly number[],
+): string {
+  return `settings study forecast: ${atMostText(warmup, perRound, roundRecords, "the default's warm-up")}`
 }

@@ -16,7 +16,7 @@ import type { JournalOptions } from '../engine/measurement-journal.ts'
 import type { SuiteMeasure } from '../engine/record.ts'
 import { estimate } from '../engine/stage-metrics.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
-import { type PriorRun, screenForecastText } from './forecast.ts'
+import { type PriorRun, screenForecastText, warmupForecastText } from './forecast.ts'
 import { type Contender, judgeRound, roundsFor, screenPlan, sizeOfRound } from './halving.ts'
 import { compareOutputs } from './outputs.ts'
 import type { StudyDrop, StudyOutputs, StudyRound, StudyScreening } from './stats.ts'
@@ -88,6 +88,8 @@ export async function screenSettings(
   const startedMs = performance.now()
   let done = 0
   const roundRecords = plan.perRound.map((_, i) => sizeOfRound(o.ladder, i + 1).records)
+  // Without a run before the screen, the time is forecast once the first round's warm-up has ended.
+  let forecastPending = !o.prior
   o.say?.(
     `settings study: ${alive.length} setting(s) and the default, at most ${plan.runs} screening run(s) in ${plan.rounds} round(s) (${plan.perRound.join(' + ')}), then the capacity answers of the default and the best; ${screenForecastText(o.prior ?? null, plan.perRound, roundRecords)}`,
   )
@@ -123,6 +125,11 @@ export async function screenSettings(
         o.say?.(
           `settings study round ${round} of at most ${plan.rounds}: ${run.label}: ${(run.run.wallMs / 1000).toFixed(1)} s${reused ? ' (kept)' : ''}; run ${done} of at most ${plan.runs}, ${elapsedMin.toFixed(1)} min so far, at least about ${leftMin.toFixed(1)} min left at this round's pace (later rounds run larger sizes)`,
         )
+        if (forecastPending && run.warmup) {
+          forecastPending = false
+          const warmup = { records: input.records, wallMs: run.run.wallMs }
+          o.say?.(warmupForecastText(warmup, plan.perRound, roundRecords))
+        }
       },
     })
     out.measured.push(...measured)

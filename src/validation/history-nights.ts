@@ -30,6 +30,8 @@ export interface NightsOptions {
   settings?: Record<string, string>
   /** The first night to measure (default 0): the nights after a step appended since the earlier ones were measured. */
   fromNight?: number
+  /** The night after the last to measure (default: every commit of the target): one night measured again, say. */
+  toNight?: number
 }
 
 /**
@@ -56,7 +58,8 @@ export function measureNights(options: NightsOptions): Promise<string[]> {
   const config = { ...options.config, env: { ...options.config.env, ...options.target.env } }
   return withTargetEnv(options.target, options.settings ?? {}, async () => {
     const dirs: string[] = []
-    for (let night = options.fromNight ?? 0; night < options.target.commits.length; night++) {
+    const end = Math.min(options.toNight ?? Number.POSITIVE_INFINITY, options.target.commits.length)
+    for (let night = options.fromNight ?? 0; night < end; night++) {
       await checkoutNight(options.target, night)
       const ctx = await createSuiteContext(options.runIdOf(night), process.env, options.resultsRoot)
       await runStageSuite(ctx, options.measureOf(night), config)

@@ -9,6 +9,7 @@ import { matchesGlob } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import config from '../../vitest.config.ts'
 import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from '../support/integration-tests.ts'
+import { timedWorkers } from '../support/pin-core-plan.ts'
 
 interface ProjectFiles {
   include: string[]
@@ -74,7 +75,7 @@ describe('unit and integration projects', () => {
     expect(groupOrder('integration')).toBeGreaterThan(groupOrder('unit'))
   })
 
-  test('integration-timed runs last of the CPU projects, one file at a time', () => {
+  test('integration-timed runs last of the CPU projects, each file on a core of its own', () => {
     const projects = (config.test?.projects ?? []) as {
       test: { name: string; maxWorkers?: number; fileParallelism?: boolean; sequence?: { groupOrder?: number } }
     }[]
@@ -82,6 +83,9 @@ describe('unit and integration projects', () => {
     const order = (name: string) => of(name).sequence?.groupOrder ?? 0
     expect(order('integration-timed')).toBeGreaterThan(order('integration'))
     expect(order('long')).toBeGreaterThan(order('integration-timed'))
-    expect(of('integration-timed')).toMatchObject({ maxWorkers: 1, fileParallelism: false })
+    // Two side by side where each can be pinned to a core of its own (2+ cores and taskset), one at a time otherwise.
+    const workers = timedWorkers()
+    expect(of('integration-timed')).toMatchObject({ maxWorkers: workers, fileParallelism: workers > 1 })
+    expect((of('integration-timed') as { setupFiles?: string[] }).setupFiles).toContain('test/support/pin-core.ts')
   })
 })

@@ -128,13 +128,14 @@ export const INTEGRATION_TEST_FILES: readonly string[] = [
 export const LONG_TEST_FILES: readonly string[] = ['test/**/*.long.test.ts']
 
 /**
- * Known answers read from wall times measured in the run (the `integration-timed` project): the line reader's pace on a
+ * Known answers read from wall times measured in the run (the `integration-timed` project, after every other file, two
+ * side by side, each pinned with its processes to a core of its own: test/support/pin-core.ts): the line reader's pace on a
  * 10-hour tqdm stream against a plain byte scan (12 s), planted faults caught by
  * their detectors on real runs (40 s), the capacity suite's projections against direct runs (45 s), and ten nights of
  * real runs replayed into a history whose gate must flag the night the stall lands and no other (123 s). Beside
  * another file's torch processes on 2 cores a night's runs read up to 2x slow: in one CI run a night before the
  * planted step read slow enough to be a suspect, and the gate then named the wrong commit range. They run after the
- * other projects, one file at a time, so what they time is the pipeline and not their neighbours.
+ * other projects, each on its own core, so what they time is the pipeline and not their neighbours.
  */
 export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
   // A 10-hour tqdm stream through the runner, its pace read against a plain byte scan of the same stream (10-15 s).
@@ -144,4 +145,6 @@ export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
   // Issue 37: a settings study of 6 settings by successive halving, then two capacity answers (about 3 minutes).
   'test/validation/study-cpu-known-answer.test.ts',
   'test/validation/history-known-answer.test.ts',
+  // The pinning itself: this worker and its children on one core (a second, 0.1 s).
+  'test/support/pin-core.test.ts',
 ]

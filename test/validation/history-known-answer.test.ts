@@ -1,6 +1,7 @@
 // The history's known answer on the CPU (the GPU twin: benchmarks/validation/history/history.gpu.test.ts): a real git
 // checkout whose fifth commit adds `--inject cpu-stall-ms` to the reference pipeline (tiny scale, TINY fixture, fake
-// NVML scripted), one stage record a night at its commit, 3 runs a night; then the nights added to a fresh SQLite
+// NVML scripted), one stage record a night at its commit, 3 runs a night (a night before the step that reads far off
+// the others measured again, once); then the nights added to a fresh SQLite
 // history one by one and judged after each, as the nightly job does. The stall is sized from the nights before it, as
 // this machine measured them (STEP_RATIO of their median night). Asserted: quiet before the step; a suspect the night
 // it lands and a failing gate the next night, naming its commits; a change point at that commit, confirmed within
@@ -52,6 +53,8 @@ let nights: NightJudgement[] = []
 let runDirs: string[] = []
 let baseNightMs = 0
 let stallMs = 0
+/** The nights before the step measured again, and why. */
+const remeasured: string[] = []
 const METRIC = 'wall/1 CPU'
 const wall = (n: NightJudgement) => findingsOn(n, METRIC)
 
@@ -61,17 +64,32 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
     const thresholds = join(root, 'thresholds.json')
     writeFileSync(thresholds, JSON.stringify({ regression: { timeThreshold: REGRESSION_THRESHOLD } }))
     const input = await tinyInput()
-    const measure = (fromNight: number) =>
+    const measure = (fromNight: number, toNight?: number, again = '') =>
       measureNights({
         target,
         fromNight,
+        toNight,
         resultsRoot: join(root, 'results'),
-        runIdOf: (night) => `night-${night}`,
+        runIdOf: (night) => `night-${night}${again}`,
         measureOf: (night) => scripted([fakeGpu(90)], RUNS, night === 0 ? 1 : 0, input),
         config: cpuConfig('1 CPU'),
         settings: { VIRNUCPRO_BENCH_THRESHOLDS: thresholds },
       })
     const before = await measure(0)
+    // A night before the step that reads far off the others (half the threshold) is measured again, once: this VM has
+    // read a whole night +50.9% slow with nothing else running (a clean-clone CI of 4c41aac), and such a night just
+    // before the step makes the stall's first night the second of two. The known answer is the gate on a step, not on
+    // a burst of the machine's; a night still off after its second measurement stays, and the checks below judge it.
+    // The history orders runs by when they were made, so the nights from the first one off to the step are measured
+    // again together, in order.
+    const figures = await Promise.all(before.map((dir) => medianOfNights([dir], METRIC)))
+    const mid = [...figures].sort((a, b) => a - b)[Math.floor(figures.length / 2)]!
+    const off = figures.findIndex((ms) => Math.abs(ms / mid - 1) > REGRESSION_THRESHOLD / 2)
+    if (off >= 0) {
+      const read = `${Math.round(figures[off]!)} ms against the nights' median ${Math.round(mid)} ms`
+      remeasured.push(`nights ${off}-${STEP_AT - 1}: night ${off} read ${read}`)
+      before.splice(off, Infinity, ...(await measure(off, STEP_AT, '-again')))
+    }
     baseNightMs = await medianOfNights(before, METRIC)
     stallMs = Math.max(MIN_STALL_MS, Math.round(STEP_RATIO * baseNightMs))
     await appendStep(target, NIGHTS - STEP_AT, `cpu-stall-ms=${stallMs}`)
@@ -80,7 +98,11 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
   }, 600_000)
 
   test("every night is a record at its own commit of the checkout, judged by the host's threshold", async () => {
-    expect(nights.map((n) => n.runId)).toEqual(Array.from({ length: NIGHTS }, (_, i) => `night-${i}`))
+    expect(nights.map((n) => n.runId.replace(/-again$/, ''))).toEqual(
+      Array.from({ length: NIGHTS }, (_, i) => `night-${i}`),
+    )
+    // Only nights before the step are ever measured again.
+    expect(nights.slice(STEP_AT).filter((n) => n.runId.endsWith('-again'))).toEqual([])
     expect(new Set(target.commits).size).toBe(NIGHTS)
     const { records } = await readResultRecords(runDirs[0]!)
     expect(records.map((r) => r.thresholds.regression.timeThreshold)).toEqual(records.map(() => REGRESSION_THRESHOLD))
@@ -109,6 +131,7 @@ describe.skipIf(ready.state !== 'ready')('history known answer on the CPU', () =
   test('a change point at that commit, confirmed within three nights, the same commit range', ({ annotate }) => {
     const confirmed = confirmedNight(nights, METRIC)
     annotate(`nights before the step: median ${Math.round(baseNightMs)} ms; the step: cpu-stall-ms=${stallMs}`)
+    for (const line of remeasured) annotate(`measured again: ${line}`)
     for (const line of nightLines(nights, METRIC)) annotate(line)
     expect(confirmed).toBeGreaterThanOrEqual(STEP_AT + 2)
     expect(confirmed).toBeLessThanOrEqual(STEP_AT + 4)

@@ -1,5 +1,6 @@
 // History databases for the trends tests, as real SQLite files: real result records stored as several nights (each a
 // run of its own at its own commit), and synthetic histories with headline metric names and a planted step.
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { historyRunsOf } from '../../../src/history/entry.ts'
 import { HistoryStore } from '../../../src/history/store.ts'
@@ -44,7 +45,6 @@ export interface Step {
   factor: number
 }
 
-let count = 0
 /**
  * A fresh history file in `dir`, synthetic (30 runs, one a commit, unless told), with headline names (`wall/<setup>`
  * ...), `options.step` and any further `steps` planted (each multiplies its metrics from its run on).
@@ -53,7 +53,11 @@ export function syntheticHeadlineHistory(
   dir: string,
   options: Partial<SyntheticOptions> & { names: string[]; steps?: Step[] },
 ): string {
-  const file = join(dir, `synthetic-${++count}.sqlite`)
+  // Numbered within `dir`, not by a count of this module's: one process serves many unit files (issue 45), and a
+  // report that names the file must read the same whichever files ran before it.
+  let n = 1
+  while (existsSync(join(dir, `synthetic-${n}.sqlite`))) n++
+  const file = join(dir, `synthetic-${n}.sqlite`)
   const runs = syntheticHistory({ runs: 30, metrics: options.names.length, ...options })
   for (const step of options.steps ?? [])
     for (const run of runs.slice(step.atRun))
