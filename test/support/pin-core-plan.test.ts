@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { timedWorkerCore, timedWorkers } from './pin-core-plan.ts'
+import { configuredTimedWorkers, timedWorkerCore, timedWorkers } from './pin-core-plan.ts'
 
 describe('the timed files side by side', () => {
   test('two on 2 or more cores with taskset; one at a time on one core or without taskset', () => {
@@ -17,5 +17,11 @@ describe('the timed files side by side', () => {
     expect(timedWorkerCore(undefined, 1)).toBeNull()
     expect(() => timedWorkerCore(undefined, 2)).toThrow("VITEST_POOL_ID 'undefined' is not a worker number")
     expect(() => timedWorkerCore('0', 2)).toThrow(/is not a worker number/)
+  })
+
+  test("the count a worker pins by is the config's, 1 where none or no count is given", () => {
+    expect(configuredTimedWorkers({ VIRNUCPRO_BENCH_TIMED_WORKERS: '2' })).toBe(2)
+    expect(configuredTimedWorkers({})).toBe(1)
+    expect(configuredTimedWorkers({ VIRNUCPRO_BENCH_TIMED_WORKERS: 'two' })).toBe(1)
   })
 })

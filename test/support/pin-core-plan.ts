@@ -12,8 +12,17 @@ function taskset(): boolean {
   return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0
 }
 
+/**
+ * The timed workers' count as vitest.config.ts decided it (VIRNUCPRO_BENCH_TIMED_WORKERS in the project's env): a
+ * worker cannot decide it again once pinned, when availableParallelism() reads its one core.
+ */
+export function configuredTimedWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.VIRNUCPRO_BENCH_TIMED_WORKERS ?? '1')
+  return Number.isInteger(n) && n >= 1 ? n : 1
+}
+
 /** The core worker `poolId` (VITEST_POOL_ID, 1-based) runs on; null where the timed files run one at a time. */
-export function timedWorkerCore(poolId: string | undefined, workers = timedWorkers()): number | null {
+export function timedWorkerCore(poolId: string | undefined, workers: number): number | null {
   if (workers === 1) return null
   const n = Number(poolId)
   if (!Number.isInteger(n) || n < 1) throw new Error(`VITEST_POOL_ID '${poolId}' is not a worker number (1, 2, ...)`)

@@ -3,13 +3,13 @@
 import { readFileSync } from 'node:fs'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
-import { timedWorkerCore, timedWorkers } from './pin-core-plan.ts'
+import { configuredTimedWorkers, timedWorkerCore } from './pin-core-plan.ts'
 
 const allowed = (status: string) => /^Cpus_allowed_list:\s*(\S+)$/m.exec(status)?.[1]
 
-describe.skipIf(timedWorkers() === 1)('a timed file on a core of its own', () => {
+describe.skipIf(configuredTimedWorkers() === 1)('a timed file on a core of its own', () => {
   test("this worker, all its threads, and a child it starts run on its core only; torch's pool is one thread", async () => {
-    const core = String(timedWorkerCore(process.env.VITEST_POOL_ID))
+    const core = String(timedWorkerCore(process.env.VITEST_POOL_ID, configuredTimedWorkers()))
     expect(allowed(readFileSync('/proc/self/status', 'utf8'))).toBe(core)
     const child = await execa('cat', ['/proc/self/status'])
     expect(allowed(child.stdout)).toBe(core)

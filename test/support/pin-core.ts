@@ -4,9 +4,9 @@
 // left the second core of a 2-core CI machine idle for 6.5 minutes; beside an unpinned neighbour a night's runs read
 // up to 2x slow. Vitest numbers its workers 1..maxWorkers (VITEST_POOL_ID): worker n takes core n - 1.
 import { execFileSync } from 'node:child_process'
-import { timedWorkerCore } from './pin-core-plan.ts'
+import { configuredTimedWorkers, timedWorkerCore } from './pin-core-plan.ts'
 
-const core = timedWorkerCore(process.env.VITEST_POOL_ID)
+const core = timedWorkerCore(process.env.VITEST_POOL_ID, configuredTimedWorkers())
 if (core !== null) {
   // -a: every thread this worker already has (libuv's pool, V8's), not only its main thread; children inherit it.
   execFileSync('taskset', ['-a', '-p', '-c', String(core), String(process.pid)], { stdio: 'ignore' })
