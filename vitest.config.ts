@@ -8,6 +8,7 @@ import RunLinesReporter from './reporters/run-lines.ts'
 import SkipReasonsReporter from './reporters/skip-reasons.ts'
 import SummaryLineReporter from './reporters/summary-line.ts'
 import {
+  ALONE_INTEGRATION_TEST_FILES,
   INTEGRATION_TEST_FILES,
   LONG_TEST_FILES,
   TIMED_INTEGRATION_TEST_FILES,
@@ -25,7 +26,12 @@ import { timedWorkers } from './test/support/pin-core-plan.ts'
 const benchmarkOnly = process.argv[2] === 'bench'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
-const NOT_UNIT = [...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES, ...LONG_TEST_FILES]
+const NOT_UNIT = [
+  ...INTEGRATION_TEST_FILES,
+  ...TIMED_INTEGRATION_TEST_FILES,
+  ...ALONE_INTEGRATION_TEST_FILES,
+  ...LONG_TEST_FILES,
+]
 /** The unit files that leave state in their process (test/support/own-process-tests.ts says which and why). */
 const OWN_PROCESS_UNIT_FILES = ownProcessTestFiles(
   globSync('test/**/*.test.ts', { cwd: root, exclude: NOT_UNIT }),
@@ -33,7 +39,7 @@ const OWN_PROCESS_UNIT_FILES = ownProcessTestFiles(
 )
 
 /**
- * Six projects:
+ * Seven projects:
  * - `unit` and `unit-isolated` (`npm test`) run on any machine (no GPU) in minutes: everything under test/ but the
  *   integration files, and the CPU-side benches in `unit (bench)`. `unit` shares one process among many files;
  *   `unit-isolated` gives a process to each file that leaves state in its own (test/support/own-process-tests.ts).
@@ -42,7 +48,9 @@ const OWN_PROCESS_UNIT_FILES = ownProcessTestFiles(
  *   Listed, not moved, so test/ keeps mirroring src/. It has no benches: its `(bench)` companion, which `vitest bench`
  *   makes for every project, matches no file.
  * - `integration-timed` (also run by `npm run test:integration`): the known answers read from wall times measured in
- *   the run, after the other projects and one file at a time, so that neighbours' processes do not enter the timings.
+ *   the run, after the other projects, two side by side, each pinned to a core of its own.
+ * - `integration-alone` (also run by `npm run test:integration`): the history's known answer, after integration-timed and
+ *   alone on the machine (test/support/integration-tests.ts says why).
  * - `long` (`npm run test:long`, nightly in .github/workflows/long.yml, never in CI): `*.long.test.ts`, the random
  *   campaigns and studies whose one example per kind CI keeps (test/support/integration-tests.ts).
  * - `gpu` needs an NVIDIA driver. Its global setup probes NVML once; without a driver it prints one line saying why and
@@ -148,13 +156,27 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'integration-alone',
+          include: [...ALONE_INTEGRATION_TEST_FILES],
+          setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
+          testTimeout: 30_000,
+          // After integration-timed, one file and nothing beside it: not pinned, the machine is its own.
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
+          benchmark: { include: [] },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'long',
           include: [...LONG_TEST_FILES],
           setupFiles: ['test/support/fast-check-seed.ts', 'test/support/file-end.ts'],
           testTimeout: 30_000,
           maxWorkers: 1,
           fileParallelism: false,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 4 },
           benchmark: { include: [] },
         },
       },

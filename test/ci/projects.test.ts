@@ -1,5 +1,5 @@
 /**
- * The split of test/ into the `unit`, `integration`, `integration-timed` and `long` projects
+ * The split of test/ into the `unit`, `integration`, `integration-timed`, `integration-alone` and `long` projects
  * (vitest.config.ts, test/support/integration-tests.ts): every test file runs in exactly one of them, so `.ci/run`,
  * which runs all but `long`, still runs every other test once, and a listed file that was renamed or removed is named
  * here instead of falling back into `unit` unseen.
@@ -8,7 +8,11 @@ import { existsSync, globSync } from 'node:fs'
 import { matchesGlob } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import config from '../../vitest.config.ts'
-import { INTEGRATION_TEST_FILES, TIMED_INTEGRATION_TEST_FILES } from '../support/integration-tests.ts'
+import {
+  ALONE_INTEGRATION_TEST_FILES,
+  INTEGRATION_TEST_FILES,
+  TIMED_INTEGRATION_TEST_FILES,
+} from '../support/integration-tests.ts'
 import { timedWorkers } from '../support/pin-core-plan.ts'
 
 interface ProjectFiles {
@@ -30,22 +34,24 @@ describe('unit and integration projects', () => {
   const unit = [...projectFiles('unit'), ...projectFiles('unit-isolated')]
   const integration = projectFiles('integration')
   const timed = projectFiles('integration-timed')
+  const alone = projectFiles('integration-alone')
   const long = projectFiles('long')
 
   test('every listed integration file exists', () => {
-    const listed = [...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES]
+    const listed = [...INTEGRATION_TEST_FILES, ...TIMED_INTEGRATION_TEST_FILES, ...ALONE_INTEGRATION_TEST_FILES]
     expect(listed.filter((file) => !existsSync(file))).toEqual([])
   })
 
   test('every test file under test/ is in exactly one of them', () => {
-    const all = [...unit, ...integration, ...timed, ...long]
+    const all = [...unit, ...integration, ...timed, ...alone, ...long]
     expect(all.filter((file, i) => all.indexOf(file) !== i)).toEqual([])
     expect(all.sort()).toEqual(allTests)
   })
 
-  test('integration and integration-timed hold their listed files and nothing else', () => {
+  test('the integration projects hold their listed files and nothing else', () => {
     expect(integration).toEqual([...INTEGRATION_TEST_FILES].sort())
     expect(timed).toEqual([...TIMED_INTEGRATION_TEST_FILES].sort())
+    expect(alone).toEqual([...ALONE_INTEGRATION_TEST_FILES].sort())
   })
 
   test('long holds the *.long.test.ts files, and only those', () => {
@@ -75,14 +81,17 @@ describe('unit and integration projects', () => {
     expect(groupOrder('integration')).toBeGreaterThan(groupOrder('unit'))
   })
 
-  test('integration-timed runs last of the CPU projects, each file on a core of its own', () => {
+  test('integration-timed runs after the other CPU projects, each file on a core of its own, then integration-alone', () => {
     const projects = (config.test?.projects ?? []) as {
       test: { name: string; maxWorkers?: number; fileParallelism?: boolean; sequence?: { groupOrder?: number } }
     }[]
     const of = (name: string) => projects.find((p) => p.test.name === name)!.test
     const order = (name: string) => of(name).sequence?.groupOrder ?? 0
     expect(order('integration-timed')).toBeGreaterThan(order('integration'))
-    expect(order('long')).toBeGreaterThan(order('integration-timed'))
+    // The history's known answer alone after them (test/support/integration-tests.ts says why), one file at a time.
+    expect(order('integration-alone')).toBeGreaterThan(order('integration-timed'))
+    expect(of('integration-alone')).toMatchObject({ maxWorkers: 1, fileParallelism: false })
+    expect(order('long')).toBeGreaterThan(order('integration-alone'))
     // Two side by side where each can be pinned to a core of its own (2+ cores and taskset), one at a time otherwise.
     const workers = timedWorkers()
     expect(of('integration-timed')).toMatchObject({ maxWorkers: workers, fileParallelism: workers > 1 })

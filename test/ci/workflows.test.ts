@@ -146,7 +146,7 @@ describe('.ci/run', () => {
     const configured = ((config.test?.projects ?? []) as { test: { name: string } }[]).map((p) => p.test.name)
     expect(projects.sort()).toEqual(configured.filter((name) => name !== 'long').sort())
     expect(projects).toEqual(
-      expect.arrayContaining(['unit', 'unit-isolated', 'integration', 'integration-timed', 'gpu']),
+      expect.arrayContaining(['unit', 'unit-isolated', 'integration', 'integration-timed', 'integration-alone', 'gpu']),
     )
     expect(text).toContain('VITEST_SUMMARY_FILE=$summary_file')
   })
@@ -155,7 +155,9 @@ describe('.ci/run', () => {
 describe('package.json', () => {
   test('`npm test` runs the unit projects; `npm run test:integration` the integration projects', () => {
     expect(scripts.test).toMatch(/vitest run --project unit --project unit-isolated$/)
-    expect(scripts['test:integration']).toMatch(/vitest run --project integration --project integration-timed$/)
+    expect(scripts['test:integration']).toMatch(
+      /vitest run --project integration --project integration-timed --project integration-alone$/,
+    )
   })
 
   test('`npm run test:long` runs the long project: the random campaigns and the studies CI keeps an example of', () => {

@@ -25,7 +25,9 @@ describe('.ci/run', () => {
   })
 
   test('starts the cluster before the vitest step, exports its SLURM_CONF, stops it on exit', () => {
-    expect(at('bash .ci/slurm-up.sh')).toBeLessThan(at('step "vitest (unit + integration + integration-timed + gpu)"'))
+    expect(at('bash .ci/slurm-up.sh')).toBeLessThan(
+      at('step "vitest (unit + integration + integration-timed + integration-alone + gpu)"'),
+    )
     expect(text).toContain('export SLURM_CONF=')
     expect(text).toMatch(/trap '[^']*bash \.ci\/slurm-down\.sh[^']*' EXIT/)
   })
