@@ -49,7 +49,22 @@ describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () =>
       for (const u of state.undecided!) expect(u.needs).not.toBe('')
     }
     expect(state.looks).toBeLessThanOrEqual(state.maxLooks!)
-    expect(state.gpuMinutes).toBeLessThanOrEqual(budget)
+    // The budget is a cap for any run no slower than one already seen (capacity/topup.ts overrunFactor): the design
+    // never starts a step it cannot afford at the slowest overrun seen, so it can end over the budget only by its last
+    // step's runs being slower than that, and by no more than they took beyond their expected cost. `<= budget` alone
+    // failed a clean-clone CI on a busy 2-core VM (0.4739 GPU-minutes against 0.4679: CI21, issue 45).
+    const last = state.steps.at(-1)
+    if (!last) expect(state.gpuMinutes).toBeLessThanOrEqual(budget)
+    else {
+      // A step's runs (no warm-ups: suite.ts's top-ups) are the last ones at its size.
+      const at = measured.inputs!.findIndex((i) => i.records === last.records)
+      const lastRuns = measured[0]!.bySize[at]!.observations.slice(-last.runs)
+      const lastMin = lastRuns.reduce((a, o) => a + o.measured.run.wallMs, 0) / 60_000
+      expect(state.gpuMinutes - lastMin, 'spent before the last step').toBeLessThanOrEqual(budget)
+      expect(state.gpuMinutes - budget, 'over the budget').toBeLessThanOrEqual(
+        Math.max(0, lastMin - last.gpuMinutes) + 1e-9,
+      )
+    }
     // Every run the design added is in the measurements, at the size it chose, with a label of its own.
     const runs = measured[0]!.bySize.flatMap((s) => s.observations).filter((o) => !o.measured.warmup)
     expect(runs).toHaveLength(2 * 2 + state.topUps)
