@@ -4,7 +4,7 @@
 // VirNucPro's own DNABERT-S default of 256 tokens is). Two files, not one: together they measured 170-193 s pinned to a
 // core in CI, over the 3 minutes a file may take (issue 45); apart they run side by side, each on a core of its own.
 import type { SuiteContext } from '../../../src/engine/context.ts'
-import { createInputResolver, type InputResolver, type ResolvedInput } from '../../../src/input/resolver.ts'
+import { createInputResolver, type ResolvedInput } from '../../../src/input/resolver.ts'
 import type { StudyOptions } from '../../../src/study/study.ts'
 import type { SuiteMeasure } from '../../../src/suites/index.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from '../../suites/support/cpu-suite.ts'
@@ -13,13 +13,12 @@ import { tempDirUntilFileEnd } from '../../support/temp-dir.ts'
 // Large beside the tiny model's own cost of a batch: the default's 15 batches at 40 records against the best's one
 // also cost more compute (on a busy 2-core machine 2 s of 9, alone about 0.5 s: the savings measured at 1,000 ms were
 // within 3.5% of the 14 s planted), which the planted 6.3 s must dwarf. 450 ms, not 1,000: at 1,000 the one file the
-// study was then took 222 s of CI's 25 minutes; the gaps the halving reads stay 3-6 stalls wide (1.35-2.7 s against
-// runs that spread 0.2-0.5 s here).
+// study was then took 222 s of CI's 25 minutes. The gaps the halving reads: several stalls at 8 records (256 tokens
+// against one batch), 0.5-0.8 s at 40 (2048 against 8192, 1-2 stalls) against runs that spread 0.1-0.2 s there.
 export const STALL_MS = 450
 
 export interface StudyKnownAnswer {
   ctx: SuiteContext
-  resolver: InputResolver
   m: Omit<SuiteMeasure, 'input'>
   options: StudyOptions
 }
@@ -50,5 +49,5 @@ export async function studyKnownAnswer(
     ladder: at(sizes.ladder),
     capacityInputs: at(sizes.capacity),
   }
-  return { ctx: { ...ctx, inputs: resolver }, resolver, m, options }
+  return { ctx: { ...ctx, inputs: resolver }, m, options }
 }
