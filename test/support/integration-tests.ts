@@ -136,17 +136,6 @@ export const LONG_TEST_FILES: readonly string[] = ['test/**/*.long.test.ts']
  * slows both sides alike. They run after the other projects, each on its own core, so what they time is the pipeline
  * and not their neighbours' processes.
  */
-/**
- * The known answer whose sides are minutes apart (the `integration-alone` project, after integration-timed, alone on
- * the machine): ten nights of real runs replayed into a history whose gate must flag the night the stall lands and no
- * other (about 2 minutes alone). A core of its own is not enough on the 2-core CI VM: pinned, its nights' median read
- * 2,056 ms alone, 2,488-2,621 ms beside the settings study (CI15-CI18) and 3,423 ms beside the CPU-bound timed files
- * (CI19, 178 s, with the nights after the step up to 1.5x slower again: 207 s in one run here). A neighbour that
- * changes between the nights before the step and those after it moves the step itself: at 1.66x, a planted +120%
- * would read +33%, under the gate's threshold.
- */
-export const ALONE_INTEGRATION_TEST_FILES: readonly string[] = ['test/validation/history-known-answer.test.ts']
-
 export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
   // A 10-hour tqdm stream through the runner, its pace read against a plain byte scan of the same stream (10-15 s).
   'test/pipeline/runner-long-line.test.ts',
@@ -160,3 +149,14 @@ export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
   // The pinning itself: this worker and its children on one core (a second, 0.1 s).
   'test/support/pin-core.test.ts',
 ]
+
+/**
+ * The known answer whose sides are minutes apart (the `integration-alone` project, after integration-timed, alone on
+ * the machine): ten nights of real runs replayed into a history whose gate must flag the night the stall lands and no
+ * other (about 2 minutes alone). A core of its own is not enough on the 2-core CI VM: pinned, its nights' median read
+ * 2,056 ms alone, 2,488-2,621 ms beside the settings study (CI15-CI18) and 3,423 ms beside the CPU-bound timed files
+ * (CI19, 178 s, with the nights after the step up to 1.5x slower again: 207 s in one run here). A neighbour that
+ * changes between the nights before the step and those after it moves the step itself: at 1.66x, a planted +120%
+ * would read +33%, under the gate's threshold.
+ */
+export const ALONE_INTEGRATION_TEST_FILES: readonly string[] = ['test/validation/history-known-answer.test.ts']
