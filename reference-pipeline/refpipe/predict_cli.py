@@ -33,7 +33,7 @@ def add_parser(commands) -> None:
     p.add_argument("--inject", action="append", default=[], metavar="NAME=VALUE", help="fault injection (repeatable)")
     p.add_argument("--cpu-workers", type=positive_int, default=1, help="worker processes on the CPU (tests)")
     p.add_argument("--sequences-per-file", type=positive_int, default=10000,
-                   help="records per split file (10000, as VirNucPro)")
+                   help="sequences (frames, proteins) per split file (10000, as VirNucPro)")
     p.set_defaults(run=_run)
 
 
