@@ -4,6 +4,7 @@
  * beside the default's (6 M hours per GPU count, k GPUs against 1, the verdicts it flips).
  */
 import type { Figure } from '../capacity/answer.ts'
+import type { GridValue } from '../engine/sweep-grid.ts'
 import type { DecisionState } from '../measure/index.ts'
 
 /** One screening round: the size it ran at and the settings measured there (the default always among them). */
@@ -74,8 +75,8 @@ export interface StudyRow {
 }
 
 export interface StudyStats {
-  /** The grid as given (option -> values). */
-  grid: Record<string, (number | string)[]>
+  /** The grid as given (option -> values; true/false for a flag or a switch pair, null for an option not added). */
+  grid: Record<string, GridValue[]>
   /** The configuration screened (its label: the GPU count the study was run for). */
   screenedOn: string
   production: number
@@ -85,6 +86,11 @@ export interface StudyStats {
   rows: StudyRow[]
   /** Grid points that repeat the default's own options: measured once, as the default. */
   sameAsDefault: number
+  /**
+   * The switch pairs whose default state was not known (the default's command line gives neither side and the
+   * target's help states none), in words: each side measured as a setting. Absent when none (and in older records).
+   */
+  defaultsUnknown?: string[]
   /** The target's own options per stage, read from its `--help` (pipeline/stage-options.ts); [] when unread. */
   stageOptions: { stage: string; options: { flag: string; help: string }[] }[]
   /** Why `stageOptions` is empty, when it is. */
