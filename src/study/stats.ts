@@ -5,7 +5,7 @@
  */
 import type { Figure } from '../capacity/answer.ts'
 import type { GridValue } from '../engine/sweep-grid.ts'
-import type { DecisionState } from '../measure/index.ts'
+import type { ConsensusComparison, DecisionState } from '../measure/index.ts'
 
 /** One screening round: the size it ran at and the settings measured there (the default always among them). */
 export interface StudyRound {
@@ -32,12 +32,23 @@ export interface StudyScreening {
   wallMs: { median: number; low: number | null; high: number | null } | null
 }
 
+/**
+ * The consensus comparison behind a setting's outputs verdict (measure/consensus.ts): the file the figures come from,
+ * the threshold, the IDs and labels, and the score differences reported beside them.
+ */
+export type StudyConsensus = ConsensusComparison & { file: string; minAgreement: number }
+
 /** A setting's outputs against the default's, on the same input (the last round it was measured in). */
 export interface StudyOutputs {
-  /** true: within the tolerance; false: not; null: nothing to compare on one side (no verdict). */
+  /**
+   * true: the same IDs with consensus labels agreeing at least the threshold; false: not; null: nothing to compare on
+   * one side (no verdict).
+   */
   equal: boolean | null
   records: number
   detail: string
+  /** The figures; null where nothing was compared; absent in records written before the consensus rule (issue 56). */
+  consensus?: StudyConsensus | null
 }
 
 /** The capacity answer of a setting that reached the end (the best, and the default). */
