@@ -151,7 +151,7 @@ const SUITE_PARSED: Record<(typeof PARSED_ELSEWHERE)[number], Setting<unknown>> 
   VIRNUCPRO_BENCH_SWEEP: parsedBy(
     'the parameter-sweep grid (JSON)',
     parseSweepGrid,
-    'write it as JSON, e.g. {"--esm-batch-size": [8192, 16384]}',
+    'write it as JSON, e.g. {"--esm-batch-size": [8192, 16384], "--parallel": [true, false]} (docs/settings.md)',
   ),
 }
 

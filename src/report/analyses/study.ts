@@ -10,7 +10,7 @@ import { statusTextOf } from '../../capacity/answer-state.ts'
 import { recordAnswer, recordStatus } from '../../capacity/record-answer.ts'
 import type { DecisionState } from '../../measure/index.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { StudyDrop, StudyRow, StudyScreening } from '../../study/stats.ts'
+import type { StudyConsensus, StudyDrop, StudyRow, StudyScreening } from '../../study/stats.ts'
 import { provisionalStudyStats } from './study-provisional.ts'
 import { readStudyStats, type StudyReadStats } from './study-stats.ts'
 import { gpuLabel, lastScreening, millions, orderedRows, type StudyTable, studyTable } from './study-table.ts'
@@ -30,6 +30,12 @@ export interface StudySettingFigures {
    * compared (no verdict, never equal).
    */
   outputsEqual: boolean | null
+  /**
+   * The figures behind `outputsEqual` (issue 56): the consensus labels' agreement with its threshold, the IDs, and the
+   * score differences beside them (`file` names where they come from); null for the default, for a setting not
+   * compared, and in records written before.
+   */
+  consensus: StudyConsensus | null
   flips: StudyRow['flips']
   dropped: StudyDrop | null
   lastScreening: StudyScreening | null
@@ -77,6 +83,7 @@ function settingFigures(r: StudyRow, best: string | null): StudySettingFigures {
     })),
     speedups: (r.capacity?.speedups ?? []).map((s) => ({ ...s })),
     outputsEqual: r.isDefault ? true : (r.outputs?.equal ?? null),
+    consensus: r.outputs?.consensus ?? null,
     flips: r.flips,
     dropped: r.dropped,
     lastScreening: lastScreening(r),
@@ -197,17 +204,22 @@ export function analyzeStudyRecords(records: readonly ResultRecord[]): StudyRepo
   return { entries: newestPerId(records.filter((r) => r.kind === 'study')).map((r) => entryOf(r, capacityById)) }
 }
 
+/** One part of a setting's label (engine/grid-entries.ts): `option=value`, a flag given `--x`, or not given `no --x`. */
+const LABEL_PART = String.raw`(?:[^\s=,-][^\s=,]*=[^\s,]+|(?:no )?--?[A-Za-z][\w-]*)`
+const SETTING_LABEL = new RegExp(`^(${LABEL_PART}(?: ${LABEL_PART})*), `)
+
 /**
  * The setting a capacity record answers for, read from the record itself: a study labels each configuration of a
- * setting's answer `<setting>, <configuration>` (study.ts withOptions), the setting being `option=value` pairs, which
- * no configuration of the suites' own is. Null for any other record.
+ * setting's answer `<setting>, <configuration>` (study.ts withOptions), the setting being `option=value` pairs and
+ * flags (`--parallel`, `no --parallel`, `--no-persistent-models`), which no configuration of the suites' own is. Null
+ * for any other record.
  */
 function settingOfRecord(r: ResultRecord): string | null {
   if (r.kind !== 'capacity') return null
   const configs = (r.stats as { configurations?: { label?: unknown }[] } | null)?.configurations
   if (!Array.isArray(configs) || configs.length === 0) return null
   const settings = configs.map((c) =>
-    typeof c?.label === 'string' ? (/^([^\s=,]+=[^\s,]+(?: [^\s=,]+=[^\s,]+)*), /.exec(c.label)?.[1] ?? null) : null,
+    typeof c?.label === 'string' ? (SETTING_LABEL.exec(c.label)?.[1] ?? null) : null,
   )
   return settings.every((x) => x !== null && x === settings[0]) ? settings[0]! : null
 }
