@@ -128,6 +128,8 @@ function failureOf(c: ConfigMeasurements): string | null {
 export interface CapacityConfigRuns {
   label: string
   gpuCount: number
+  /** The architecture its runs ran (their logs' own line, checked against what was asked: issue 56); null unknown. */
+  architecture?: string | null
   runs: CapacityRun[]
   /** Records of each measured size (keyed by its sequence-equivalents). */
   recordsBySize: ReadonlyMap<number, number>
@@ -167,6 +169,7 @@ export function analyzeCapacity(
   const runs = configs.map((c) => ({
     label: c.config.label,
     gpuCount: c.gpuCount,
+    architecture: c.config.architecture ?? null,
     runs: runsOf(c, inputs, t.perf02.stages),
     recordsBySize,
     failure: failureOf(c),
@@ -259,6 +262,7 @@ export function analyzeCapacityRuns(
           options.answerFigures ?? true,
         )
     if (result) {
+      result.figures.architecture = c.architecture ?? null
       // Every interval beyond the largest measured size carries the model's own error there (three sizes or more).
       const misfit =
         options.misfit === false

@@ -45,6 +45,8 @@ export type { HeldOutState }
 export interface GpuAnswer {
   gpuCount: number
   label: string
+  /** The architecture its runs ran (issue 56), null where unknown (records written before it). */
+  architecture: string | null
   typicalH: Figure | null
   productionH: Figure | null
   typical: DecisionState | null
@@ -174,6 +176,7 @@ function gpuAnswer(
   return {
     gpuCount: c.gpuCount,
     label: c.label,
+    architecture: c.architecture ?? /, (v\d+(?:\.\d+)*)\b/.exec(c.label)?.[1] ?? null,
     typicalH: hours(typical),
     productionH: hours(production),
     typical: decided.get(`capacity/${c.gpuCount}/perf01/${typical}`)?.state ?? null,

@@ -16,7 +16,7 @@
  * pipeline's batching threshold, a third size for the lack-of-fit test, a size that shows builds per file; only while
  * some undecided verdict's estimate is on the passing side (a FAIL needs none of them).
  */
-import type { CapacityTargets } from '../config/capacity-targets.ts'
+import { type CapacityTargets, onBatchingPath } from '../config/capacity-targets.ts'
 import { chanceOfDeciding, decideInterval, type SizeEstimate } from '../measure/index.ts'
 import { BEND_SIZE_RUNS, bendCheckSizes } from './bend.ts'
 import { type Decision, passPreconditions } from './decisions.ts'
@@ -186,7 +186,7 @@ export function decideCandidates(c: ConfigCapacity, ctx: DecideContext): DecideC
  */
 function batchingRecords(c: ConfigCapacity, ctx: DecideContext): number | null {
   const b = ctx.batching
-  if (!b || c.gpuCount < b.fromGpus) return null
+  if (!b || !onBatchingPath(b, c.gpuCount, c.architecture)) return null
   const items = c.workerItems?.[b.stage]
   const largest = c.sizes.at(-1)!
   if (items === undefined || items >= b.itemsPerWorker || !(items > 0)) return null

@@ -16,7 +16,7 @@
  * part negative, not a line) decides nothing but a FAIL on a lower bound; one whose only problem is a per-sequence
  * cost known too roughly decides from its interval, which is as wide as that makes it.
  */
-import type { CapacityTargets } from '../config/capacity-targets.ts'
+import { type CapacityTargets, onBatchingPath } from '../config/capacity-targets.ts'
 import type { Thresholds } from '../config/thresholds.ts'
 import { type DecisionState, type Direction, decideInterval } from '../measure/index.ts'
 import type { Verdict } from '../results/schema/index.ts'
@@ -144,7 +144,7 @@ export function passPreconditions(c: ConfigCapacity, batching: CapacityTargets['
   const missing: string[] = []
   const sizes = c.sizes.length
   if (sizes < 3 || !c.support.lineFit) missing.push(`three sizes for the lack-of-fit test (${sizes} measured)`)
-  if (batching && c.gpuCount >= batching.fromGpus) {
+  if (batching && onBatchingPath(batching, c.gpuCount, c.architecture)) {
     const items = c.workerItems?.[batching.stage]
     if (items === undefined)
       missing.push(`each ${batching.stage} worker's share read from its progress lines (none logged one)`)

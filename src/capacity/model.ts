@@ -76,6 +76,8 @@ export interface SizeMisfit {
 export interface ConfigCapacity {
   label: string
   gpuCount: number
+  /** The architecture its runs ran (issue 56: `v2.0`, `v1.0`); null or absent where unknown (records before it). */
+  architecture?: string | null
   /** Runs per measured size (records of the nested subset, sequence-equivalents of its work, completed runs). */
   sizes: {
     records: number

@@ -89,7 +89,7 @@ export async function capacitySizes(
       ? (await resolver.nested(preset, [Math.max(1, Math.floor(limit / 8))]))[0]!
       : smallest!
   const { structure, wallMs } = await probeStructure(ctx, m, configs[0]!, probeInput)
-  const units = configs.map((c) => repeatingUnit(structure, c.gpuCount))
+  const units = configs.map((c) => repeatingUnit(structure, c.gpuCount, c.config.architecture))
   const need = Math.max(0, ...units.map((u) => u?.records ?? 0))
   const sample = Number.isFinite(limit) ? limit : PRESET_ROOM * Math.max(need, 4_000)
   const plan = planSizes(units, sample)

@@ -91,10 +91,22 @@ function configRuns(group: SizedRun[], options: RefitOptions, notes: string[]): 
   return {
     label,
     gpuCount,
+    architecture: architectureOfRuns(completed),
     runs,
     recordsBySize: new Map(group.map((r) => [r.sequences, r.records])),
     failure: failed ? `${failed.run.label} ended as ${failed.run.run.exitClass}: ${failed.run.run.reason ?? ''}` : null,
   }
+}
+
+/**
+ * The architecture a configuration's runs ran: what their logs said (run.architecture), else what their configuration
+ * asked for (checked against the log since issue 56); null where no run says, or they disagree.
+ */
+function architectureOfRuns(runs: readonly SizedRun[]): string | null {
+  const seen = new Set(
+    runs.map((r) => r.run.run.architecture?.architecture ?? (r.run.config.architecture as string | undefined) ?? null),
+  )
+  return seen.size === 1 ? ([...seen][0] ?? null) : null
 }
 
 const medianOf = (xs: number[]) => {

@@ -5,9 +5,12 @@
  * asymptotic speedup per k against 1 GPU, what was measured and what the CIs cover, and the wall-time curves for the
  * chart. Pure; figures and verdicts are the record's (capacity-rows.ts).
  */
+
+import { DEFAULT_THRESHOLDS, type Thresholds } from '../config/thresholds.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import { type AnswerStatus, type CapacityAnswer, capacityAnswer } from './answer.ts'
 import { statusTextOf } from './answer-state.ts'
+import { type ArchitectureComparison, compareArchitectures } from './architecture-compare.ts'
 import type { CapacityStats } from './index.ts'
 import { RATE_SOURCE_NAMES } from './index.ts'
 import { isKnownAnswer } from './known-answer.ts'
@@ -86,6 +89,11 @@ export interface CapacityEntry {
 
 export interface CapacityReport {
   entries: CapacityEntry[]
+  /**
+   * v2.0 against v1.0 at each target size and GPU count, read from the answers of a v2.0 and a v1.0 record (issue 56,
+   * capacity/architecture-compare.ts); [] where the run holds no pair.
+   */
+  architectures: ArchitectureComparison[]
 }
 
 function roleOf(sequences: number, measured: number, targets: readonly number[]): SizeRole {
@@ -236,5 +244,14 @@ function entryOf(record: ResultRecord): CapacityEntry {
 
 /** Pure: capacity records in, one entry each (other kinds are not read). */
 export function analyzeCapacityRecords(records: readonly ResultRecord[]): CapacityReport {
-  return { entries: records.filter((r) => r.kind === 'capacity').map(entryOf) }
+  const capacity = records.filter((r) => r.kind === 'capacity')
+  const entries = capacity.map(entryOf)
+  const answers = entries.flatMap((e) =>
+    e.answer && !e.knownAnswer ? [{ recordId: e.recordId, answer: e.answer }] : [],
+  )
+  const thresholds = capacity[0]?.thresholds ?? DEFAULT_THRESHOLDS
+  return { entries, architectures: compareArchitectures(answers, { architecture: architectureThresholds(thresholds) }) }
 }
+
+/** The v2.0-against-v1.0 thresholds a record holds, or the defaults (records written before issue 56 hold none). */
+const architectureThresholds = (t: Partial<Thresholds>) => t.architecture ?? DEFAULT_THRESHOLDS.architecture

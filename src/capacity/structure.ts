@@ -12,7 +12,7 @@
  * (capacity/held-out.ts): the user's whole sample, else the next size up. Pure.
  */
 import { MIN_SIZE_RATIO, SMALLEST_SAMPLE } from '../config/capacity-sample.ts'
-import type { CapacityTargets } from '../config/capacity-targets.ts'
+import { type CapacityTargets, onBatchingPath } from '../config/capacity-targets.ts'
 import type { StageProgress } from '../results/schema/index.ts'
 
 /** Units that repeat at production the largest fitted size holds at least (two files, or two buffers a worker). */
@@ -91,8 +91,13 @@ export interface RepeatingUnit {
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
 
 /** A configuration's repeating unit, or null where its path has none the structure names. */
-export function repeatingUnit(s: PipelineStructure, gpuCount: number): RepeatingUnit | null {
-  if (s.batching && gpuCount >= s.batching.fromGpus) {
+export function repeatingUnit(
+  s: PipelineStructure,
+  gpuCount: number,
+  /** The configuration's architecture (issue 56: v2.0's buffer on one GPU too); absent: by GPU count, as before. */
+  architecture?: string | null,
+): RepeatingUnit | null {
+  if (s.batching && onBatchingPath(s.batching, gpuCount, architecture)) {
     const b = s.batching
     const records = Math.ceil(((UNITS_AT_LARGEST + UNIT_MARGIN) * gpuCount * b.itemsPerWorker) / b.itemsPerRecord)
     return {
@@ -102,6 +107,8 @@ export function repeatingUnit(s: PipelineStructure, gpuCount: number): Repeating
       why: `${gpuCount} GPUs: ${b.stage} packs a batch past its ${n(b.itemsPerWorker)}-item buffer a worker; ${n(records)} records give each of ${gpuCount} workers ${UNITS_AT_LARGEST + UNIT_MARGIN} buffers (${b.itemsPerRecord.toFixed(2)} items a record${b.counted ? '' : ', not counted by the probe: 1 assumed'})`,
     }
   }
+  // A stage that builds per file in the main process: VirNucPro's v1.0 on one GPU (ESM-2 and DNABERT-S), and on
+  // v2.0 its DNABERT-S, which stays v1.0 (UPSTREAM.md).
   if (s.perFile && gpuCount === 1) {
     const f = s.perFile
     const records = Math.ceil(((UNITS_AT_LARGEST + UNIT_MARGIN) * f.itemsPerFile) / f.itemsPerRecord)

@@ -22,6 +22,19 @@ export interface CapacityTargets {
 }
 
 /**
+ * Whether a configuration runs the batching buffer's path: its architecture where known (issue 56: VirNucPro's v2.0
+ * packs behind the buffer on one GPU too, `--parallel --gpus 0`), else from `fromGpus` GPUs on (records before issue
+ * 56: a list of GPUs was what turned v2.0 on).
+ */
+export function onBatchingPath(
+  batching: NonNullable<CapacityTargets['batching']>,
+  gpuCount: number,
+  architecture: string | null | undefined,
+): boolean {
+  return architecture ? architecture === 'v2.0' : gpuCount >= batching.fromGpus
+}
+
+/**
  * How the capacity design decides (capacity/decisions.ts), the same for every pipeline:
  * - `alpha`: the chance, over all looks, that a decided verdict is wrong (two-sided: alpha / 2 each way);
  * - `maxLooks`: the looks at most (the planned runs' and one after each design step); each judges its intervals at

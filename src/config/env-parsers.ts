@@ -221,6 +221,12 @@ export function gpuCountList(what: string, known: readonly number[]): Setting<nu
   }
 }
 
+/** GPU counts as gpuCountList reads them, or `none` (an empty list): a measurement that may be left out. */
+export function gpuCountsOrNone(what: string, known: readonly number[]): Setting<number[]> {
+  const counts = gpuCountList(what, known)
+  return { what, parse: (raw, name) => (raw.trim().toLowerCase() === 'none' ? [] : counts.parse(raw, name)) }
+}
+
 /** A value parsed by a function of its own module (a shard spec, a JSON grid) whose error message is kept whole. */
 export function parsedBy<T>(what: string, parse: (raw: string) => T, fix: string): Setting<T> {
   return {

@@ -3,6 +3,10 @@ import { z } from 'zod'
 /** Default floor of the `gpu-imbalance` rule (bottleneck.imbalanceMinUtilPct): twice the monitor's idle line (10%). */
 export const IMBALANCE_MIN_UTIL_PCT = 20
 
+/** v2.0 against v1.0 (architecture.minSpeedup, targetSpeedup): VirNucPro's phase-10 seed claim and its target. */
+export const V2_OVER_V1_MIN = 4.0
+export const V2_OVER_V1_TARGET = 4.5
+
 /** Default of study.minConsensusAgreement: VirNucPro's own bar for its v2.0 path (99.87% measured: docs/UPSTREAM.md). */
 export const MIN_CONSENSUS_AGREEMENT = 0.99
 
@@ -56,6 +60,13 @@ export const ThresholdsSchema = z.object({
   study: z
     .object({ minConsensusAgreement: z.number().min(0).max(1) })
     .default({ minConsensusAgreement: MIN_CONSENSUS_AGREEMENT }),
+  /**
+   * VirNucPro's v2.0 path against its v1.0 path on the same GPUs (issue 56): its phase-10 claim, v2.0 at least 4.0x as
+   * fast as v1.0 (target 4.5x). Defaulted, so records written before the section existed still load.
+   */
+  architecture: z
+    .object({ minSpeedup: z.number().positive(), targetSpeedup: z.number().positive() })
+    .default({ minSpeedup: V2_OVER_V1_MIN, targetSpeedup: V2_OVER_V1_TARGET }),
 })
 export type Thresholds = z.infer<typeof ThresholdsSchema>
 
@@ -79,4 +90,5 @@ export const DEFAULT_THRESHOLDS: Thresholds = {
   memory: { leakToleranceBytes: 100 * 2 ** 20, maxPeakShareOfCapacity: 0.95 },
   equivalence: { rtol: 1e-3, atol: 1e-3, minLabelAgreement: 0.99 },
   study: { minConsensusAgreement: MIN_CONSENSUS_AGREEMENT },
+  architecture: { minSpeedup: V2_OVER_V1_MIN, targetSpeedup: V2_OVER_V1_TARGET },
 }

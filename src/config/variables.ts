@@ -15,6 +15,7 @@ import {
   decimalInteger,
   directoryName,
   gpuCountList,
+  gpuCountsOrNone,
   onlyOne,
   parsedBy,
   type Setting,
@@ -72,6 +73,10 @@ export const VARIABLES = {
   ),
   VIRNUCPRO_BENCH_CAPACITY_DIRECT: gpuCountList(
     "GPU counts whose held-out size (the user's whole sample, else the next size up) the capacity suite runs directly to check its projection (default every one measured)",
+    CAPACITY_GPU_COUNTS,
+  ),
+  VIRNUCPRO_BENCH_V1_GPUS: gpuCountsOrNone(
+    "GPU counts on which the pipeline's v1.0 path (no --parallel on one GPU, --v1-fallback on more) gets a capacity answer of its own beside v2.0's, the baseline of 'v2.0 against v1.0' (default 1 for VirNucPro, none for the reference pipeline; `none` leaves it out)",
     CAPACITY_GPU_COUNTS,
   ),
   VIRNUCPRO_BENCH_CAPACITY_STOP: choice(

@@ -3,6 +3,7 @@
  * of the same configuration on the same input are repeats; the key names one for the shared-run cache.
  */
 import { createHash } from 'node:crypto'
+import type { Architecture } from '../pipeline/architecture-line.ts'
 
 export interface Configuration {
   /** Short human label, e.g. `1 GPU` or `fp16`; also names the log and output directories. */
@@ -17,6 +18,11 @@ export interface Configuration {
   extraArgs?: string[]
   /** Extra environment for the target. */
   env?: Record<string, string>
+  /**
+   * The pipeline architecture it asks for (issue 56: VirNucPro's v1.0 or v2.0, the reference pipeline's the same): each
+   * run's log must name it, or the run fails (pipeline/architecture-check.ts). Absent: not checked.
+   */
+  architecture?: Architecture
 }
 
 /** The configuration as the result record stores it (`runs[].config`): flat, JSON-safe values. */
@@ -28,6 +34,8 @@ export function configRecord(config: Configuration): Record<string, string | num
     gpuCount: config.gpus?.length ?? 0,
     /** CPU stand-in runs (`--cpu-workers N`, the tests' substitute for N GPUs): how many worker processes. */
     cpuWorkers: cpuWorkersOf(config.extraArgs ?? []),
+    // Only where asked: a configuration without one keeps the key it had before issue 56.
+    ...(config.architecture && { architecture: config.architecture }),
     device: config.device ?? null,
     modelType: config.modelType ?? null,
     extraArgs: (config.extraArgs ?? []).join(' '),

@@ -143,6 +143,8 @@ export async function observeRun(request: RunRequest): Promise<RunObservation> {
     modelType: request.config.modelType,
     extraArgs: request.config.extraArgs,
     env: request.config.env,
+    // What ran is read from the log and checked against what was asked (issue 56).
+    ...(request.config.architecture && { architecture: request.config.architecture }),
     timeoutMs: request.timeoutMs,
     abortSignal: request.abortSignal,
     onEvent,

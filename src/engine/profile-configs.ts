@@ -2,11 +2,19 @@
  * Configurations per target profile: the base run on N GPUs, the optimizations a profile lists (for the impact matrix),
  * the equivalence pair, a configuration that cannot fit (OOM), and the persistent-models pair where the target has it.
  */
+import type { Architecture } from '../pipeline/architecture-line.ts'
 import type { Configuration } from './configuration.ts'
 import { type TargetDevice, targetDevice } from './settings.ts'
 
 export interface ProfileConfigs {
+  /**
+   * The configuration users run on `gpus`: VirNucPro's recommended v2.0 (`--parallel`: async DataLoader, packing, one
+   * model build per worker) on every GPU count, one GPU included (issue 56: `--gpus 0` alone runs v1.0, so every
+   * k-against-1 mixed architectures). Labelled with it: `1 GPU, v2.0`.
+   */
   base(gpus: number[]): Configuration
+  /** The v1.0 path on `gpus`, the baseline v2.0 is judged against: no `--parallel` on one GPU, `--v1-fallback` on more. */
+  v1(gpus: number[]): Configuration
   /** Baseline with every optimization off, then each one alone, then all together. */
   matrix(gpus: number[]): Configuration[]
   /** [reference, candidate] whose outputs must agree. */
@@ -20,6 +28,28 @@ export interface ProfileConfigs {
 const PCI_ORDER = { CUDA_DEVICE_ORDER: 'PCI_BUS_ID' }
 const gpuLabel = (gpus: number[]) => `${gpus.length} GPU${gpus.length === 1 ? '' : 's'}`
 
+/** The options that pick an architecture on `gpus` (both pipelines read them alike: reference-pipeline/README.md). */
+export const ARCHITECTURE_ARGS: Readonly<Record<Architecture, (gpus: number[]) => string[]>> = {
+  'v2.0': () => ['--parallel'],
+  'v1.0': (gpus) => (gpus.length > 1 ? ['--v1-fallback'] : []),
+}
+
+/** A configuration of `architecture` on `gpus`, named by both: `2 GPUs, v1.0`. */
+function onArchitecture(
+  architecture: Architecture,
+  gpus: number[],
+  args: readonly string[],
+  env: Record<string, string>,
+): Configuration {
+  return {
+    label: `${gpuLabel(gpus)}, ${architecture}`,
+    gpus,
+    extraArgs: [...args, ...ARCHITECTURE_ARGS[architecture](gpus)],
+    env,
+    architecture,
+  }
+}
+
 /** The bundled reference pipeline at `scale`: fp16 and a 32k token budget are its optimizations. */
 export function referenceConfigs(scale: string): ProfileConfigs {
   const make = (gpus: number[], label: string, args: string[]): Configuration => ({
@@ -32,7 +62,8 @@ export function referenceConfigs(scale: string): ProfileConfigs {
   const fp16 = ['--precision', 'fp16']
   const small = ['--esm-batch-size', '8192', '--dnabert-batch-size', '8192']
   return {
-    base: (gpus) => ({ label: gpuLabel(gpus), gpus, extraArgs: ['--model-scale', scale], env: PCI_ORDER }),
+    base: (gpus) => onArchitecture('v2.0', gpus, ['--model-scale', scale], PCI_ORDER),
+    v1: (gpus) => onArchitecture('v1.0', gpus, ['--model-scale', scale], PCI_ORDER),
     matrix: (gpus) => [
       make(gpus, 'baseline (fp32, 8k tokens)', [...fp32, ...small]),
       make(gpus, 'fp16', [...fp16, ...small]),
@@ -56,7 +87,8 @@ export function virnucproConfigs(): ProfileConfigs {
   const noPacking = { VIRNUCPRO_DISABLE_PACKING: 'true' }
   const noFp16 = { VIRNUCPRO_DISABLE_FP16: '1' }
   return {
-    base: (gpus) => ({ ...make(gpus, 'default', []), label: gpuLabel(gpus) }),
+    base: (gpus) => onArchitecture('v2.0', gpus, [], PCI_ORDER),
+    v1: (gpus) => onArchitecture('v1.0', gpus, [], PCI_ORDER),
     matrix: (gpus) => [
       make(gpus, 'baseline (no packing, fp32, no streams)', ['--no-cuda-streams'], { ...noPacking, ...noFp16 }),
       make(gpus, 'packing', ['--no-cuda-streams'], noFp16),
@@ -104,6 +136,7 @@ export function onCpu(configs: ProfileConfigs, profile: string): ProfileConfigs 
     }
   return {
     base: (gpus) => move(gpus)(configs.base(gpus)),
+    v1: (gpus) => move(gpus)(configs.v1(gpus)),
     matrix: (gpus) => configs.matrix(gpus).map(move(gpus)),
     equivalence: (gpus) => configs.equivalence(gpus).map(move(gpus)) as [Configuration, Configuration],
     oom: (gpus) => move(gpus)(configs.oom(gpus)),

@@ -60,6 +60,8 @@ export interface SuiteSettings {
    * every configuration measured (issue 48: a FINAL answer is one its held-out check confirmed).
    */
   capacityDirect: number[]
+  /** GPU counts of the v1.0 baseline's capacity answer (VIRNUCPRO_BENCH_V1_GPUS; [] none). */
+  v1Gpus: number[]
   /**
    * VIRNUCPRO_BENCH_CAPACITY_GPUS: the GPU counts the capacity measurement compares (1 always among them: the baseline
    * of every speedup). Default null: 1, 2, 4 and 8 as the host holds them.
@@ -119,6 +121,8 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
       capacityTargets(read('VIRNUCPRO_BENCH_TARGET') ?? undefined).budgetGpuMinutes,
     capacityStop: read('VIRNUCPRO_BENCH_CAPACITY_STOP') ?? 'decided',
     capacityDirect: read('VIRNUCPRO_BENCH_CAPACITY_DIRECT') ?? [],
+    // VirNucPro's own claim is v2.0 against v1.0 on one GPU (issue 56); the reference pipeline's main job leaves it out.
+    v1Gpus: read('VIRNUCPRO_BENCH_V1_GPUS') ?? ((read('VIRNUCPRO_BENCH_TARGET') ?? 'reference') === 'virnucpro' ? [1] : []),
     capacityGpus: read('VIRNUCPRO_BENCH_CAPACITY_GPUS') ?? null,
     device: targetDevice(env),
   }

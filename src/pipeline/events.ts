@@ -195,6 +195,14 @@ export interface WorkerLineEvent {
   atMs: number
 }
 
+/** `Architecture: v2.0 hybrid`: the code path the pipeline says it runs (architecture-line.ts). */
+export interface ArchitectureEvent {
+  type: 'architecture'
+  architecture: string
+  line: string
+  atMs: number
+}
+
 export interface OomEvent {
   type: 'oom'
   line: string
@@ -246,6 +254,7 @@ export interface SummaryEvent {
 }
 
 export type TargetEvent =
+  | ArchitectureEvent
   | StageStartEvent
   | StageEndEvent
   | BatchEvent

@@ -1,3 +1,4 @@
+import { architectureOf } from './architecture-line.ts'
 import type { StageExtraValue, TargetEvent } from './events.ts'
 import { boundLine } from './kept-line.ts'
 import { cleanLine, type ReadProblems, readGroupedValue, readNumber, splitLogLine } from './log-line.ts'
@@ -112,6 +113,8 @@ export function createLogParser(): LogParser {
   let inputSequences: number | null = null
 
   const parseStage = (message: string, atMs: number, problems: ReadProblems): TargetEvent | null => {
+    const architecture = architectureOf(message)
+    if (architecture) return { type: 'architecture', ...architecture, atMs }
     const start = STAGE_START.exec(message)
     if (start) {
       const index = readNumber(start[1]!, 'stage number', problems)

@@ -24,7 +24,7 @@ export interface RunOutput {
 }
 
 // Only the events the record needs are kept: batch and worker lines can number in the millions.
-const KEPT: ReadonlySet<TargetEvent['type']> = new Set(['stage-start', 'stage-end', 'summary', 'oom'])
+const KEPT: ReadonlySet<TargetEvent['type']> = new Set(['architecture', 'stage-start', 'stage-end', 'summary', 'oom'])
 
 /** Reading errors kept in full; the rest are counted. */
 export const MAX_READ_ERRORS = 20

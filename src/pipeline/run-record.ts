@@ -1,3 +1,4 @@
+import type { ArchitectureSeen } from './architecture-line.ts'
 import type { Command } from './command.ts'
 import type { OutputStream } from './error-line.ts'
 import type { SummaryBlock } from './events.ts'
@@ -65,6 +66,11 @@ export interface RunRecord {
   logTail: string[]
   /** Lines the parser could not read whole; absent in records written before it was kept. */
   logReadErrors?: LogReadErrors
+  /**
+   * The architecture the run's log named (`Architecture: v2.0 hybrid`: architecture-line.ts); null where it named none.
+   * Absent in records written before issue 56.
+   */
+  architecture?: ArchitectureSeen | null
   /** Physical GPUs asked for; null: the target's default. */
   gpusRequested: number[] | null
   /** Physical GPUs the work really ran on (monitor attribution); null when no hook reported it. */

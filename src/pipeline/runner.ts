@@ -1,4 +1,6 @@
 import { basename, dirname, join } from 'node:path'
+import { architectureProblem, architectureSeen } from './architecture-check.ts'
+import type { Architecture } from './architecture-line.ts'
 import { buildCommand, type Command, type PredictOptions } from './command.ts'
 import type { TargetEvent } from './events.ts'
 import { classifyExit } from './exit-class.ts'
@@ -36,6 +38,11 @@ export interface RunTargetOptions extends PredictOptions {
   gpuMemoryHeldBy?: (pids: number[]) => Promise<GpuMemoryHeld[]>
   /** Environment the target inherits (default `process.env`), before the profile's and `env` additions. */
   baseEnv?: NodeJS.ProcessEnv
+  /**
+   * The architecture the configuration asks for (issue 56): a run whose log names another, or none, is a failed run
+   * whose reason quotes the log's line (architecture-check.ts). Absent: not checked (a target without architectures).
+   */
+  architecture?: Architecture
 }
 
 const DEFAULT_GRACE_MS = 5_000
@@ -134,6 +141,9 @@ async function finishRecord(
   const outputs = await readOutputs(options, exitClass)
   if (exitClass === 'completed' && outputs.state !== 'found')
     ({ exitClass, reason } = { exitClass: 'failed', reason: outputs.reason })
+  const seen = architectureSeen(events)
+  const wrongPath = exitClass === 'completed' ? architectureProblem(options.architecture, seen) : null
+  if (wrongPath) ({ exitClass, reason } = { exitClass: 'failed', reason: wrongPath })
   const { spans, mismatches } = buildStageSpans(events)
   const summaryEvent = events.findLast((e) => e.type === 'summary')
   const used = await gpusUsed(options, exit.pids)
@@ -152,6 +162,7 @@ async function finishRecord(
     summary: summaryEvent?.type === 'summary' ? summaryEvent.summary : null,
     sawOom,
     outputs,
+    architecture: seen,
     logTail: run.sink.tail(),
     logReadErrors: run.output.readErrors(),
     gpusUsed: used,

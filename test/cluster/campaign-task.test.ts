@@ -93,7 +93,7 @@ describe('VIRNUCPRO_BENCH_DEVICE', () => {
     const cpu = configsFor('reference', 'tiny', 'cpu')
     for (const n of [1, 2, 4]) {
       const gpus = Array.from({ length: n }, (_, i) => i)
-      const all = [cpu.base(gpus), ...cpu.matrix(gpus), ...cpu.equivalence(gpus), cpu.oom(gpus)]
+      const all = [cpu.base(gpus), cpu.v1(gpus), ...cpu.matrix(gpus), ...cpu.equivalence(gpus), cpu.oom(gpus)]
       for (const config of all) {
         expect(config.gpus).toBeNull()
         expect(config.device).toBe('cpu')
@@ -102,7 +102,8 @@ describe('VIRNUCPRO_BENCH_DEVICE', () => {
         expect(config.extraArgs?.includes('--cpu-workers')).toBe(n > 1)
       }
       // The GPU configuration is the CPU one's origin: same options before the CPU's own.
-      expect(cpu.base(gpus).extraArgs?.slice(0, 2)).toEqual(gpu.base(gpus).extraArgs)
+      const origin = gpu.base(gpus).extraArgs ?? []
+      expect(cpu.base(gpus).extraArgs?.slice(0, origin.length)).toEqual(origin)
     }
     expect(cpu.persistentModels([0])).toBe(gpu.persistentModels([0]))
   })

@@ -6,6 +6,7 @@
  * read PROVISIONAL; every string from records escaped.
  */
 import { answerView } from '../../capacity/answer-table.ts'
+import { architectureLine } from '../../capacity/architecture-compare.ts'
 import { timeColumn } from '../../capacity/figure-columns.ts'
 import type { CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
 import type { VerdictValue } from '../../results/schema/index.ts'
@@ -161,5 +162,9 @@ export async function capacitySection(report: CapacityReport): Promise<string> {
   for (const [i, entry] of report.entries.entries()) parts.push(await entryHtml(entry, i < MAX_CAPACITY_CHARTS))
   if (report.entries.length > MAX_CAPACITY_CHARTS)
     parts.push(`<p>Capacity charts drawn for ${MAX_CAPACITY_CHARTS} of ${report.entries.length} records.</p>`)
+  if (report.architectures.length > 0)
+    parts.push(
+      `<h3>v2.0 against v1.0 (each a capacity answer of its own)</h3><ul>${report.architectures.map((c) => `<li>${h(architectureLine(c))}</li>`).join('')}</ul>`,
+    )
   return `${head}\n${parts.join('\n')}`
 }

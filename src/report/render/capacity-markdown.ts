@@ -6,6 +6,7 @@
  * verdicts read PROVISIONAL. Pure; text from records escaped.
  */
 import { answerView } from '../../capacity/answer-table.ts'
+import { architectureLine } from '../../capacity/architecture-compare.ts'
 import { timeColumn } from '../../capacity/figure-columns.ts'
 import type { CapacityEntry, CapacityReport, StageCell } from '../../capacity/report-analysis.ts'
 import { answerMarkdown } from './answer-markdown.ts'
@@ -168,5 +169,10 @@ export function capacityMarkdown(report: CapacityReport, full = false): string {
   const more = full
     ? ''
     : '\nThe answer: at the top of this summary. Fixed cost and steady state per stage, and the notes: capacity.md.\n'
-  return `${report.entries.map((e) => entryMarkdown(e, full, full)).join('\n')}${more}`
+  // capacity.md holds the answers, so v2.0 against v1.0 too (summary.md has it at the top, after the answers).
+  const architectures =
+    full && report.architectures.length > 0
+      ? `\n#### v2.0 against v1.0 (each a capacity answer of its own)\n\n${report.architectures.map((c) => `- ${esc(architectureLine(c))}`).join('\n')}\n`
+      : ''
+  return `${report.entries.map((e) => entryMarkdown(e, full, full)).join('\n')}${architectures}${more}`
 }

@@ -1,5 +1,6 @@
 /** The markdown reports: summary.md (everything, short), and one file per analysis. Pure: report in, text out. */
 import { answerView } from '../../capacity/answer-table.ts'
+import { type ArchitectureComparison, architectureLine } from '../../capacity/architecture-compare.ts'
 import type { Report } from '../analyses/build.ts'
 import { type AnswerParts, answerMarkdown } from './answer-markdown.ts'
 import { capacityMarkdown } from './capacity-markdown.ts'
@@ -55,7 +56,13 @@ export function answerTop(report: Report, parts: AnswerParts = {}): string {
       : `**${esc(noAnswerLine(e))}**\n`
     return entries.length > 1 ? `### ${esc(e.name)}\n\n${body}` : body
   })
-  return `## The capacity answer\n\n${blocks.join('\n')}`
+  return `## The capacity answer\n\n${blocks.join('\n')}${architecturesMarkdown(report.capacity.architectures)}`
+}
+
+/** v2.0 against v1.0 (issue 56), a line each, after the answers they are read from; '' without a pair. */
+function architecturesMarkdown(comparisons: readonly ArchitectureComparison[]): string {
+  if (comparisons.length === 0) return ''
+  return `\n### v2.0 against v1.0 (each a capacity answer of its own)\n\n${comparisons.map((c) => `- ${esc(architectureLine(c))}`).join('\n')}\n`
 }
 
 function suitesTable(report: Report): string {

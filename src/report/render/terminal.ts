@@ -8,6 +8,8 @@
  * escaped: a record's name holding `\n::error ...` would otherwise print a line that GitHub Actions runs as a
  * workflow command.
  */
+
+import { architectureLine } from '../../capacity/architecture-compare.ts'
 import { escapeControls } from '../../platform/one-line.ts'
 import type { Report } from '../analyses/build.ts'
 import type { LeftOut } from '../left-out.ts'
@@ -46,6 +48,7 @@ export function terminalSummary(
     lines.push(`gpu-report: ERROR ${e.recordId}/${e.group}: not compared with the baseline, ${e.reason}`)
   for (const entry of report.capacity.entries)
     for (const line of capacityTerminalLines(entry)) lines.push(`gpu-report: ${line}`)
+  for (const c of report.capacity.architectures) lines.push(`gpu-report: capacity ${architectureLine(c)}`)
   for (const line of fleetTerminalLines(report.fleet)) lines.push(`gpu-report: ${line}`)
   for (const line of trendsTerminalLines(report.trends)) lines.push(`gpu-report: ${line}`)
   for (const l of leftOut) lines.push(`gpu-report: ${l.file} not written: ${l.reason}`)

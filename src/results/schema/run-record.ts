@@ -104,6 +104,7 @@ export const RunRecordSchema = z.object({
       ),
     })
     .optional(),
+  architecture: z.object({ architecture: z.string(), line: z.string() }).nullable().optional(),
   gpusRequested: z.array(z.number().int()).nullable(),
   gpusUsed: z.array(z.number().int()).nullable(),
   gpuMismatch: z.boolean().nullable(),

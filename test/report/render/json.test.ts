@@ -62,7 +62,7 @@ describe('summary.json (validated before it is written)', () => {
     expect(entry.configurations.map((c: { gpuCount: number }) => c.gpuCount)).toEqual([1, 2])
     expect(entry.comparisons[0].breakEven.ci.high).toBeNull()
     expect(entry.curves.length).toBeGreaterThan(0)
-    expect(JSON.parse(summaryJson(report)).capacity).toEqual({ entries: [] })
+    expect(JSON.parse(summaryJson(report)).capacity).toEqual({ entries: [], architectures: [] })
   })
 
   test('carries the settings study under `study`, valid: the table summary.md shows and the figures per setting', () => {
