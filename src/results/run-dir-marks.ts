@@ -6,7 +6,9 @@
  * - a result record (store.ts): a `*.json` at its top with a kind and runs, what every reader reads;
  * - its work directory's state (run-state.ts: `work/state.json`) or writer lock (writer-lock.ts: `work/.writer.json`),
  *   written before the first run, so a run interrupted before any record is known too;
- * - a run journal (run-journal.ts: `work/measurements/`).
+ * - a run journal (run-journal.ts: `work/measurements/<key>.json`).
+ * Each is told by a field of its own as well as its name (a state's format, state and key; a lock's token; a journal
+ * entry's purpose), so a `work/state.json` another tool left in a folder of the user's makes no run of it.
  * A campaign task's work directory is `work/<task>/` (src/engine/context.ts workDirOf), with the same files.
  * Synchronous, and every file read is a regular file within the store's bound: the commands that ask (output-target.ts,
  * src/report/out-dir.ts) ask before anything else happens, and a FIFO on the way must not block them.
@@ -71,15 +73,36 @@ export function holdsRecord(file: string): boolean {
   }
 }
 
-const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true
 const isDir = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true
+
+/** A small JSON file's fields, or null (not a regular file, too large, not a JSON object). */
+function smallJson(file: string): Record<string, unknown> | null {
+  const text = head(file, HEAD_BYTES * 16)
+  try {
+    const json = text === null ? null : (JSON.parse(text) as unknown)
+    return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Whether a work directory's file is the run's own and not a file of the same common name another tool left in a
+ * `work/` folder of the user's: a state names its format, state and key; a lock its token; a journal its purpose.
+ */
+const isRunState = (file: string) => ['format', 'state', 'key'].every((k) => k in (smallJson(file) ?? {}))
+const isWriterLock = (file: string) => 'token' in (smallJson(file) ?? {})
+function isJournal(dir: string): boolean {
+  const names = listing(dir).filter((e) => e.name.endsWith('.json') && !e.isDirectory())
+  return names.slice(0, MAX_JSON_FILES_READ).some((e) => head(join(dir, e.name), HEAD_BYTES)?.includes('"purpose"'))
+}
 
 /** What a work directory (`work` or `work/<task>`, relative to the run directory) holds of a run, or null. */
 function workMark(runDir: string, work: string): string | null {
   const at = (name: string) => join(runDir, work, name)
-  if (isFile(at(STATE_FILE))) return `${work}/${STATE_FILE}, a run's state`
-  if (isFile(at(WRITER_FILE))) return `${work}/${WRITER_FILE}, a run's writer lock`
-  if (isDir(at(MEASUREMENTS_DIR))) return `${work}/${MEASUREMENTS_DIR}/, a run journal`
+  if (isRunState(at(STATE_FILE))) return `${work}/${STATE_FILE}, a run's state`
+  if (isWriterLock(at(WRITER_FILE))) return `${work}/${WRITER_FILE}, a run's writer lock`
+  if (isJournal(at(MEASUREMENTS_DIR))) return `${work}/${MEASUREMENTS_DIR}/, a run journal`
   return null
 }
 

@@ -8,10 +8,11 @@ import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const root = tempDirUntilFileEnd('output-target-')
 const RECORD = JSON.stringify({ kind: 'capacity', runs: [] })
+const STATE = JSON.stringify({ format: 1, state: 'interrupted', key: {}, startedAt: '', updatedAt: '', command: [] })
 /** A run by its state only (a pinned ID, cut before any record), a run by its record, a folder only named as one. */
 const pinned = join(root, 'pin1')
 mkdirSync(join(pinned, 'work', 'deep'), { recursive: true })
-writeFileSync(join(pinned, 'work', 'state.json'), '{}')
+writeFileSync(join(pinned, 'work', 'state.json'), STATE)
 const recorded = join(root, 'copied-run')
 mkdirSync(recorded)
 writeFileSync(join(recorded, 'capacity-1-GPU.json'), RECORD)
@@ -30,11 +31,19 @@ describe('a run directory is known by what it holds', () => {
     expect(runDirMark(named)).toBeNull()
     const lock = join(root, 'lock')
     mkdirSync(join(lock, 'work'), { recursive: true })
-    writeFileSync(join(lock, 'work', '.writer.json'), '{}')
+    writeFileSync(join(lock, 'work', '.writer.json'), '{"token":"t1","host":"h","pid":1}')
     expect(runDirMark(lock)).toBe("work/.writer.json, a run's writer lock")
     const task = join(root, 'task')
     mkdirSync(join(task, 'work', 'node07-t0', 'measurements'), { recursive: true })
+    expect(runDirMark(task)).toBeNull()
+    writeFileSync(join(task, 'work', 'node07-t0', 'measurements', 'capacity-1-GPU-0a1b.json'), '{"purpose":{}}')
     expect(runDirMark(task)).toBe('work/node07-t0/measurements/, a run journal')
+    // Files of the same common names another tool left in a work/ folder of the user's make no run of it.
+    const tool = join(root, 'tool')
+    mkdirSync(join(tool, 'work'), { recursive: true })
+    writeFileSync(join(tool, 'work', 'state.json'), '{"step":3}')
+    writeFileSync(join(tool, 'work', '.writer.json'), '')
+    expect(runDirMark(tool)).toBeNull()
     // JSON that is no record (a report's summary, a refit) makes no run.
     const other = join(root, 'other')
     mkdirSync(other)

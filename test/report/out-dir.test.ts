@@ -38,7 +38,8 @@ describe('where reports may go', () => {
   test('inside or over a run directory, known by what it holds (a pinned ID cut before its first record): refused', async () => {
     const run = join(root, 'pin1')
     mkdirSync(join(run, 'work'), { recursive: true })
-    writeFileSync(join(run, 'work', 'state.json'), '{}')
+    const state = { format: 1, state: 'interrupted', key: {}, startedAt: '', updatedAt: '', command: [] }
+    writeFileSync(join(run, 'work', 'state.json'), JSON.stringify(state))
     await expect(checkOutDir(join(run, 'reports'), NAMES, 'reports directory')).rejects.toThrow(
       `reports directory '${join(run, 'reports')}' is inside the run directory '${run}' (work/state.json, a run's state)`,
     )
