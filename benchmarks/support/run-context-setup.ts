@@ -181,7 +181,15 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   project.provide('writer', { token, pid: process.pid })
   project.provide(
     'progress',
-    await progressOf({ root, workDir, key, env, runId: choice.runId, continued: choice.continued }),
+    await progressOf({
+      root,
+      workDir,
+      key,
+      env,
+      runId: choice.runId,
+      continued: choice.continued,
+      args: process.argv.slice(2),
+    }),
   )
   return async () => {
     uninstall()

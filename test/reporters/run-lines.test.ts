@@ -13,14 +13,14 @@ const E2E = 'benchmarks/e2e.gpu.test.ts'
 type Unstamped = LedgerLine extends infer L ? (L extends LedgerLine ? Omit<L, 'at'> : never) : never
 
 /** A reporter on a fresh ledger, fed the gpu project's two files, on a clock the test moves. */
-function reporterOnLedger() {
+function reporterOnLedger(earlier: ProgressContext['earlier'] = { files: {}, kept: {} }) {
   const ledger = join(tempDirUntilFileEnd('run-lines-'), 'ledger.jsonl')
   const progress: ProgressContext = {
     ledger,
     runId: 'RUN',
     resultsRoot: '/results',
     continuable: true,
-    earlier: { files: {}, kept: {} },
+    earlier,
   }
   const project = { name: 'gpu', getProvidedContext: () => ({ progress }) } as unknown as TestProject
   const other = { name: 'unit', getProvidedContext: () => ({}) } as unknown as TestProject
@@ -119,5 +119,38 @@ describe('the run-lines reporter', () => {
     reporter.onTestModuleStart({ project: bare, moduleId: join(REPO_ROOT, STAGE) } as unknown as TestModule)
     reporter.onTestRunEnd()
     expect(lines).toEqual([])
+  })
+
+  // Issue 58: the earlier ledger said a run takes 2 s; this invocation's first run takes 20 s.
+  test("an earlier invocation's forecast that this one's runs disagree with is dropped, said in the run's line", () => {
+    const armsMs = { '1 GPU': { 'warm-up': null, run: 2_000 } }
+    const { reporter, lines, clock, module, append } = reporterOnLedger({
+      files: {
+        [STAGE]: { runs: 2, reused: 0, spanMs: 5_000, runId: 'R0', armsMs },
+        [E2E]: { runs: 2, reused: 0, spanMs: 6_000, runId: 'R0', armsMs: {} },
+      },
+      kept: {},
+    })
+    reporter.onTestModuleStart(module(STAGE))
+    expect(lines[0]).toContain('Forecast: about 11 s, as earlier invocations of this plan under this key took them')
+    append({ type: 'file-start', file: STAGE })
+    append({
+      type: 'plan',
+      file: STAGE,
+      measurement: 'm1',
+      arms: [{ label: '1 GPU', warmups: 0, runs: 2, minRuns: 2 }],
+    })
+    append({ type: 'start', file: STAGE, measurement: 'm1', arm: '1 GPU', phase: 'run', n: 1 })
+    reporter.onTestCaseAnnotate()
+    clock.nowMs += 20_000
+    append(run('1 GPU', 'run', 1, 20_000))
+    reporter.onTestCaseAnnotate()
+    expect(lines.at(-1)).toBe(
+      "[run] stage-throughput > 1 GPU: run 1 of 2, 20.0 s; invocation 5 s elapsed, about 20 s left for the runs planned so far, more for the files not started (1 of 2 runs planned so far, warm-ups included; 1 file not started); forecast dropped: the earlier invocation's runs took 2.0 s, these take 20.0 s (over 2x apart), so files not started have no forecast until they run",
+    )
+    append(run('1 GPU', 'run', 2, 21_000))
+    reporter.onTestCaseAnnotate()
+    expect(lines.at(-1)).not.toContain('forecast dropped')
+    expect(lines.at(-1)).toContain('more for the files not started')
   })
 })

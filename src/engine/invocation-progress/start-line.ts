@@ -1,6 +1,6 @@
 /**
  * The line an invocation of the gpu project opens with: which files it runs, how long it should take and by what
- * (earlier invocations under the same key, or nothing yet: then the forecast follows the first run), and whether the
+ * (earlier invocations under the same key and plan, or nothing yet: then the forecast follows the first run), and whether the
  * same command run again after a job limit continues where it stopped. Pure: data in, a line out.
  */
 import { escapeControls } from '../../platform/one-line.ts'
@@ -19,10 +19,16 @@ export interface InvocationStart {
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
 
+/** Why an earlier invocation under this key forecasts nothing: its plan differs (what, in its first few fields). */
+function otherPlanText(earlier: EarlierProgress | null): string {
+  const other = earlier?.otherPlan
+  return other ? ` (run ${other.runId} did, with another plan: ${other.differences.join('; ')})` : ''
+}
+
 function forecastText(s: InvocationStart): string {
   const known = s.files.filter((f) => s.earlier?.files[f])
   if (known.length === 0)
-    return `no earlier invocation under this key in ${s.resultsRoot} ran these files, so the forecast follows the first run`
+    return `no earlier invocation of this plan under this key in ${s.resultsRoot} ran these files${otherPlanText(s.earlier)}, so the forecast follows the first run`
   const totalMs = known.reduce((sum, f) => sum + (fileForecastMs(s.earlier, f) ?? 0), 0)
   const each = known.map((f) => {
     const e = s.earlier!.files[f]!
@@ -30,7 +36,7 @@ function forecastText(s: InvocationStart): string {
   })
   const unknown = s.files.filter((f) => !s.earlier?.files[f]).map(suiteName)
   const runIds = [...new Set(known.map((f) => s.earlier!.files[f]!.runId))]
-  const from = `as earlier invocations under this key took them (run ${runIds.join(', ')}: ${each.join(', ')})`
+  const from = `as earlier invocations of this plan under this key took them (run ${runIds.join(', ')}: ${each.join(', ')})`
   const rest = unknown.length > 0 ? `; ${unknown.join(', ')}: not run here before, forecast after its first run` : ''
   return `${unknown.length > 0 ? 'at least ' : ''}about ${spanText(totalMs)}, ${from}${rest}`
 }
