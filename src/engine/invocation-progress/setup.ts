@@ -11,6 +11,7 @@ import type { RunKey } from '../../results/run-key.ts'
 import { type EarlierProgress, readEarlierProgress } from './earlier-progress.ts'
 import { appendLedgerLine, ledgerPath } from './ledger.ts'
 import { planKey } from './plan-key.ts'
+import type { PriorForecast } from './prior-forecast.ts'
 
 export interface ProgressContext {
   /** This invocation's ledger (ledger.ts). */
@@ -20,6 +21,8 @@ export interface ProgressContext {
   /** Whether the same command run again continues this run (not with VIRNUCPRO_BENCH_FRESH=1). */
   continuable: boolean
   earlier: EarlierProgress
+  /** Every gpu-project file priced by its plan and the host's cost prior (prior-forecast.ts), or null where none was made. */
+  prior: PriorForecast | null
 }
 
 /**
@@ -36,6 +39,7 @@ export async function openProgress(o: {
   continued: boolean
   env: NodeJS.ProcessEnv
   args: readonly string[]
+  prior?: PriorForecast | null
 }): Promise<ProgressContext> {
   const ledger = ledgerPath(o.workDir, new Date())
   await mkdir(dirname(ledger), { recursive: true })
@@ -52,5 +56,6 @@ export async function openProgress(o: {
     resultsRoot: o.root,
     continuable: !(readSetting(o.env, 'VIRNUCPRO_BENCH_FRESH') ?? false),
     earlier,
+    prior: o.prior ?? null,
   }
 }
