@@ -10,6 +10,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import {
+  CapacityPlanError,
   type ConfigMeasurements,
   largestArms,
   measureCapacity,
@@ -29,14 +30,26 @@ const GPU_COUNTS = [1, 2, 4, 8]
 let rc: RunContext
 let inputs: ResolvedInput[] = []
 let sizes: CapacityInputs
+/** Why the sizes could not be planned (the probe run failed), in its one line: the capacity test fails with it. */
+let planProblem: string | null = null
 beforeAll(async () => {
   if (!gpuAvailable()) return
   rc = await createRunContext(1)
   if (rc.unavailable) return
   // The sizes every test here measures: VIRNUCPRO_BENCH_SIZES, else the plan a probe run reads from the pipeline.
-  sizes = await capacityInputs(rc, hostConfigs())
-  inputs = sizes.inputs
+  try {
+    sizes = await capacityInputs(rc, hostConfigs())
+    inputs = sizes.inputs
+  } catch (error) {
+    if (!(error instanceof CapacityPlanError)) throw error
+    planProblem = error.message
+  }
 })
+
+/** Skips a test that reads the capacity runs where none could be planned, naming why (the capacity test fails). */
+function skipWithoutPlan(context: { skip: (note: string) => never }) {
+  if (planProblem) context.skip(`no capacity runs to read: ${planProblem}`)
+}
 
 /** Every configuration this host can run: 1 GPU first, the baseline of the others. */
 const hostConfigs = () =>
@@ -57,6 +70,7 @@ describe('scaling', () => {
   // job's console had no answer line until the end (issue 44).
   test('capacity: size model per configuration, verdicts at the measured size and at 45,000 / 6,000,000 sequences', async (context) => {
     if (rc.unavailable) context.skip(rc.unavailable)
+    if (planProblem) throw new CapacityPlanError(planProblem)
     // VIRNUCPRO_BENCH_CAPACITY_GPUS picks the counts compared (1 always, the baseline); the per-k tests below keep all.
     const asked = rc.settings.capacityGpus
     const configs = hostConfigs().filter((c) => c.gpuCount === 1 || !asked || asked.includes(c.gpuCount))
@@ -81,6 +95,7 @@ describe('scaling', () => {
 
   test('1 GPU baseline: every run at every size completes on exactly GPU 0', async (context) => {
     if (rc.unavailable) context.skip(rc.unavailable)
+    skipWithoutPlan(context)
     const [base] = await measured()
     for (const m of base!.bySize) expect(m.failure?.reason ?? null).toBeNull()
     expect(placementVerdict(placementEntries(base!.bySize)).verdict).toBe('pass')
@@ -91,6 +106,7 @@ describe('scaling', () => {
     async (n, context) => {
       if (rc.unavailable) context.skip(rc.unavailable)
       if (n > rc.gpuCount) context.skip(`needs ${n} GPUs, this host has ${rc.gpuCount}`)
+      skipWithoutPlan(context)
       const all = await measured()
       const [single, multi] = largestArms([all[0]!, all.find((c) => c.gpuCount === n)!])
       const { record } = await writeScalingRecord(rc.ctx, single!, multi!, n)

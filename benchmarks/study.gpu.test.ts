@@ -1,10 +1,11 @@
 /**
  * The settings study on a GPU host (issue 37): which of a grid of the target's options (VIRNUCPRO_BENCH_SWEEP as JSON;
- * default src/study/default-grid.ts) makes 6 M finish in 10 hours, and whether the second GPU pays then. The grid is
- * screened by successive halving on the largest GPU count the host holds (2 runs a setting a round, at a quarter of
- * the capacity's smallest size and then at it), the winner and the default each get the capacity answer (1, 2, 4, 8
- * GPUs as held; each design given half of VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN), and a setting counts only with the
- * default's outputs. Interrupted, the same command continues it. Writes the study record and the two capacity records.
+ * default src/study/default-grid.ts, by target and GPU count) makes 6 M finish in 10 hours, and whether the second GPU
+ * pays then. The grid is screened by successive halving on the largest GPU count the host holds (2 runs a setting a
+ * round, at a quarter of the capacity's smallest size and then at it), the winner and the default each get the
+ * capacity answer (1, 2, 4, 8 GPUs as held; each design given half of VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN), and a
+ * setting counts only with the default's consensus labels (src/study/outputs.ts). Interrupted, the same command
+ * continues it. Writes the study record and the two capacity records.
  * Not part of the main job: it runs when asked (support/main-job.ts).
  * GPU machine: VIRNUCPRO_BENCH_STUDY=1 npx vitest run --project gpu benchmarks/study.gpu.test.ts
  */
@@ -29,7 +30,8 @@ test('settings study: the grid screened, its best setting and the default each w
   if (rc.unavailable) skip(rc.unavailable)
   const { configs } = capacityConfigs(rc)
   const raw = process.env.VIRNUCPRO_BENCH_SWEEP?.trim()
-  const grid = raw ? parseSweepGrid(raw) : defaultStudyGrid(rc.ctx.profile.name)
+  // Without a grid, the target's own for the GPU count screened: the largest held (runStudySuite screens the last).
+  const grid = raw ? parseSweepGrid(raw) : defaultStudyGrid(rc.ctx.profile.name, configs.at(-1)!.gpuCount)
   // Refused before any run: half the budget each for the default's and the best setting's answers, under a minute each.
   const designBudget = studyDesignBudget(rc.settings.capacityBudgetGpuMin)
   const sizes = await capacityInputs(rc, configs)

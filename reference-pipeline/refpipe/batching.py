@@ -16,18 +16,22 @@ def length_order(lengths: Sequence[int]) -> List[int]:
 
 
 def plan_batches(order: Sequence[int], token_lengths: Sequence[int], budget_tokens: int) -> List[List[int]]:
-    """Groups `order` (longest first) into batches whose padded size rows x longest stays within `budget_tokens`.
+    """Groups `order` into consecutive batches whose padded size rows x longest stays within `budget_tokens`.
 
-    A sequence longer than the budget gets a batch of its own.
+    `order` is longest first (length_order) where batches are packed, so each pads little; any other order (input
+    order, with packing off) is batched the same way and pads to each batch's longest. A sequence longer than the
+    budget gets a batch of its own.
     """
     batches: List[List[int]] = []
     current: List[int] = []
+    width = 0
     for index in order:
-        width = token_lengths[current[0]] if current else token_lengths[index]
-        if current and (len(current) + 1) * width > budget_tokens:
+        wider = max(width, token_lengths[index])
+        if current and (len(current) + 1) * wider > budget_tokens:
             batches.append(current)
-            current = []
+            current, wider = [], token_lengths[index]
         current.append(index)
+        width = wider
     if current:
         batches.append(current)
     return batches

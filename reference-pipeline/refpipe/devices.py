@@ -1,4 +1,5 @@
-"""Where the encoders run: one device in-process, or one worker process per GPU (VirNucPro v2's --parallel)."""
+"""Which devices the encoders run on, and whether --parallel is in effect (asked for, or turned on by several devices,
+as VirNucPro turns it on for a list of GPUs); refpipe.architecture decides from it how each stage uses them."""
 
 from dataclasses import dataclass
 from typing import List, Optional
@@ -13,7 +14,7 @@ logger = get_logger("pipeline.devices")
 
 @dataclass
 class DevicePlan:
-    """devices[r] is worker r's device ('cuda:N' by physical index, or 'cpu'); parallel = one process each."""
+    """devices[r] is worker r's device ('cuda:N' by physical index, or 'cpu'); parallel: --parallel in effect."""
 
     devices: List[str]
     parallel: bool

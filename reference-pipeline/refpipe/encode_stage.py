@@ -1,8 +1,15 @@
-"""Stages 5 and 6: DNABERT-S over the kept frames' bases, ESM-2 over their proteins, in-process on one device or in
-one worker process per device; per split file, the embeddings go to output_{i}_DNABERT_S.pt / output_{i}_ESM.pt."""
+"""Stages 5 and 6: DNABERT-S over the kept frames' bases, ESM-2 over their proteins; per split file, the embeddings go
+to output_{i}_DNABERT_S.pt / output_{i}_ESM.pt. Which way each stage runs follows VirNucPro (refpipe.architecture):
+
+- ESM-2 on v2.0: one worker process per device, each building its model once (refpipe.workers), batches packed unless
+  VIRNUCPRO_DISABLE_PACKING=true (read here, on this path only, as only VirNucPro's v2.0 inference reads it);
+- ESM-2 on v1.0, and DNABERT-S on one device whatever the architecture: file by file with a model built for each
+  (refpipe.per_file), in this process on one device, or with --v1-fallback on several in one worker per device;
+- DNABERT-S on several devices: one worker per device, its model built once (VirNucPro's multi-GPU DNABERT-S workers
+  load it once too).
+"""
 
 import os
-import time
 from typing import List, Tuple
 
 import torch
@@ -10,15 +17,17 @@ import torch
 from refpipe import faults
 from refpipe.batching import token_lengths
 from refpipe.devices import misplaced_devices
-from refpipe.extract import ExtractConfig, build_encoder, extract
+from refpipe.extract import LABEL, ExtractConfig
+from refpipe.file_jobs import assign_files, file_jobs
 from refpipe.logs import get_logger
+from refpipe.per_file import extract_files, files_in_worker
 from refpipe.run_state import RunState
 from refpipe.scales import SHAPES
-from refpipe.workers import run_parallel
+from refpipe.workers import run_parallel, run_workers
 
 logger = get_logger("pipeline.prediction")
 _SUFFIX = {"dnabert": "_DNABERT_S.pt", "esm": "_ESM.pt"}
-_LABEL = {"dnabert": "DNABERT-S", "esm": "ESM-2"}
+PACKING_ENV = "VIRNUCPRO_DISABLE_PACKING"
 
 
 def encode(run: RunState, kind: str) -> dict:
@@ -29,25 +38,53 @@ def encode(run: RunState, kind: str) -> dict:
     devices = run.plan.devices
     if kind == "esm" and run.options.injections.misplace:
         devices = misplaced_devices(devices)
-    config = _config(run, kind)
     shape = SHAPES[run.plan.scale][kind]
-    logger.info(f"{_LABEL[kind]}: {len(sequences):,} sequences on {', '.join(devices)} "
+    logger.info(f"{LABEL[kind]}: {len(sequences):,} sequences on {', '.join(devices)} "
                 f"({run.plan.scale}: {shape.layers} layers x {shape.hidden}, {shape.heads} heads; {run.plan.precision})")  # fmt: skip
     if kind == "esm":
         faults.prework(run.options.injections.prework_ms_per_seq, len(sequences))
-    if not sequences:
-        embeddings = torch.zeros((0, shape.hidden))
-    elif run.plan.parallel:
-        embeddings = run_parallel(sequences, devices, config, _scratch(run, kind))
+    config = _config(run, kind)
+    if kind == "esm" and run.architecture.v2:
+        config.packing = packing_enabled()
+    if not files:
+        run.feature_files[kind] = {}
+    elif _builds_per_worker(run, kind, devices):
+        _write_feature_files(run, kind, files, run_parallel(sequences, devices, config, _directory(run, kind)))
     else:
-        embeddings = _in_process(sequences, devices[0], config)
-    _write_feature_files(run, kind, files, embeddings)
-    tokens = sum(token_lengths(kind, sequences))
+        _per_file(run, kind, files, devices, config)
     noun = "frames" if kind == "dnabert" else "proteins"
-    extras = {noun: len(sequences), "tokens": tokens, "workers": len(devices) if run.plan.parallel else 1}
+    extras = {noun: len(sequences), "tokens": sum(token_lengths(kind, sequences)), "workers": len(devices)}
     if kind == "esm" and run.failed_files:
         extras["failed files"] = len(run.failed_files)
+    if kind == "esm":
+        extras["architecture"] = run.architecture.version
     return extras
+
+
+def packing_enabled() -> bool:
+    """False when VIRNUCPRO_DISABLE_PACKING is `true` (any case), as VirNucPro's async inference reads it."""
+    disabled = os.environ.get(PACKING_ENV, "false").lower() == "true"
+    if disabled:
+        logger.info(f"ESM-2: sequence packing disabled ({PACKING_ENV}=true): batches in input order, each padded to "
+                    "its longest sequence")  # fmt: skip
+    return not disabled
+
+
+def _builds_per_worker(run: RunState, kind: str, devices: List[str]) -> bool:
+    if kind == "esm":
+        return run.architecture.v2
+    return len(devices) > 1
+
+
+def _per_file(run: RunState, kind: str, files, devices: List[str], config: ExtractConfig) -> None:
+    jobs = file_jobs(run, kind, files, _directory(run, kind), _SUFFIX[kind])
+    if len(devices) == 1:
+        if devices[0].startswith("cuda"):
+            torch.cuda.set_device(int(devices[0].split(":")[1]))
+        extract_files(jobs, devices[0], config)
+    else:
+        run_workers(assign_files(jobs, len(devices)), devices, config, _directory(run, kind), files_in_worker)
+    run.feature_files[kind] = {index: job.feature_path for (index, _), job in zip(files, jobs)}
 
 
 def _files_to_encode(run: RunState, kind: str) -> List[Tuple[int, List[int]]]:
@@ -67,28 +104,15 @@ def _config(run: RunState, kind: str) -> ExtractConfig:
                          run.options.loader_workers, run.options.injections, 0)  # fmt: skip
 
 
-def _scratch(run: RunState, kind: str) -> str:
+def _directory(run: RunState, kind: str) -> str:
     directory = run.paths.nucleotide_dir if kind == "dnabert" else run.paths.protein_dir
     os.makedirs(directory, exist_ok=True)
     return directory
 
 
-def _in_process(sequences: List[str], device: str, config: ExtractConfig) -> torch.Tensor:
-    if device.startswith("cuda"):
-        torch.cuda.set_device(int(device.split(":")[1]))
-    started = time.monotonic()
-    encoder = build_encoder(config.kind, config.scale, device, config.precision, config.seed)
-    logger.info(f"{_LABEL[config.kind]} model ready on {device} in {time.monotonic() - started:.1f}s "
-                f"({encoder.parameter_bytes() / 2**30:.2f} GiB of weights)")  # fmt: skip
-    result = extract(encoder, sequences, config)
-    del encoder
-    if device.startswith("cuda"):
-        torch.cuda.empty_cache()
-    return result.embeddings
-
-
 def _write_feature_files(run: RunState, kind: str, files, embeddings: torch.Tensor) -> None:
-    directory = run.paths.nucleotide_dir if kind == "dnabert" else run.paths.protein_dir
+    """The per-file features of an extraction made over all files at once (workers building their model once)."""
+    directory = _directory(run, kind)
     written = {}
     start = 0
     for index, members in files:

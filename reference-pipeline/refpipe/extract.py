@@ -2,9 +2,8 @@
 previous one; the copy back of batch i is awaited only after batch i+1 is queued, so the GPU is not left waiting."""
 
 import multiprocessing
-import time
 from dataclasses import dataclass, field
-from typing import List
+from typing import List, Optional
 
 import torch
 from torch.utils.data import DataLoader
@@ -13,12 +12,15 @@ from refpipe import faults
 from refpipe.batching import TokenBatches, extra_batches, length_order, pack_efficiency, plan_batches, token_lengths
 from refpipe.encoder import Encoder
 from refpipe.inject import Injections
-from refpipe.logs import format_hms, get_logger
+from refpipe.logs import get_logger
+from refpipe.progress import Progress
 from refpipe.scales import SHAPES
 from refpipe.tokens import MAX_TOKENS, VOCAB
 
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+LABEL = {"dnabert": "DNABERT-S", "esm": "ESM-2"}
 _SEEDS = {"dnabert": 1, "esm": 2}
+logger = get_logger("features")
 
 
 @dataclass
@@ -33,6 +35,10 @@ class ExtractConfig:
     loader_workers: int
     injections: Injections = field(default_factory=Injections)
     rank: int = 0
+    # Batches of length-sorted sequences (the stand-in for v2.0's sequence packing, and what v1.0's length-sorted
+    # batches do too); False (VIRNUCPRO_DISABLE_PACKING on the v2.0 path): batches in input order, each padded to its
+    # longest sequence.
+    packing: bool = True
 
 
 @dataclass
@@ -49,15 +55,35 @@ def build_encoder(kind: str, scale: str, device, precision: str, seed: int) -> E
     return Encoder(shape, VOCAB[kind], MAX_TOKENS[kind], device, DTYPES[precision], seed * 1000 + _SEEDS[kind])
 
 
-def extract(encoder: Encoder, sequences: List[str], config: ExtractConfig) -> ExtractResult:
-    """Embeds every sequence; returns (N, hidden) float32 on the CPU in input order."""
+def log_model_ready(kind: str, encoder: Encoder, device: str, seconds: float) -> None:
+    """The line after a model build: ESM-2's in VirNucPro's words (`ESM-2 ready: ...`, which the suite reads as the end
+    of a build); DNABERT-S, which VirNucPro builds without such a line, in refpipe's own."""
+    size = f"{encoder.parameter_bytes() / 2**30:.2f} GiB of weights"
+    if kind != "esm":
+        logger.info(f"DNABERT-S model ready on {device} in {seconds:.1f}s ({size})")
+        return
+    shape, dtype = encoder.shape, str(encoder.dtype).replace("torch.", "")
+    logger.info(f"ESM-2 ready: Encoder(layers={shape.layers}, hidden={shape.hidden}, heads={shape.heads}, "
+                f"device={device}, dtype={dtype}) built in {seconds:.1f}s, {size}")  # fmt: skip
+
+
+def extract(encoder: Encoder, sequences: List[str], config: ExtractConfig,
+            progress: Optional[Progress] = None) -> ExtractResult:  # fmt: skip
+    """Embeds every sequence; returns (N, hidden) float32 on the CPU in input order.
+
+    `progress`: the stage's counter in this process when it makes several extractions (one per file on v1.0), which
+    then logs the `complete` line itself; by default this call counts and logs its own.
+    """
     lengths = token_lengths(config.kind, sequences)
-    batches = plan_batches(length_order(lengths), lengths, config.budget_tokens)
+    order = length_order(lengths) if config.packing else list(range(len(sequences)))
+    batches = plan_batches(order, lengths, config.budget_tokens)
     repeats = _repeats(config, len(batches))
     dataset = TokenBatches(config.kind, sequences, batches + [batches[i] for i in repeats])
     loader = _loader(dataset, encoder.device, config.loader_workers)
     _warm_up(encoder)
-    progress = _Progress(config.kind, len(sequences))
+    own = progress is None
+    progress = Progress(config.kind, len(sequences)) if own else progress
+    tokens_before, started_s = progress.tokens, progress.elapsed_s()
     output = torch.zeros((len(sequences), encoder.shape.hidden), dtype=torch.float32)
     pending = None
     with torch.inference_mode():
@@ -70,8 +96,9 @@ def extract(encoder: Encoder, sequences: List[str], config: ExtractConfig) -> Ex
             pending = (batch, _copy_back(pooled), batch["item"] >= len(batches))
         if pending is not None:
             _finish(pending, output, progress)
-    progress.log_complete()
-    return ExtractResult(output, progress.tokens, progress.elapsed_s(), len(batches))
+    if own:
+        progress.log_complete()
+    return ExtractResult(output, progress.tokens - tokens_before, progress.elapsed_s() - started_s, len(batches))
 
 
 def _warm_up(encoder: Encoder) -> None:
@@ -131,7 +158,7 @@ def _copy_back(pooled: torch.Tensor):
     return host, event
 
 
-def _finish(pending, output: torch.Tensor, progress: "_Progress") -> None:
+def _finish(pending, output: torch.Tensor, progress: Progress) -> None:
     batch, (host, event), is_repeat = pending
     if event is not None:
         event.synchronize()
@@ -140,39 +167,3 @@ def _finish(pending, output: torch.Tensor, progress: "_Progress") -> None:
     output[batch["rows"]] = host
     lengths = batch["lengths"].tolist()
     progress.add(len(lengths), sum(lengths), pack_efficiency(lengths))
-
-
-class _Progress:
-    """Counts work done and logs the per-batch lines (ESM-2: VirNucPro's `Batch i:` line)."""
-
-    def __init__(self, kind: str, total: int) -> None:
-        self.kind, self.total = kind, total
-        self.logger = get_logger("pipeline.async_inference" if kind == "esm" else "pipeline.dnabert")
-        self.start_s = time.monotonic()
-        self.done = self.tokens = self.batches = 0
-
-    def elapsed_s(self) -> float:
-        return max(time.monotonic() - self.start_s, 1e-9)
-
-    def add(self, rows: int, tokens: int, efficiency: float) -> None:
-        self.batches += 1
-        self.done += rows
-        self.tokens += tokens
-        elapsed = self.elapsed_s()
-        tok_s, seq_s = self.tokens / elapsed, self.done / elapsed
-        pct = 100.0 * self.done / self.total if self.total else 100.0
-        if self.kind == "esm":
-            eta = format_hms((self.total - self.done) / seq_s if seq_s > 0 else 0.0)
-            self.logger.info(
-                f"Batch {self.batches}: {self.done}/{self.total} ({pct:.1f}%) | {efficiency:.1%} pack eff, "
-                f"{tok_s:,.0f} tok/s, {seq_s:.1f} seq/s, ETA: {eta}"
-            )
-        else:
-            self.logger.info(f"DNABERT-S progress: {self.done}/{self.total} ({pct:.1f}%) | {efficiency:.1%} pack eff, "
-                             f"{tok_s:,.0f} tok/s, {seq_s:.1f} seq/s")  # fmt: skip
-
-    def log_complete(self) -> None:
-        elapsed = self.elapsed_s()
-        label = "Async inference complete" if self.kind == "esm" else "DNABERT-S extraction complete"
-        self.logger.info(f"{label}: {self.done} sequences, {self.done / elapsed:.1f} seq/s, "
-                         f"{self.tokens / elapsed:.0f} tokens/s")  # fmt: skip

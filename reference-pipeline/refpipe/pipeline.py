@@ -9,6 +9,7 @@ import sys
 import torch
 
 from refpipe import __version__
+from refpipe.architecture import choose_architecture, log_architecture
 from refpipe.devices import plan_devices
 from refpipe.errors import OutputExistsError, PartialFailure
 from refpipe.inject import at_stage_start, before_stage_end
@@ -31,8 +32,10 @@ def run_pipeline(options: Options) -> int:
     armed = options.injections.describe()
     if armed:
         logger.info(f"Fault injection armed: {', '.join(armed)}")
+    architecture = choose_architecture(plan.parallel, options.v1_fallback)
+    log_architecture(architecture, options.persistent_models, plan.parallel)
     _prepare_output_dir(paths, options.force)
-    run = RunState(options, plan, paths)
+    run = RunState(options, plan, paths, architecture)
     clock = StageClock()
     try:
         for name, function in zip(STAGES, STAGE_FUNCTIONS):

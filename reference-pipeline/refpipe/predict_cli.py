@@ -1,5 +1,5 @@
 """The `predict` subcommand: VirNucPro's benchmark-relevant options plus refpipe's own (--model-scale, --precision,
---seed, --inject, --cpu-workers)."""
+--seed, --inject, --cpu-workers, --sequences-per-file)."""
 
 import argparse
 
@@ -20,7 +20,11 @@ def add_parser(commands) -> None:
     p.add_argument("--esm-batch-size", type=positive_int, default=32768, help="ESM-2 tokens per batch")
     p.add_argument("-w", "--num-workers", type=non_negative_int, default=4, help="DataLoader workers (4)")
     p.add_argument("--gpus", help="GPU indices, e.g. 0,1 (a list turns on --parallel)")
-    p.add_argument("--parallel", action="store_true", help="one worker process per GPU")
+    p.add_argument("--parallel", action="store_true", help="v2.0 architecture: worker processes per GPU (a --gpus list turns it on)")
+    p.add_argument("--v1-fallback", action="store_true",
+                   help="Use v1.0 multi-worker architecture for ESM-2 instead of v2.0 async DataLoader")
+    p.add_argument("--persistent-models", action=argparse.BooleanOptionalAction, default=False,
+                   help="accepted for parity and logged; builds no model fewer (see README)")
     p.add_argument("--no-progress", action="store_true", help="accepted for parity: refpipe draws no progress bars")
     p.add_argument("-d", "--device", default="auto", help="auto, cpu, cuda or cuda:N")
     p.add_argument("--model-scale", choices=("tiny", "small", "full"), help="default: full on a GPU, tiny on the CPU")
@@ -28,6 +32,8 @@ def add_parser(commands) -> None:
     p.add_argument("--seed", type=non_negative_int, default=0, help="weight seed (0)")
     p.add_argument("--inject", action="append", default=[], metavar="NAME=VALUE", help="fault injection (repeatable)")
     p.add_argument("--cpu-workers", type=positive_int, default=1, help="worker processes on the CPU (tests)")
+    p.add_argument("--sequences-per-file", type=positive_int, default=10000,
+                   help="sequences (frames, proteins) per split file (10000, as VirNucPro)")
     p.set_defaults(run=_run)
 
 
@@ -45,11 +51,14 @@ def options_from_args(args: argparse.Namespace) -> Options:
         loader_workers=args.num_workers,
         gpus=args.gpus,
         parallel=args.parallel,
+        v1_fallback=args.v1_fallback,
+        persistent_models=args.persistent_models,
         device=args.device,
         scale=args.model_scale,
         precision=args.precision,
         seed=args.seed,
         cpu_workers=args.cpu_workers,
+        sequences_per_file=args.sequences_per_file,
         injections=parse_injections(args.inject),
     )
 

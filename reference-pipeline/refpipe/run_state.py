@@ -6,6 +6,7 @@ from typing import Dict, List, Optional, Tuple
 
 import torch
 
+from refpipe.architecture import Architecture
 from refpipe.devices import DevicePlan
 from refpipe.frames import Frame
 from refpipe.inject import Injections
@@ -26,11 +27,14 @@ class Options:
     loader_workers: int = 4
     gpus: Optional[str] = None
     parallel: bool = False
+    v1_fallback: bool = False
+    persistent_models: bool = False
     device: str = "auto"
     scale: Optional[str] = None
     precision: Optional[str] = None
     seed: int = 0
     cpu_workers: int = 1
+    # VirNucPro's prediction.sequences_per_file (a config value there, an option here so tests can make several files).
     sequences_per_file: int = 10000
     injections: Injections = field(default_factory=Injections)
 
@@ -67,11 +71,13 @@ class RunState:
     options: Options
     plan: DevicePlan
     paths: Paths
+    architecture: Architecture
     records: List[Tuple[str, str]] = field(default_factory=list)
     chunks: List[Tuple[str, str]] = field(default_factory=list)
     frames: List[Frame] = field(default_factory=list)
-    # Per split file: (index, frame indices into `frames`).
+    # Per split file: (index, frame indices into `frames`), and the size the split aimed at.
     files: List[Tuple[int, List[int]]] = field(default_factory=list)
+    sequences_per_file: int = 0
     failed_files: List[int] = field(default_factory=list)
     feature_files: Dict[str, Dict[int, str]] = field(default_factory=dict)
     merged_files: List[str] = field(default_factory=list)

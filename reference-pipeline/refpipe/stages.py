@@ -51,29 +51,36 @@ def _plan_files(run: RunState) -> None:
     workers = len(run.plan.devices)
     if workers > 1:
         # As VirNucPro: at least two files per GPU for load balancing, but no file under 100 records.
-        per_file = min(per_file, max(100, total // (2 * workers)))
+        balanced = max(100, total // (2 * workers))
+        if balanced < per_file:
+            per_file = balanced
+            logger.info(f"Adjusted sequences_per_file to {per_file} for multi-GPU load balancing ({total} sequences / "
+                        f"{2 * workers} files)")  # fmt: skip
     if run.options.injections.partial and total >= 2:
         per_file = min(per_file, math.ceil(total / 2))  # the partial fault fails one file of at least two
     per_file = max(per_file, 1)
+    run.sequences_per_file = per_file
     run.files = [(i, list(range(s, min(s + per_file, total)))) for i, s in enumerate(range(0, total, per_file))]
 
 
-def _split(run: RunState, directory: str, field: str) -> dict:
+def _split(run: RunState, source: str, directory: str, field: str) -> dict:
+    """Writes the split files, with VirNucPro's lines (file_utils.py), whose file size the suite reads."""
     os.makedirs(directory, exist_ok=True)
-    logger.info(f"Splitting {len(run.frames):,} sequences into {len(run.files)} file(s) under {directory}")
+    logger.info(f"Splitting {source} into files of {run.sequences_per_file} sequences")
     for index, members in run.files:
         path = os.path.join(directory, f"output_{index}.fa")
         write_fasta(path, ((run.frames[m].frame_id, getattr(run.frames[m], field)) for m in members))
+    logger.info(f"Created {len(run.files)} files in {directory}")
     return {"files": len(run.files), "records": len(run.frames)}
 
 
 def nucleotide_file_splitting(run: RunState) -> dict:
     _plan_files(run)
-    return _split(run, run.paths.nucleotide_dir, "nucleotides")
+    return _split(run, run.paths.nucleotide_fasta, run.paths.nucleotide_dir, "nucleotides")
 
 
 def protein_file_splitting(run: RunState) -> dict:
-    return _split(run, run.paths.protein_dir, "protein")
+    return _split(run, run.paths.protein_fasta, run.paths.protein_dir, "protein")
 
 
 def dnabert_feature_extraction(run: RunState) -> dict:

@@ -16,6 +16,7 @@ import type { ResolvedInput } from '../input/resolver.ts'
 import type { SizeModel } from '../measure/index.ts'
 import type { StageOptionsRead } from '../pipeline/target-help.ts'
 import type { Verdict } from '../results/schema/index.ts'
+import type { CapacityQuestion } from './answered.ts'
 import { type ComparisonCapacity, compareCapacity } from './compare.ts'
 import { type Decision, type DecisionOptions, decideCapacity, withDecisions } from './decisions.ts'
 import type { DesignStep } from './design.ts'
@@ -62,7 +63,14 @@ export interface CapacityStats {
       why: string
       tooSmall: { needRecords: number; text: string } | null
     } | null
-    heldOut: { records: number | null; why: string } | null
+    heldOut: {
+      records: number | null
+      why: string
+      /** The GPU counts the check ran on (VIRNUCPRO_BENCH_CAPACITY_DIRECT); absent in records written before. */
+      gpuCounts?: number[]
+      /** Held-out runs that did not complete, per GPU count, with the failure's own line. */
+      failed?: { gpuCount: number; reason: string }[]
+    } | null
   }
   /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */
   sequential?: {
@@ -85,6 +93,8 @@ export interface CapacityStats {
    * the bottleneck report names for a flagged stage where no settings study ran. Absent in records written before.
    */
   stageOptions?: StageOptionsRead['stageOptions']
+  /** What the record answers (capacity/answered.ts); absent in records written before issue 58. */
+  question?: CapacityQuestion
   stageOptionsProblem?: StageOptionsRead['stageOptionsProblem']
 }
 

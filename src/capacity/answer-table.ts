@@ -13,6 +13,7 @@ import { type CapacityAnswer, type Figure, type GpuAnswer, notMeasuredText } fro
 import { reasonLine } from './answer-reasons.ts'
 import { decisionWord } from './decisions.ts'
 import { columnDigits, figureCell } from './figure-columns.ts'
+import { uncheckedLine } from './held-out-status.ts'
 
 export type AnswerTableId = 'time' | 'speedup' | 'perf02' | 'stages' | 'measure-more' | 'memory' | 'direct'
 
@@ -177,11 +178,11 @@ function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
       g.memory.gpuUnsupported ? NOT_SUPPORTED : gpu(g.memory.gpuGiB),
       verdictCell(g.memory.gpu, final),
     ]),
-    notes: a.gpus.some((g) => g.memory.hostUnsupported || g.memory.gpuUnsupported)
-      ? [
-          `${NOT_SUPPORTED}: the peaks were read, but no figure there holds (the verdict says why and what would support one)`,
-        ]
-      : [],
+    // Each "not supported" with its own why (issue 58: the note said "the verdict says why", and no output carried it).
+    notes: a.gpus.flatMap((g) => [
+      ...(g.memory.hostUnsupported ? [`${g.label}, host memory: ${g.memory.hostWhy ?? NOT_SUPPORTED}`] : []),
+      ...(g.memory.gpuUnsupported ? [`${g.label}, GPU memory: ${g.memory.gpuWhy ?? NOT_SUPPORTED}`] : []),
+    ]),
   }
 }
 
@@ -243,7 +244,8 @@ export function answerView(a: CapacityAnswer): AnswerView {
   return {
     status: a.headline,
     sentence: a.sentence,
-    reasons: a.open.map((o) => reasonLine(o, a.status.final)),
+    // Why the answer is UNCHECKED and how to check it, before the open verdicts: every output says it (issue 58).
+    reasons: [...a.unchecked.map(uncheckedLine), ...a.open.map((o) => reasonLine(o, a.status.final))],
     tables: [
       timeTable(a, level),
       speedupTable(a, level),

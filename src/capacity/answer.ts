@@ -15,7 +15,8 @@ import { answerOpen, type OpenVerdict } from './answer-reasons.ts'
 import { misfitText, sizesText } from './answer-sizes.ts'
 import { headlineOf, statusTextOf } from './answer-state.ts'
 import { type Decision, decisionWord } from './decisions.ts'
-import { type HeldOutCheck, missedChecks } from './held-out.ts'
+import { type HeldOutCheck, missedChecks, SETTLE_CLAUSE } from './held-out.ts'
+import { type HeldOutState, heldOutStatus, type UncheckedReason } from './held-out-status.ts'
 
 /** A figure in its display unit, with its interval's ends (null without one). */
 export interface Figure {
@@ -32,21 +33,14 @@ export interface AnswerStatus {
   /** GPUs of the host, where known (NVML provenance; the live line: its largest planned count); else the most measured. */
   hostGpus?: number
   /**
-   * The held-out check of a stopped measurement (capacityAnswer reads it from the analysis): `inside` where every
-   * configuration's run beyond its fitted sizes fell inside its projected interval, `missed` where one did not,
-   * `unchecked` where some configuration had none. Absent (other answers, a study's): read as checked.
+   * The held-out check of a stopped measurement, computed by capacityAnswer from the analysis alone
+   * (capacity/held-out-status.ts), never given by a caller: `inside` where every configuration's run beyond its fitted
+   * sizes fell inside its projected interval, `missed` where one did not, `unchecked` otherwise.
    */
   check?: HeldOutState
 }
 
-export type HeldOutState = 'inside' | 'missed' | 'unchecked'
-
-/** Where the held-out checks of an analysis leave its answer (every fitted configuration needs one inside for FINAL). */
-export function heldOutState(checks: readonly HeldOutCheck[], fittedGpuCounts: readonly number[]): HeldOutState {
-  if (missedChecks(checks).size > 0) return 'missed'
-  const inside = new Set(checks.filter((c) => c.insideCi === true).map((c) => c.gpuCount))
-  return fittedGpuCounts.length > 0 && fittedGpuCounts.every((k) => inside.has(k)) ? 'inside' : 'unchecked'
-}
+export type { HeldOutState }
 
 export interface GpuAnswer {
   gpuCount: number
@@ -69,6 +63,9 @@ export interface GpuAnswer {
     /** Peaks read but not projected: the sizes measured cannot support a figure there (capacity/memory.ts). */
     hostUnsupported?: boolean
     gpuUnsupported?: boolean
+    /** Why, where a peak is not supported: the verdict's own words (issue 58: every "not supported" says why). */
+    hostWhy?: string | null
+    gpuWhy?: string | null
   }
 }
 
@@ -120,6 +117,8 @@ export interface CapacityAnswer {
   sizes: string | null
   /** Per configuration, the model's error out of sample its intervals beyond the largest size carry (capacity/misfit.ts). */
   misfit: { label: string; text: string }[]
+  /** Where the answer is UNCHECKED: each configuration without a check that counts, why, and what would give it one. */
+  unchecked: UncheckedReason[]
 }
 
 const GIB = 2 ** 30
@@ -196,6 +195,8 @@ function gpuAnswer(
       gpu: mem('gpu')?.verdict ?? null,
       hostUnsupported: unsupportedPeak(mem('host')),
       gpuUnsupported: unsupportedPeak(mem('gpu')),
+      hostWhy: unsupportedPeak(mem('host')) ? notSupportedWhy(mem('host')!) : null,
+      gpuWhy: unsupportedPeak(mem('gpu')) ? notSupportedWhy(mem('gpu')!) : null,
     },
   }
 }
@@ -203,6 +204,9 @@ function gpuAnswer(
 /** A memory verdict with no figure because the sizes measured cannot support one (its detail says why and what would). */
 const unsupportedPeak = (v: Verdict | undefined) =>
   v !== undefined && v.value === null && /not supported/.test(v.detail)
+
+/** The verdict's reason from `not supported` on (capacity/memory.ts unsupported): why, and what would support it. */
+const notSupportedWhy = (v: Verdict) => v.detail.slice(v.detail.search(/not supported/))
 
 const timeWords: Readonly<Record<DecisionState, string>> = {
   pass: 'within',
@@ -258,7 +262,6 @@ export function capacityAnswer(
   status: AnswerStatus,
 ): CapacityAnswer {
   const byId = new Map(verdicts.map((v) => [v.id, v]))
-  const decisions = stats.decisions ?? []
   // A record written before decisions reads its verdicts' states (inconclusive as undecided): never "not judged".
   const decided = new Map<string, Pick<Decision, 'state'>>()
   for (const v of verdicts) {
@@ -266,19 +269,21 @@ export function capacityAnswer(
       v.verdict === 'pass' || v.verdict === 'fail' ? v.verdict : v.verdict === 'inconclusive' ? 'undecided' : null
     if (state) decided.set(v.id, { state })
   }
-  for (const d of decisions) decided.set(d.id, d)
 
   const checks = stats.direct ?? []
-  // A stopped measurement is FINAL only on a held-out check inside (a design that ran: a record before the design
-  // and the held-out check existed has no `sequential`, and is read as it was written).
-  if (status.final && status.check === undefined && (stats.sequential || checks.length > 0))
-    status = {
-      ...status,
-      check: heldOutState(
-        checks,
-        stats.configurations.map((c) => c.gpuCount),
-      ),
-    }
+  // A stopped measurement is FINAL only on held-out checks inside, whatever path led here (issue 58): the status is
+  // computed here, from the analysis, for every reader alike.
+  const held = status.final ? heldOutStatus(stats) : null
+  if (held) status = { ...status, check: held.state }
+  // A missed check leaves every question of its GPU count undecided, in a record written so or not.
+  const missed = missedChecks(checks)
+  const decisions = (stats.decisions ?? []).map((d) => {
+    const miss = d.from.map((k) => missed.get(k)).find((m) => m !== undefined)
+    return miss && d.state !== 'undecided'
+      ? { ...d, state: 'undecided' as const, why: miss, decideBy: miss.split(SETTLE_CLAUSE)[1] ?? d.decideBy }
+      : d
+  })
+  for (const d of decisions) decided.set(d.id, d)
   const [typical, production] = [stats.targets[0] ?? 45_000, stats.targets.at(-1) ?? 6_000_000]
   const level = stats.ciLevel ?? 0.95
   const seq = stats.sequential
@@ -288,7 +293,7 @@ export function capacityAnswer(
   const limit = decisions.find((d) => d.kind === 'time')?.threshold ?? 10
   const measured = stats.configurations.map((c) => c.gpuCount)
   const most = Math.max(1, ...measured, status.hostGpus ?? 0)
-  const { open, judged } = answerOpen(stats, verdicts, status.final, typical, production)
+  const { open, judged } = answerOpen({ ...stats, decisions }, verdicts, status.final, typical, production)
   const base: Omit<CapacityAnswer, 'sentence'> = {
     status,
     statusText: statusTextOf(status),
@@ -346,6 +351,7 @@ export function capacityAnswer(
     misfit: stats.configurations.flatMap((c) =>
       c.misfit === undefined ? [] : [{ label: c.label, text: misfitText(c.misfit) }],
     ),
+    unchecked: held?.unchecked ?? [],
   }
   return { ...base, sentence: sentenceOf(base) }
 }

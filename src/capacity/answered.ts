@@ -1,30 +1,105 @@
 /**
- * The capacity answer a run already holds for a set of configurations (issue 44). The main job runs the capacity file
- * and the settings study in one run; the study's answer for the default setting is the same configurations at the
- * same sizes, and it measured them again at half the budget and printed a second answer under the same name, with
- * another interval. One configuration gets one answer in a run: whichever file measures it first writes it, and the
- * other takes that record as it is (the journal would give the runs back anyway; a design of another budget would then
- * have stopped elsewhere and written a second record beside it).
+ * The capacity answer a run already holds for a question (issues 44, 58). The main job runs the capacity file and the
+ * settings study in one run; the study's answer for the default setting is the same question, and it measured it
+ * again and printed a second answer under the same name. One question gets one answer in a run: whichever file
+ * measures it first writes it, and the other takes that record as it is.
+ *
+ * The question is what decides the answer (issue 58: on one pinned run id, sizes 16 / 32 then 24 / 48 handed back the
+ * 16 / 32 answer, and a new sample the old sample's): the configurations as they run, the sizes, the input, the stop
+ * rule, and a budget no smaller than the one asked (more GPU-minutes answer the same question at least as surely; the
+ * study asks its default's with half the capacity file's). A record under the same id that answers another question
+ * is left as it is, and this one is measured under an id of its own, said in one line.
  */
-
+import { createHash } from 'node:crypto'
+import type { CapacityStopRule } from '../config/capacity-targets.ts'
+import { type Configuration, configKey } from '../engine/configuration.ts'
 import type { SuiteContext } from '../engine/context.ts'
 import { recordId } from '../engine/record.ts'
+import type { ResolvedInput } from '../input/resolver.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import { readResultRecords } from '../results/store.ts'
 
+/** What a capacity answer answers: kept in its record's stats (`question`). */
+export interface CapacityQuestion {
+  /** A hash of everything but the budget: configurations, sizes, input, stop rule. */
+  key: string
+  budgetGpuMinutes: number
+  /** `1 GPU at 16 / 32 records of sha256 1a2b3c4d5e6f, stop decided, budget 2 GPU-min`: what a line names. */
+  text: string
+}
+
+const count = (n: number) => n.toLocaleString('en-US')
+
+export function capacityQuestion(
+  configs: readonly Configuration[],
+  inputs: readonly ResolvedInput[],
+  rule: CapacityStopRule,
+  budgetGpuMinutes: number,
+): CapacityQuestion {
+  const source = inputs[0]?.source?.sha256 ?? ''
+  const canonical = JSON.stringify({
+    configs: configs.map((c) => configKey(c, '')),
+    sizes: inputs.map((i) => i.records),
+    source,
+    rule,
+  })
+  return {
+    key: createHash('sha256').update(canonical).digest('hex').slice(0, 16),
+    budgetGpuMinutes,
+    text: `${configs.map((c) => c.label).join(' + ')} at ${inputs.map((i) => count(i.records)).join(' / ')} records of sha256 ${source.slice(0, 12)}, stop ${rule}, budget ${Number(budgetGpuMinutes.toFixed(2))} GPU-min`,
+  }
+}
+
+/** The question a record answers, where it kept one (records written before issue 58 did not). */
+export const questionOf = (r: ResultRecord): CapacityQuestion | null =>
+  ((r.stats as { question?: CapacityQuestion }).question ?? null) as CapacityQuestion | null
+
+/** Whether `record` answers `asked`: the same question, its budget no smaller. */
+export function answers(record: ResultRecord, asked: CapacityQuestion): boolean {
+  const q = questionOf(record)
+  return q !== null && q.key === asked.key && q.budgetGpuMinutes >= asked.budgetGpuMinutes - 1e-9
+}
+
+/** Where the run stands for a question under record id `purposeId` (capacity/purpose.ts). */
+export type Answered =
+  /** A completed record answers it: taken as it is. */
+  | { state: 'answered'; record: ResultRecord }
+  /** A completed record under the id answers another question: this one gets an id of its own. */
+  | { state: 'other'; record: ResultRecord; suffix: string }
+  /** None: measured under the id (a failed or cut record there is measured again). */
+  | { state: 'none' }
+
+/** The id suffix of a question measured beside another under one record id. */
+export const questionSuffix = (q: CapacityQuestion) => `~${q.key.slice(0, 8)}`
+
 /**
- * The completed record of `purposeId` (capacity/purpose.ts, a configurations' answer) in the context's run, or null.
- * A failed or cut record is no answer: it is measured again. A run directory that cannot be read has none either.
+ * The record of `purposeId` in the context's run and whether it answers `asked`; a run directory that cannot be read
+ * holds none.
  */
 export async function answeredInRun(
   ctx: Pick<SuiteContext, 'resultsDir' | 'task'>,
   purposeId: string,
-): Promise<ResultRecord | null> {
-  const id = recordId(ctx, purposeId)
+  asked: CapacityQuestion,
+): Promise<Answered> {
   const { records } = await readResultRecords(ctx.resultsDir).catch(() => ({ records: [] as ResultRecord[] }))
-  return records.find((r) => r.kind === 'capacity' && r.id === id && r.state === 'completed') ?? null
+  const completed = (id: string) =>
+    records.find((r) => r.kind === 'capacity' && r.id === recordId(ctx, id) && r.state === 'completed')
+  const own = completed(purposeId)
+  if (!own) return { state: 'none' }
+  if (answers(own, asked)) return { state: 'answered', record: own }
+  const suffix = questionSuffix(asked)
+  const beside = completed(`${purposeId}${suffix}`)
+  return beside && answers(beside, asked)
+    ? { state: 'answered', record: beside }
+    : { state: 'other', record: own, suffix }
 }
 
 /** The line that says so, where the measurement's line after every run would have gone. */
 export const answeredLine = (name: string, record: ResultRecord) =>
   `${name}: answered already in this run (record ${record.id}, ${record.runs.length} runs): taken as it is, not measured again`
+
+/** The line for a record of the same id that answers another question. */
+export function otherQuestionLine(record: ResultRecord, asked: CapacityQuestion, suffix: string): string {
+  const theirs = questionOf(record)?.text ?? 'a question it did not record (written before questions were kept)'
+  return `capacity: record ${record.id} in this run answers another question (${theirs}); this one (${asked.text}) is measured anew under ${record.id}${suffix}`
+}

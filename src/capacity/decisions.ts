@@ -203,6 +203,13 @@ function decideQuestion(
       'no interval (a size of one run, or one without a finite end)',
       'two or more completed runs at each of two sizes',
     )
+  // A time or a speedup is never below zero: an interval that reaches there (held at 0) is the model's misfit being
+  // larger than the projection itself, never a verdict (issue 58: FINAL at 23.3 h [0.0, 8743.1]).
+  if (q.kind !== 'utilization' && v.ci.low <= 0 && (v.value ?? 0) > 0)
+    return undecided(
+      `${shown(v.value, q.unit)} [${shown(v.ci.low, q.unit)}, ${shown(v.ci.high, q.unit)}]: its interval reaches below zero, where no ${q.kind === 'time' ? 'time' : 'speedup'} lies: the model's error out of sample is larger than the projection, a misfit and not a verdict`,
+      'fitted sizes closer to the target (a larger sample), or more runs at the largest size',
+    )
   const state = decideInterval(v.ci, q.threshold, q.direction, o.margin)
   const where = `${shown(v.value, q.unit)} [${shown(v.ci.low, q.unit)}, ${shown(v.ci.high, q.unit)}] against ${q.direction === 'at-most' ? '<=' : '>='} ${shown(q.threshold, q.unit)}`
   if (state === 'fail') return { ...base, state, why: `${where}: the whole interval is on the failing side` }

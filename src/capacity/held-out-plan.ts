@@ -16,6 +16,9 @@ export interface HeldOutChoice {
   records: number | null
   why: string
   input?: ResolvedInput
+  /** Once run: the GPU counts it ran on, and those whose runs failed with the failure's line (held-out-status.ts). */
+  gpuCounts?: number[]
+  failed?: { gpuCount: number; reason: string }[]
 }
 
 const LOOK = { ...PLAIN_ANALYSIS, answerFigures: false }
@@ -83,8 +86,8 @@ export function heldOutReserve(
 }
 
 /**
- * The size the check runs at: the first of the preference the GPU-minutes left afford (`budgetGpuMinutes` 0: no
- * budget, the first), made by the input resolver; or none, and why.
+ * The size the check runs at: the first of the preference the GPU-minutes left afford (`budgetGpuMinutes` 0: none
+ * beyond the planned runs, so no check), made by the input resolver; or none, and why.
  */
 export async function heldOutChoice(
   ctx: SuiteContext,
@@ -93,6 +96,12 @@ export async function heldOutChoice(
   gpuCounts: readonly number[],
   direct: { runs: number; records?: readonly number[] },
   budgetGpuMinutes: number,
+  /**
+   * The GPU-minutes the design kept for the check (heldOutReserve): where the design stayed within the rest, the
+   * cheapest size is run even if it now projects dearer than what is left (the runs since may have moved its
+   * projection; issue 58: 0.1 GPU-min left of a reserve the design never touched, the check not run).
+   */
+  reserveGpuMinutes = 0,
 ): Promise<HeldOutChoice> {
   const resolver = ctx.inputs
   const largest = inputs.at(-1)!
@@ -105,28 +114,45 @@ export async function heldOutChoice(
       records: null,
       why: `no held-out run: no size above the largest fitted one (${count(largest.records)} records) within the sample (${count(limit)} records)`,
     }
-  const left = budgetGpuMinutes - spentGpuMinutes(measured)
+  const spent = spentGpuMinutes(measured)
+  const left = budgetGpuMinutes - spent
+  const owed = reserveGpuMinutes > 0 && spent <= budgetGpuMinutes - reserveGpuMinutes + 1e-9
+  const cheapest = Math.min(...sizes)
   const costs: string[] = []
   for (const records of sizes) {
-    const cost =
-      budgetGpuMinutes > 0
-        ? projectedGpuMinutes(measured, inputs, ctx.thresholds, gpuCounts, sequencesAt(largest, records), direct.runs)
-        : 0
-    if (cost !== null && cost <= left + 1e-9) {
+    const cost = projectedGpuMinutes(
+      measured,
+      inputs,
+      ctx.thresholds,
+      gpuCounts,
+      sequencesAt(largest, records),
+      direct.runs,
+    )
+    if (budgetGpuMinutes > 0 && cost !== null && (cost <= left + 1e-9 || (owed && records === cheapest))) {
       const input = await resolver.resize(largest, records)
       const whole =
-        records === limit ? "the user's whole sample" : 'the next size up (the whole sample would not fit the budget)'
+        records === limit
+          ? "the user's whole sample"
+          : Number.isFinite(limit)
+            ? 'the next size up (the whole sample would not fit the budget)'
+            : 'a generated size above the fitted ones'
       return {
         records,
         input,
-        why: `Held out ${count(records)} records, ${whole}${budgetGpuMinutes > 0 ? `: about ${cost.toFixed(1)} GPU-min of the ${Math.max(0, left).toFixed(1)} left` : ''}`,
+        why: `Held out ${count(records)} records, ${whole}: about ${cost.toFixed(1)} GPU-min of the ${Math.max(0, left).toFixed(1)} left${cost > left + 1e-9 ? ' (the GPU-minutes the design kept for the check)' : ''}`,
       }
     }
     costs.push(`${count(records)} records about ${cost === null ? '?' : cost.toFixed(1)} GPU-min`)
   }
+  // A budget of nothing beyond the planned runs (VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN at its least) runs no check
+  // either: its GPU time was not given, and the answer says what it would cost (issue 58).
+  const room =
+    budgetGpuMinutes > 0
+      ? `${Math.max(0, left).toFixed(1)} of the budget's ${Number(budgetGpuMinutes.toFixed(1))} GPU-min left`
+      : `the budget leaves no GPU-minutes beyond the planned runs (${spent.toFixed(1)} GPU-min)`
   return {
     records: null,
-    why: `no held-out run: ${Math.max(0, left).toFixed(1)} of the budget's ${budgetGpuMinutes} GPU-min left, and ${costs.join(', ')}; give a larger VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN`,
+    why: `no held-out run: ${room}, and ${costs.join(', ')}; give a larger VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN`,
   }
 }
 

@@ -26,14 +26,15 @@ export {
   PLAIN_ANALYSIS,
   sequenceEquivalents,
 } from './analyze.ts'
+export { checkedRefit } from './checked-refit.ts'
 export type { ComparisonCapacity } from './compare.ts'
 export { type Decision, decisionWord } from './decisions.ts'
 export { isKnownAnswer, KNOWN_ANSWER_PREFIX, knownAnswerName } from './known-answer.ts'
 export type { ConfigCapacity, StageCapacity } from './model.ts'
-export { type CapacitySizes, capacitySizes } from './probe.ts'
+export { CapacityPlanError, type CapacitySizes, capacitySizes } from './probe.ts'
 export type { RecordName } from './purpose.ts'
 export { RATE_SOURCE_NAMES } from './rates.ts'
-export { type HeldOut, refitInput } from './refit.ts'
+export { type HeldOut, type RefitOptions, refitInput } from './refit.ts'
 export { lacksBusySpans } from './refit-sources.ts'
 export {
   type CapacityOptions,

@@ -29,6 +29,12 @@ export interface MemorySeries {
   bytesPerSequence: SizeEstimate
   /** The lack-of-fit test of a line over the sizes; null with fewer than 3 sizes or no spread. */
   lineFit: LineFitTest | null
+  /**
+   * The line's own error out of sample (issue 58), as the wall time's (capacity/misfit.ts): the largest size left out,
+   * refitted from the others and projected there, its error a share of the growth projected from the next size down.
+   * Every interval of `at` beyond the largest size carries that share of its growth. Null with fewer than 3 sizes.
+   */
+  misfit: { leftOut: number; growthErrorPct: number } | null
   at: { sequences: number; bytes: SizeEstimate }[]
 }
 
@@ -58,9 +64,54 @@ function peaksOf(run: CapacityRun): Sized | null {
   return { size: run.size, values }
 }
 
-function seriesFigures(model: SizeModel, series: string, sizes: readonly number[]): MemorySeries {
+/**
+ * Each series' misfit at the largest size: refitted without it, projected there, against its runs' mean; null with
+ * fewer than three sizes (two fit the refit) or where the refit has nothing to say.
+ */
+function seriesMisfits(sized: readonly Sized[], names: readonly string[]): Map<string, MemorySeries['misfit']> {
+  const sizes = [...new Set(sized.map((r) => r.size))].sort((a, b) => a - b)
+  const out = new Map<string, MemorySeries['misfit']>()
+  if (sizes.length < 3) return out
+  const [leftOut, previous] = [sizes.at(-1)!, sizes.at(-2)!]
+  const refit = fitSizeModel(
+    sized.filter((r) => r.size !== leftOut),
+    { series: names, nonNegative: true },
+  )
+  for (const series of names) {
+    const at = sized.filter((r) => r.size === leftOut).map((r) => r.values[series]!)
+    const measured = at.reduce((a, b) => a + b, 0) / at.length
+    const predicted = projectSeries(refit, series, leftOut).estimate
+    const from = projectSeries(refit, series, previous).estimate
+    const step = Math.max(predicted - from, measured - from, 1e-9 * Math.max(1, Math.abs(from)))
+    out.set(series, { leftOut, growthErrorPct: (100 * (measured - predicted)) / step })
+  }
+  return out
+}
+
+/** `e` beyond the largest size with `misfit`'s share of its growth over that size added to its interval. */
+function widened(e: SizeEstimate, atLargest: number, misfit: MemorySeries['misfit']): SizeEstimate {
+  if (!misfit || !e.ci) return e
+  const extra = (Math.abs(misfit.growthErrorPct) / 100) * Math.max(0, e.estimate - atLargest)
+  return {
+    estimate: e.estimate,
+    ci: {
+      level: e.ci.level,
+      low: Math.max(0, e.estimate - Math.hypot(e.estimate - e.ci.low, extra)),
+      high: e.estimate + Math.hypot(e.ci.high - e.estimate, extra),
+    },
+  }
+}
+
+function seriesFigures(
+  model: SizeModel,
+  series: string,
+  sizes: readonly number[],
+  misfit: MemorySeries['misfit'],
+): MemorySeries {
   const gpu = series.startsWith('gpu ') ? Number(series.slice(4)) : null
   const groups = model.groups.map((g) => ({ size: g.size, runs: g.runs, mean: g.mean[series]!, sd: g.sd[series]! }))
+  const largest = Math.max(...model.groups.map((g) => g.size))
+  const atLargest = projectSeries(model, series, largest).estimate
   return {
     series,
     of: series === HOST_TREE ? 'host-tree' : series === HOST_PROCESS ? 'host-process' : 'gpu',
@@ -69,7 +120,11 @@ function seriesFigures(model: SizeModel, series: string, sizes: readonly number[
     bytesPerSequence: estimateFrom([model], (line) => line(series).perUnit),
     // The test needs every size's mean above 0 (its noise is relative): a GPU no run touched has no line to test.
     lineFit: groups.every((g) => g.mean > 0) ? lineLackOfFit(groups) : null,
-    at: sizes.map((sequences) => ({ sequences, bytes: projectSeries(model, series, sequences) })),
+    misfit,
+    at: sizes.map((sequences) => {
+      const bytes = projectSeries(model, series, sequences)
+      return { sequences, bytes: sequences > largest ? widened(bytes, atLargest, misfit) : bytes }
+    }),
   }
 }
 
@@ -86,10 +141,11 @@ export function fitConfigMemory(
   if (names.length === 0) return none('no run has memory readings (no monitor, or recorded before host memory was)')
   if (measured.length < 2) return none(`memory read at ${measured.length} size(s); a line needs 2`)
   const model = fitSizeModel(sized, { series: names, nonNegative: true })
+  const misfits = seriesMisfits(sized, names)
   return {
     ...base,
     ciProblem: model.ciProblem,
-    series: names.map((s) => seriesFigures(model, s, sizes)),
+    series: names.map((s) => seriesFigures(model, s, sizes, misfits.get(s) ?? null)),
     notFitted: null,
   }
 }

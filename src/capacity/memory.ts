@@ -73,6 +73,7 @@ function unsupported(s: MemorySeries, sequences: number, measured: readonly numb
     return `not supported by the ${sizes} size(s) measured: a line through them cannot be tested, and a batch's growth reads as the input's; ${MEMORY_SIZES_TO_PROJECT} or more sizes up to the largest affordable would test it`
   if (s.lineFit && s.lineFit.pValue < LINE_REJECTED_P)
     return `not supported: the runs are not a line (lack of fit p = ${s.lineFit.pValue.toPrecision(2)}), so no line carries them ${Math.round(sequences / largest).toLocaleString('en-US')}x past the largest size`
+  // An interval held at zero (the line's misfit larger than the projection) spans without bound: never a figure.
   if (bytes.ci && bytes.ci.high > MEMORY_MAX_SPAN * Math.max(bytes.ci.low, 1))
     return `not supported by the sizes measured: its interval [${gib(bytes.ci.low)}, ${gib(bytes.ci.high)}] GiB spans ${(bytes.ci.high / Math.max(bytes.ci.low, 1)).toFixed(0)}x (the per-sequence growth is lost in the peaks' run-to-run spread); what would support it: sizes reaching ${count(4 * largest)} sequences or more, whose peaks differ by more than their spread`
   return null
@@ -86,7 +87,13 @@ function judge(
   measured: readonly number[],
 ): { value: VerdictValue; why: string; unsupported?: true } {
   const bytes = s.at.find((a) => a.sequences === sequences)!.bytes
-  const line = `${gib(bytes.estimate)} GiB${bytes.ci ? ` [${gib(bytes.ci.low)}, ${gib(bytes.ci.high)}]` : ' (no CI)'} from ${gib(s.fixedBytes.estimate)} GiB + ${(s.bytesPerSequence.estimate / 2 ** 20).toFixed(3)} MiB/sequence`
+  // Beyond the largest size the interval carries the line's error out of sample, as time's does (issue 58).
+  const beyond = sequences > Math.max(...measured)
+  const misfit =
+    beyond && s.misfit
+      ? `, its interval carrying the line's error out of sample (${s.misfit.growthErrorPct >= 0 ? '+' : ''}${s.misfit.growthErrorPct.toFixed(1)}% of the growth at ${count(s.misfit.leftOut)} sequences, left out and refitted)`
+      : ''
+  const line = `${gib(bytes.estimate)} GiB${bytes.ci ? ` [${gib(bytes.ci.low)}, ${gib(bytes.ci.high)}]` : ' (no CI)'} from ${gib(s.fixedBytes.estimate)} GiB + ${(s.bytesPerSequence.estimate / 2 ** 20).toFixed(3)} MiB/sequence${misfit}`
   if (capacityBytes === null) return { value: 'inconclusive', why: `${line}; capacity unknown` }
   const against = `${line} against ${gib(capacityBytes)} GiB`
   if (!bytes.ci) return { value: 'inconclusive', why: `${against}; no CI` }

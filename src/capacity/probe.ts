@@ -30,6 +30,15 @@ export interface CapacitySizes {
   probe: { records: number; wallMs: number } | null
 }
 
+/**
+ * The capacity sizes could not be planned: the probe run failed (its line names why, with the pipeline's own error
+ * line). A file catches it and fails its capacity test with this one line, its other tests skipping with it (issue
+ * 58: a crash in a file's set-up printed a code frame and `skipped 5 tests` without a reason).
+ */
+export class CapacityPlanError extends Error {
+  override name = 'CapacityPlanError'
+}
+
 /** The probe's structure and its wall time: one run of `config` at PROBE_RECORDS records (fewer for a smaller sample). */
 export async function probeStructure(
   ctx: SuiteContext,
@@ -48,7 +57,7 @@ export async function probeStructure(
   })
   const run = completedRuns(probe!)[0]
   if (!run)
-    throw new Error(
+    throw new CapacityPlanError(
       `capacity: the structure probe (${label}) did not complete: ${probe!.failure?.reason ?? 'no completed run'}; set VIRNUCPRO_BENCH_SIZES to measure at sizes of your own`,
     )
   return {

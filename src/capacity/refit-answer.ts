@@ -42,7 +42,13 @@ export function refitAnswer(
     d.state === 'undecided' && !d.needs ? { ...d, needs: needs.get(d.id) ?? null } : d,
   )
   return capacityAnswer(
-    { ...stats, sequential: stats.sequential ?? recorded.sequential ?? null, decisions },
+    {
+      ...stats,
+      sequential: stats.sequential ?? recorded.sequential ?? null,
+      // The measurement's own account of its held-out run (why none, which GPU counts): what an UNCHECKED says.
+      ...(recorded.sizeChoice && { sizeChoice: recorded.sizeChoice }),
+      decisions,
+    },
     verdicts,
     refitStatus(records),
   )

@@ -209,8 +209,10 @@ function entryOf(record: ResultRecord): CapacityEntry {
     : null
   return {
     answer,
-    status,
-    statusText: statusTextOf(status),
+    // The answer's status where it has one (its held-out check read: capacity/held-out-status.ts), never the record's
+    // state alone (issue 58: an entry read FINAL beside its own answer's UNCHECKED).
+    status: answer?.status ?? status,
+    statusText: answer?.statusText ?? statusTextOf(status),
     recordId: record.id,
     name: record.name,
     knownAnswer: isKnownAnswer(record.name),

@@ -11,6 +11,7 @@
  * sizes are three, spread geometrically (x2) up to that size, and one larger size is held out for the check
  * (capacity/held-out.ts): the user's whole sample, else the next size up. Pure.
  */
+import { MIN_SIZE_RATIO, SMALLEST_SAMPLE } from '../config/capacity-sample.ts'
 import type { CapacityTargets } from '../config/capacity-targets.ts'
 import type { StageProgress } from '../results/schema/index.ts'
 
@@ -145,29 +146,37 @@ export interface SizePlan {
  * that is smaller). Held out: the whole sample, and the next size up where it is smaller than the sample.
  */
 export function planSizes(units: readonly (RepeatingUnit | null)[], sampleRecords: number): SizePlan {
-  if (!(sampleRecords >= 2)) throw new RangeError(`a sample of ${sampleRecords} records cannot be measured at sizes`)
+  if (!(sampleRecords >= SMALLEST_SAMPLE))
+    throw new RangeError(
+      `a sample of ${sampleRecords} records cannot be measured at sizes (the settings check refuses it)`,
+    )
   const known = units.filter((u): u is RepeatingUnit => u !== null)
   const need = known.length > 0 ? Math.max(...known.map((u) => u.records)) : null
   const room = Math.floor(sampleRecords / SIZE_RATIO)
-  const largest = Math.max(1, need === null ? room : need <= room ? need : offBoundary(room, known))
-  const floor = Math.min(MIN_FITTED_RECORDS, largest)
-  const fitted = [
-    ...new Set(
-      Array.from({ length: FITTED_SIZES }, (_, i) =>
-        Math.max(floor, Math.round(largest / SIZE_RATIO ** (FITTED_SIZES - 1 - i))),
-      ),
-    ),
-  ]
+  // Two records at the least, so two sizes fit under it (the sample holds four: SMALLEST_SAMPLE).
+  const largest = Math.max(2, need === null ? room : need <= room ? need : offBoundary(room, known))
+  // Sizes under MIN_FITTED_RECORDS only where the sample leaves no two sizes above it, said in the plan (issue 58: a
+  // 1,002-record sample was fitted at 500 and 501 records, "x2 apart", and read FINAL at 23.3 h [0.0, 8743.1]).
+  const above = spacedSizes(largest, Math.min(MIN_FITTED_RECORDS, largest))
+  const fitted = above.length >= 2 ? above : spacedSizes(largest, 1)
+  // Said where the sample is what holds the sizes down (a small repeating unit is no fault of the sample).
+  const belowFloor = above.length < 2 && need === null
   const nextUp = largest * SIZE_RATIO
   const heldOut = [sampleRecords, ...(nextUp < sampleRecords ? [nextUp] : [])]
   const needSample = need === null ? null : need * SIZE_RATIO
+  const floorSample = MIN_FITTED_RECORDS * SIZE_RATIO ** FITTED_SIZES
   const tooSmall =
     needSample !== null && needSample > sampleRecords
       ? {
           needRecords: needSample,
           text: `the sample of ${n(sampleRecords)} records is too small to fit ${n(need!)} records (${UNITS_AT_LARGEST + UNIT_MARGIN} of the units that repeat at production) with a larger size held out: a sample of ${n(needSample)} records would do; fitted up to ${n(largest)}, half a unit past a whole one`,
         }
-      : null
+      : belowFloor
+        ? {
+            needRecords: floorSample,
+            text: `the sample of ${n(sampleRecords)} records leaves room only for sizes under ${n(MIN_FITTED_RECORDS)} records, where a run is mostly start-up: a sample of ${n(floorSample)} records would do`,
+          }
+        : null
   const because =
     known.length > 0
       ? known.map((u) => u.why).join('; ')
@@ -175,7 +184,20 @@ export function planSizes(units: readonly (RepeatingUnit | null)[], sampleRecord
   return {
     fitted,
     heldOut,
-    why: `fitted at ${fitted.map(n).join(' / ')} records (x${SIZE_RATIO} apart), held out ${heldOut.map(n).join(', else ')}: ${because}${tooSmall ? `; ${tooSmall.text}` : ''}`,
+    why: `fitted at ${fitted.map(n).join(' / ')} records (at least x${MIN_SIZE_RATIO} apart), held out ${heldOut.map(n).join(', else ')}: ${because}${tooSmall ? `; ${tooSmall.text}` : ''}`,
     tooSmall,
   }
+}
+
+/**
+ * FITTED_SIZES sizes down from `largest` by SIZE_RATIO, none under `floor`, each kept only at least MIN_SIZE_RATIO
+ * below the next one kept (a floor or rounding can bring two together): ascending, distinct.
+ */
+function spacedSizes(largest: number, floor: number): number[] {
+  const kept: number[] = []
+  for (let i = 0; i < FITTED_SIZES; i++) {
+    const size = Math.max(floor, 1, Math.round(largest / SIZE_RATIO ** i))
+    if (kept.length === 0 || size * MIN_SIZE_RATIO <= kept.at(-1)! + 1e-9) kept.push(size)
+  }
+  return kept.reverse()
 }

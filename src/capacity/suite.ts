@@ -8,6 +8,7 @@
  */
 
 import { join } from 'node:path'
+import { MIN_SIZE_RATIO } from '../config/capacity-sample.ts'
 import { type CapacityStopRule, capacityTargets } from '../config/capacity-targets.ts'
 import type { Configuration } from '../engine/configuration.ts'
 import type { SuiteContext } from '../engine/context.ts'
@@ -24,7 +25,7 @@ import { median, toSorted } from '../measure/index.ts'
 import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
-import { answeredInRun, answeredLine } from './answered.ts'
+import { answeredInRun, answeredLine, type CapacityQuestion, capacityQuestion, otherQuestionLine } from './answered.ts'
 import { checkedAnalysis, type JoinOnMiss } from './checked-analysis.ts'
 import { type HeldOut, missedChecks } from './held-out.ts'
 import {
@@ -49,7 +50,12 @@ export interface SizedConfiguration {
  * Each configuration's measurements, with the sequential design's outcome when it ran and the inputs measured (the
  * planned ones and any size the design added, parallel to every `bySize`).
  */
-export type CapacityMeasurements = ConfigMeasurements[] & { sequential?: TopUpState; inputs?: ResolvedInput[] }
+export type CapacityMeasurements = ConfigMeasurements[] & {
+  sequential?: TopUpState
+  inputs?: ResolvedInput[]
+  /** The GPU-minutes the design kept for the held-out check (held-out-plan.ts heldOutReserve). */
+  heldOutReserve?: number
+}
 
 const sizeLabel = (config: Configuration, input: ResolvedInput) =>
   `${config.label}, ${input.records.toLocaleString('en-US')} seqs`
@@ -155,6 +161,7 @@ export async function measureCapacity(
   const reserve = o.direct
     ? heldOutReserve(byConfig, inputs, ctx.thresholds, heldOutGpus(byConfig, o.direct), o.direct)
     : 0
+  byConfig.heldOutReserve = reserve
   byConfig.sequential = await topUp(byConfig, {
     inputs: byConfig.inputs,
     thresholds: ctx.thresholds,
@@ -167,7 +174,7 @@ export async function measureCapacity(
       ? {
           sizes: {
             resize: (base: ResolvedInput, records: number) => resolver.resize!(base, records),
-            maxRecords: resolver.sizeLimit(inputs.at(-1)!),
+            maxRecords: designLimit(resolver.sizeLimit(inputs.at(-1)!), inputs.at(-1)!.records, o.direct),
           },
         }
       : {}),
@@ -193,6 +200,20 @@ export async function measureCapacity(
   return byConfig
 }
 
+/**
+ * The largest size the design may add: within the sample, and MIN_SIZE_RATIO below the smallest size held out for
+ * the check, so the design never fits the size its check runs at (issue 58: on a 64-record sample with sizes 16 / 32
+ * it measured 64 records 20 times and read UNCHECKED; on 1,002 records it fitted 1,002). Where no size can be held
+ * out, the sample.
+ */
+export function designLimit(sampleRecords: number, largestPlanned: number, direct: CapacityOptions['direct']): number {
+  if (!direct) return sampleRecords
+  const held = (direct.records ?? (Number.isFinite(sampleRecords) ? [sampleRecords] : [])).filter(
+    (r) => r > largestPlanned && r <= sampleRecords,
+  )
+  return held.length === 0 ? sampleRecords : Math.min(sampleRecords, Math.floor(Math.min(...held) / MIN_SIZE_RATIO))
+}
+
 /** The largest size's measurement of each configuration: what the measured-size scaling verdicts read. */
 export function largestArms(measured: readonly ConfigMeasurements[]): MeasuredConfiguration[] {
   return measured.map((c) => c.bySize.at(-1)!)
@@ -214,31 +235,43 @@ export async function runCapacitySuite(
    */
   o: Omit<CapacityOptions, 'purposeSuffix'> = {},
 ): Promise<SuiteOutcome & { measured: ConfigMeasurements[] }> {
-  if (o.takeAnswered) {
-    const purpose = capacityPurpose(
-      configs.map((c) => c.config),
-      inputs,
-      '',
-    )
-    const answered = await answeredInRun(ctx, purpose.id)
-    if (answered) {
-      o.onAnswer?.(answeredLine(purpose.name, answered))
-      return { record: answered, path: join(ctx.resultsDir, `${answered.id}.json`), measured: [] }
-    }
+  // One question, one answer (issue 58): taken where the run holds it; under an id of its own where the run's record
+  // of the same id answers another question (other sizes, input, stop rule or a smaller budget).
+  const question = capacityQuestion(
+    configs.map((c) => c.config),
+    inputs,
+    o.rule ?? 'decided',
+    o.budgetGpuMinutes ?? 0,
+  )
+  const purpose = capacityPurpose(
+    configs.map((c) => c.config),
+    inputs,
+    '',
+  )
+  const answered = await answeredInRun(ctx, purpose.id, question)
+  if (answered.state === 'answered' && o.takeAnswered) {
+    o.onAnswer?.(answeredLine(purpose.name, answered.record))
+    return { record: answered.record, path: join(ctx.resultsDir, `${answered.record.id}.json`), measured: [] }
   }
-  const measured = await measureCapacity(ctx, m, configs, inputs, o)
+  const suffix = answered.state === 'other' ? answered.suffix : ''
+  if (answered.state === 'other') {
+    const line = otherQuestionLine(answered.record, question, suffix)
+    if (o.onAnswer) o.onAnswer(line)
+    else console.log(line)
+  }
+  const measured = await measureCapacity(ctx, m, configs, inputs, { ...o, purposeSuffix: suffix })
   const sizes = measured.inputs ?? inputs
   const source = sizes[0]!.source
   const largest = sizes.at(-1)!.records
   const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
   const gpuCounts = o.direct ? heldOutGpus(measured, o.direct) : []
   const choice = o.direct
-    ? await heldOutChoice(ctx, measured, sizes, gpuCounts, o.direct, o.budgetGpuMinutes ?? 0)
+    ? await heldOutChoice(ctx, measured, sizes, gpuCounts, o.direct, o.budgetGpuMinutes ?? 0, measured.heldOutReserve)
     : null
   let direct =
     choice?.input && o.direct
-      ? await measureDirect(ctx, m, measured, inputs, choice.input, gpuCounts, o.direct.runs)
-      : { runs: [], heldOut: [], joined: null }
+      ? await measureDirect(ctx, m, measured, inputs, choice.input, gpuCounts, o.direct.runs, [], suffix)
+      : { runs: [], heldOut: [], joined: null, gpuCounts: [] }
   // A missed check with GPU-minutes left measures further: one more run at the held-out size, so the fit it joins has
   // that size's spread (a size of one run gives the model no interval at all).
   if (choice?.input && o.direct && direct.heldOut.length > 0) {
@@ -255,13 +288,13 @@ export async function runCapacitySuite(
     const budget = o.budgetGpuMinutes ?? 0
     const spent = spentGpuMinutes(measured) + heldOutGpuMinutes(direct.heldOut)
     if (again.length > 0 && (budget <= 0 || spent + more <= budget))
-      direct = await measureDirect(ctx, m, measured, inputs, choice.input, gpuCounts, o.direct.runs, again)
+      direct = await measureDirect(ctx, m, measured, inputs, choice.input, gpuCounts, o.direct.runs, again, suffix)
   }
   const record = await writeCapacityRecord(
     ctx,
     measured,
     sizes,
-    '',
+    suffix,
     ownSize,
     direct.runs,
     measured.sequential ?? null,
@@ -269,7 +302,18 @@ export async function runCapacitySuite(
     // Read once the runs are done: the record names the target's own options for the stage that holds it back.
     o.stageOptions ?? (await readStageOptions(ctx.profile, process.env)),
     direct.joined,
-    { plan: o.sizePlan ?? null, heldOut: choice && { records: choice.records, why: choice.why } },
+    {
+      plan: o.sizePlan ?? null,
+      heldOut: choice && {
+        records: choice.records,
+        why: choice.why,
+        gpuCounts,
+        failed: direct.runs.flatMap((one, i) =>
+          one.failure ? [{ gpuCount: direct.gpuCounts[i]!, reason: one.failure.reason }] : [],
+        ),
+      },
+    },
+    question,
   )
   return { ...record, measured }
 }
@@ -293,8 +337,11 @@ async function measureDirect(
   runs: number,
   /** GPU counts that get one run more (a missed check measured further); the journal gives the first ones back. */
   again: readonly number[] = [],
-): Promise<{ runs: MeasuredConfiguration[]; heldOut: HeldOut[]; joined: JoinOnMiss | null }> {
+  /** The record id's suffix (capacity/answered.ts: a question beside another under one id). */
+  suffix = '',
+): Promise<{ runs: MeasuredConfiguration[]; heldOut: HeldOut[]; joined: JoinOnMiss | null; gpuCounts: number[] }> {
   const out: MeasuredConfiguration[] = []
+  const ranOn: number[] = []
   const heldOut: HeldOut[] = []
   const byGpuCount = new Map<number, MeasuredConfiguration>()
   for (const c of measured.filter((x) => gpuCounts.includes(x.gpuCount))) {
@@ -311,11 +358,12 @@ async function measureDirect(
         capacityPurpose(
           measured.map((x) => x.config),
           planned,
-          '',
+          suffix,
         ),
       ),
     })
     out.push(one!)
+    ranOn.push(c.gpuCount)
     byGpuCount.set(c.gpuCount, { ...one!, config: c.config })
     const walls = completedRuns(one!).map((r) => r.measured.run.wallMs)
     if (walls.length > 0)
@@ -328,7 +376,7 @@ async function measureDirect(
         medianWallMs: median(toSorted(walls, 'capacity direct walls')),
       })
   }
-  return { runs: out, heldOut, joined: { input: whole, byGpuCount } }
+  return { runs: out, heldOut, joined: { input: whole, byGpuCount }, gpuCounts: ranOn }
 }
 
 /** The sizes a measurement fitted and held out, and why (stats.sizes: what the answer says it chose). */
@@ -359,6 +407,8 @@ export function writeCapacityRecord(
   joinOnMiss: JoinOnMiss | null = null,
   /** The sizes it fitted and held out, and why. */
   sizeChoice: SizeChoice | null = null,
+  /** What the record answers (capacity/answered.ts): a later measurement takes it only for the same question. */
+  question: CapacityQuestion | null = null,
 ): Promise<SuiteOutcome> {
   // Judged at the level the design's looks spent (one look where no design ran: 95%).
   const base = analysisOptions(ctx.profile.name, sequential?.maxLooks ?? 1)
@@ -380,6 +430,7 @@ export function writeCapacityRecord(
       ...stats,
       sequential,
       ...(sizeChoice && { sizeChoice }),
+      ...(question && { question }),
       ...stageOptions,
     },
     verdicts,

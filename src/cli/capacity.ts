@@ -5,8 +5,8 @@
  */
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { heldOutChecks, heldOutSpeedups } from '../capacity/held-out.ts'
-import { analyzeCapacityRuns, lacksBusySpans, refitInput, refitOptions } from '../capacity/index.ts'
+import { heldOutSpeedups } from '../capacity/held-out.ts'
+import { checkedRefit, lacksBusySpans, type RefitOptions, refitInput, refitOptions } from '../capacity/index.ts'
 import { refitAnswer } from '../capacity/refit-answer.ts'
 import { progressFromLog } from '../engine/progress-from-log.ts'
 import { MonitorLogError, readMonitorLog } from '../monitor/log-reader.ts'
@@ -168,27 +168,22 @@ export async function run(args: string[]): Promise<number> {
     )
   const thresholds = (records.find((r) => r.kind === 'capacity') ?? records[0]!).thresholds
   const dirOf = new Map(found.map((f) => [f.record, f.dir]))
-  const input = refitInput(records, {
+  const refitSources: RefitOptions = {
     sizes,
     gpuStages: thresholds.perf02.stages,
     progressOf: progressFromRunLog(dirOf, await readRunLogs(found)),
     monitorOf: monitorFromRunLog(dirOf, await readMonitorLogs(found)),
-  })
-  const fittable = input.configs.filter((c) => new Set(c.runs.map((r) => r.size)).size >= 2)
+  }
+  const first = refitInput(records, refitSources)
+  const fittable = first.configs.filter((c) => new Set(c.runs.map((r) => r.size)).size >= 2)
   if (fittable.length === 0)
     throw new UnusableDataError(
       // Issue 47: every run it left out is named with why, or the line reads as if there were none.
-      `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${input.frame.sizes.join(', ') || 'none'}${input.notes.length > 0 ? `; ${input.notes.join('; ')}` : ''}); --sizes picks from those`,
+      `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${first.frame.sizes.join(', ') || 'none'}${first.notes.length > 0 ? `; ${first.notes.join('; ')}` : ''}); --sizes picks from those`,
     )
-  const heldOutSizes = input.heldOut.map((h) => h.sequences)
-  const { stats, verdicts } = analyzeCapacityRuns(
-    input.configs,
-    input.frame,
-    thresholds,
-    [...at, ...heldOutSizes],
-    refitOptions(records),
-  )
-  const checks = { sizes: heldOutChecks(stats, input.heldOut), speedups: heldOutSpeedups(stats, input.heldOut) }
+  // Checked against the runs it left out, as the suite checked its own fit: the status the measurement earned.
+  const { stats, verdicts, input } = checkedRefit(records, refitSources, first, thresholds, at, refitOptions(records))
+  const checks = { sizes: stats.direct ?? [], speedups: heldOutSpeedups(stats, input.heldOut) }
   // The answer every report reads, from this refit: provisional where a record is partial (stderr says which).
   const answer = refitAnswer(records, stats, verdicts)
   // The settings studies of the directories read, as the reports show them (after the answer they tune).

@@ -5,6 +5,7 @@
  */
 
 import { SettingError, variableInput } from '../platform/setting-error.ts'
+import { MIN_SIZE_RATIO, tooCloseSizes } from './capacity-sample.ts'
 import { closestMatch } from './closest.ts'
 
 /** One variable: what it sets (for doctor and the README) and how its value is read. */
@@ -160,14 +161,33 @@ function wholeList(
   }
 }
 
-/** Record counts, comma-separated: distinct integers >= 2, at least two of them; returned ascending. */
-export const sizeList = (what: string): Setting<number[]> =>
-  wholeList(what, {
+/**
+ * Record counts, comma-separated: distinct integers >= 2, at least two of them, each at least MIN_SIZE_RATIO times
+ * the one below (closer sizes leave the per-sequence cost inside run-to-run noise); returned ascending.
+ */
+export function sizeList(what: string): Setting<number[]> {
+  const list = wholeList(what, {
     least: 2,
     minCount: 2,
     problem: 'not two or more distinct record counts >= 2, comma-separated',
     example: '1000,10000',
   })
+  return {
+    what,
+    parse(raw, name) {
+      const values = list.parse(raw, name)
+      const close = tooCloseSizes(values)
+      if (close)
+        throw refuse(
+          name,
+          raw,
+          `${close[0]} and ${close[1]} are less than ${MIN_SIZE_RATIO}x apart: a fit cannot tell their per-sequence cost from run-to-run noise`,
+          `give sizes at least ${MIN_SIZE_RATIO}x apart, e.g. ${name}=1000,2000,4000`,
+        )
+      return values
+    },
+  }
+}
 
 /** One or more distinct whole numbers >= 1, comma-separated (GPU counts), ascending after parsing. */
 export const countList = (what: string): Setting<number[]> =>

@@ -3,6 +3,9 @@ import { z } from 'zod'
 /** Default floor of the `gpu-imbalance` rule (bottleneck.imbalanceMinUtilPct): twice the monitor's idle line (10%). */
 export const IMBALANCE_MIN_UTIL_PCT = 20
 
+/** Default of study.minConsensusAgreement: VirNucPro's own bar for its v2.0 path (99.87% measured: docs/UPSTREAM.md). */
+export const MIN_CONSENSUS_AGREEMENT = 0.99
+
 /**
  * Every threshold the suite judges against, in one place, with upstream's targets as defaults (UPSTREAM.md): PERF-01
  * end-to-end time, PERF-02 utilization in the embedding stages, PERF-03 and the scaling bands, the regression gate, the
@@ -44,6 +47,15 @@ export const ThresholdsSchema = z.object({
     atol: z.number().nonnegative(),
     minLabelAgreement: z.number().min(0).max(1),
   }),
+  /**
+   * The settings study's outputs rule (src/study/outputs.ts), not the equivalence suite's: a setting's outputs are the
+   * default's when its consensus labels (prediction_results_highestscore.csv, Is_Virus per Modified_ID, the same IDs)
+   * agree with the default's on at least this share; the score differences are reported beside it, not judged.
+   * Defaulted, so records written before the section existed still load.
+   */
+  study: z
+    .object({ minConsensusAgreement: z.number().min(0).max(1) })
+    .default({ minConsensusAgreement: MIN_CONSENSUS_AGREEMENT }),
 })
 export type Thresholds = z.infer<typeof ThresholdsSchema>
 
@@ -66,4 +78,5 @@ export const DEFAULT_THRESHOLDS: Thresholds = {
   balance: { maxSpread: 0.1 },
   memory: { leakToleranceBytes: 100 * 2 ** 20, maxPeakShareOfCapacity: 0.95 },
   equivalence: { rtol: 1e-3, atol: 1e-3, minLabelAgreement: 0.99 },
+  study: { minConsensusAgreement: MIN_CONSENSUS_AGREEMENT },
 }

@@ -4,6 +4,7 @@
  * throws naming the variable, the value, the problem and the fix.
  */
 
+import { sampleSizesProblem } from '../config/capacity-sample.ts'
 import { type CapacityStopRule, capacityTargets } from '../config/capacity-targets.ts'
 import { checkSettings, type SettingProblem } from '../config/check.ts'
 import { parsedBy, type Setting } from '../config/env-parsers.ts'
@@ -150,7 +151,7 @@ const SUITE_PARSED: Record<(typeof PARSED_ELSEWHERE)[number], Setting<unknown>> 
   VIRNUCPRO_BENCH_SWEEP: parsedBy(
     'the parameter-sweep grid (JSON)',
     parseSweepGrid,
-    'write it as JSON, e.g. {"--esm-batch-size": [8192, 16384]}',
+    'write it as JSON, e.g. {"--esm-batch-size": [8192, 16384], "--parallel": [true, false]} (docs/settings.md)',
   ),
 }
 
@@ -164,16 +165,28 @@ export async function checkSuiteSettings(
   env: NodeJS.ProcessEnv = process.env,
   options: { cacheDir?: string; readInput?: boolean; onInput?: (identity: InputIdentity) => void } = {},
 ): Promise<SettingProblem[]> {
+  let records: number | null = null
   const readInput = async (path: string) => {
     const identity = await identifyInput(path, {
       source: 'user',
       chunkLength: DEFAULT_WORK_CHUNK_LENGTH,
       cacheDir: options.cacheDir,
     })
+    records = identity.records
     options.onInput?.(identity)
   }
-  return checkSettings(env, {
+  const problems = await checkSettings(env, {
     parsedElsewhere: SUITE_PARSED,
     readInput: options.readInput === false ? false : readInput,
   })
+  // The sample against the capacity answer's sizes (issue 58): one that cannot be planned is refused here, before any
+  // run, not as a RangeError after the probe.
+  const sizesBad = problems.some((p) => p.variable === 'VIRNUCPRO_BENCH_SIZES')
+  if (records !== null && !sizesBad) {
+    const sizes = readSetting(env, 'VIRNUCPRO_BENCH_SIZES') ?? null
+    const problem = sampleSizesProblem(records, sizes)
+    if (problem)
+      problems.push({ variable: sizes ? 'VIRNUCPRO_BENCH_SIZES' : 'VIRNUCPRO_BENCH_INPUT', message: problem })
+  }
+  return problems
 }

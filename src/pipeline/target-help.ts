@@ -128,7 +128,11 @@ export async function readStageOptions(
   env: NodeJS.ProcessEnv = process.env,
   options: TargetHelpOptions = {},
 ): Promise<StageOptionsRead> {
-  const help = await readTargetHelp(profile, env, options)
+  return stageOptionsOf(await readTargetHelp(profile, env, options))
+}
+
+/** A help already read, as the options per stage, or the problem that kept it from being read. */
+export function stageOptionsOf(help: TargetHelp): StageOptionsRead {
   if (help.state === 'unavailable') return { stageOptions: [], stageOptionsProblem: help.problem }
   return { stageOptions: stageOptionEntries(groupOptionsByStage(help.options)), stageOptionsProblem: null }
 }

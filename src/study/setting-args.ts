@@ -1,7 +1,10 @@
 /**
- * Reading a setting's options against the default's command line: a grid point whose every option already has that
- * value there is the default itself (the CLI's last occurrence of an option wins, as argparse reads it).
+ * Reading a setting's options against the default's command line: a grid point whose every choice the default's
+ * command line already makes is the default itself (the CLI's last occurrence of an option wins, as argparse and click
+ * read it). A switch pair the default's command line leaves out is at the target's own default, which only its
+ * `--help` can tell (grid-help.ts); where it cannot, either side is a setting of its own.
  */
+import type { GridChoice, GridEntry, SweepGrid } from '../engine/sweep-grid.ts'
 
 /** The value the arguments give `option` (its last occurrence, `--opt V` or `--opt=V`); undefined when absent. */
 export function optionValue(args: readonly string[], option: string): string | undefined {
@@ -15,12 +18,62 @@ export function optionValue(args: readonly string[], option: string): string | u
 }
 
 /**
- * Whether `optionArgs` (option, value pairs as the grid makes them) change nothing on `baseArgs`.
- * @throws RangeError when `optionArgs` is not made of pairs.
+ * A flag's state in the arguments: true where `on` is given last, false where `off` (a switch pair's other side) is,
+ * undefined where neither is. A flag takes no value, so the argument after it is not read.
  */
-export function sameAsDefault(baseArgs: readonly string[], optionArgs: readonly string[]): boolean {
-  if (optionArgs.length % 2 !== 0) throw new RangeError(`options not in pairs: ${optionArgs.join(' ')}`)
-  for (let i = 0; i < optionArgs.length; i += 2)
-    if (optionValue(baseArgs, optionArgs[i]!) !== optionArgs[i + 1]) return false
-  return true
+export function flagState(args: readonly string[], on: string, off?: string): boolean | undefined {
+  let state: boolean | undefined
+  for (const arg of args) {
+    if (arg === on) state = true
+    else if (off !== undefined && arg === off) state = false
+  }
+  return state
+}
+
+/** A switch pair's default by its `on` spelling: true (`--x` is the default), false (`--no-x`), absent: not known. */
+export type PairDefaults = ReadonlyMap<string, boolean>
+
+/**
+ * Whether the default's command line already makes `choice`; null when that cannot be known (a switch pair that the
+ * command line leaves out and whose default the target's help does not state).
+ */
+export function choiceIsDefault(
+  baseArgs: readonly string[],
+  choice: GridChoice,
+  defaults: PairDefaults,
+): boolean | null {
+  const { entry, value } = choice
+  // null adds nothing: the default's own value of the option, whatever it is.
+  if (entry.kind === 'value') return value === null || optionValue(baseArgs, entry.option) === String(value)
+  if (entry.kind === 'flag') return (flagState(baseArgs, entry.option) ?? false) === value
+  const state = flagState(baseArgs, entry.on, entry.off) ?? defaults.get(entry.on)
+  return state === undefined ? null : state === value
+}
+
+/**
+ * A flag the grid asks to leave out while the default's command line gives it: a setting adds options to the default's
+ * and a flag has no form that takes it back, so that point would run with it under a label that says without. One line
+ * naming it; null when there is none.
+ */
+export function flagTakenAway(
+  baseArgs: readonly string[],
+  entries: readonly GridEntry[],
+  grid: SweepGrid,
+): string | null {
+  const e = entries.find((x) => x.kind === 'flag' && grid[x.key]!.includes(false) && flagState(baseArgs, x.option))
+  return e
+    ? `${e.key} false: the default's command line gives ${e.key}, and a setting only adds options to it (a flag has no form that takes it back): drop false from ${e.key}'s list`
+    : null
+}
+
+/**
+ * Whether a grid point changes nothing on `baseArgs`: every choice already the default's. A choice whose default is
+ * not known counts as a change: the point is measured as a setting of its own.
+ */
+export function sameAsDefault(
+  baseArgs: readonly string[],
+  choices: readonly GridChoice[],
+  defaults: PairDefaults = new Map(),
+): boolean {
+  return choices.every((c) => choiceIsDefault(baseArgs, c, defaults) === true)
 }

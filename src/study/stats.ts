@@ -4,7 +4,8 @@
  * beside the default's (6 M hours per GPU count, k GPUs against 1, the verdicts it flips).
  */
 import type { Figure } from '../capacity/answer.ts'
-import type { DecisionState } from '../measure/index.ts'
+import type { GridValue } from '../engine/sweep-grid.ts'
+import type { ConsensusComparison, DecisionState } from '../measure/index.ts'
 
 /** One screening round: the size it ran at and the settings measured there (the default always among them). */
 export interface StudyRound {
@@ -31,12 +32,23 @@ export interface StudyScreening {
   wallMs: { median: number; low: number | null; high: number | null } | null
 }
 
+/**
+ * The consensus comparison behind a setting's outputs verdict (measure/consensus.ts): the file the figures come from,
+ * the threshold, the IDs and labels, and the score differences reported beside them.
+ */
+export type StudyConsensus = ConsensusComparison & { file: string; minAgreement: number }
+
 /** A setting's outputs against the default's, on the same input (the last round it was measured in). */
 export interface StudyOutputs {
-  /** true: within the tolerance; false: not; null: nothing to compare on one side (no verdict). */
+  /**
+   * true: the same IDs with consensus labels agreeing at least the threshold; false: not; null: nothing to compare on
+   * one side (no verdict).
+   */
   equal: boolean | null
   records: number
   detail: string
+  /** The figures; null where nothing was compared; absent in records written before the consensus rule (issue 56). */
+  consensus?: StudyConsensus | null
 }
 
 /** The capacity answer of a setting that reached the end (the best, and the default). */
@@ -74,8 +86,8 @@ export interface StudyRow {
 }
 
 export interface StudyStats {
-  /** The grid as given (option -> values). */
-  grid: Record<string, (number | string)[]>
+  /** The grid as given (option -> values; true/false for a flag or a switch pair, null for an option not added). */
+  grid: Record<string, GridValue[]>
   /** The configuration screened (its label: the GPU count the study was run for). */
   screenedOn: string
   production: number
@@ -85,6 +97,11 @@ export interface StudyStats {
   rows: StudyRow[]
   /** Grid points that repeat the default's own options: measured once, as the default. */
   sameAsDefault: number
+  /**
+   * The switch pairs whose default state was not known (the default's command line gives neither side and the
+   * target's help states none), in words: each side measured as a setting. Absent when none (and in older records).
+   */
+  defaultsUnknown?: string[]
   /** The target's own options per stage, read from its `--help` (pipeline/stage-options.ts); [] when unread. */
   stageOptions: { stage: string; options: { flag: string; help: string }[] }[]
   /** Why `stageOptions` is empty, when it is. */

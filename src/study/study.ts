@@ -13,13 +13,13 @@ import { type CapacityOptions, runCapacitySuite, type SizedConfiguration } from 
 import type { SuiteContext } from '../engine/context.ts'
 import { journalFor } from '../engine/journal-options.ts'
 import { type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
-import { expandGrid, type SweepGrid } from '../engine/sweep-grid.ts'
+import type { SweepGrid } from '../engine/sweep-grid.ts'
 import type { ResolvedInput } from '../input/resolver.ts'
-import { readStageOptions } from '../pipeline/target-help.ts'
+import { readTargetHelp, stageOptionsOf, type TargetHelp } from '../pipeline/target-help.ts'
 import type { ResultRecord } from '../results/schema/index.ts'
 import type { PriorRun } from './forecast.ts'
+import { gridSettings } from './grid-settings.ts'
 import { DEFAULT_LABEL, type ScreenOutcome, type StudySetting, screenSettings } from './screen.ts'
-import { sameAsDefault } from './setting-args.ts'
 import { isFlip, type StudyCapacity, type StudyRow, type StudyStats } from './stats.ts'
 import { studyVerdicts } from './verdicts.ts'
 
@@ -33,10 +33,11 @@ export interface StudyOptions {
   runsPerRound?: number
   capacity?: Omit<CapacityOptions, 'purposeSuffix'>
   /**
-   * The target's options per stage, or why they could not be read; absent: read from the target's `predict --help`
-   * (pipeline/target-help.ts) before the screen, so the bottleneck report can name them.
+   * The target's `predict --help`, or why it could not be read; absent: read (pipeline/target-help.ts) before the
+   * screen. The grid is checked against it, a switch pair's default state read from it, and the bottleneck report
+   * names the options per stage it lists.
    */
-  stageOptions?: Pick<StudyStats, 'stageOptions' | 'stageOptionsProblem'>
+  help?: TargetHelp
   /** Where the screen's plan and its line after each run go (the capacity answers' lines go to capacity.onAnswer). */
   say?: (line: string) => void
   /** The run measured before the study (the capacity probe), for the time forecast before its first run. */
@@ -49,7 +50,8 @@ export const STUDY_RUNS_PER_ROUND = 2
 /**
  * Screens the grid, measures the winner and the default to a capacity answer each, and writes the study record (the
  * two capacity records are written by the capacity suite beside it).
- * @throws RangeError for an empty configuration list or ladder; SweepGridError is the caller's (parseSweepGrid).
+ * @throws RangeError for an empty configuration list or ladder; SweepGridError, before any run, for a grid that
+ * parseSweepGrid refuses or that the target's help contradicts (a value for a flag, true/false for a value).
  */
 export async function runStudySuite(
   ctx: SuiteContext,
@@ -59,15 +61,14 @@ export async function runStudySuite(
   const screened = o.configs.at(-1)
   if (!screened) throw new RangeError('a settings study needs at least one configuration')
   const base = screened.config
-  const all = expandGrid(base, o.grid).map((c) => ({
-    label: c.label,
-    optionArgs: (c.extraArgs ?? []).slice((base.extraArgs ?? []).length),
-    config: c,
-  }))
-  // A grid point that repeats the default's own options is the default: measured once, under its name.
-  const settings = all.filter((s) => !sameAsDefault(base.extraArgs ?? [], s.optionArgs))
+  // The help read once for the grid's check, the switch pairs' defaults and the bottleneck report (seconds: it runs
+  // the target), before the first run.
+  const help = o.help ?? (await readTargetHelp(ctx.profile, process.env))
+  const grid = gridSettings(o.grid, base, help)
+  for (const line of grid.defaultsUnknown) o.say?.(`settings study: ${line}`)
+  const { settings } = grid
   const purpose = studyPurpose(base.label, o.grid)
-  const stageOptions = o.stageOptions ?? (await readStageOptions(ctx.profile, process.env))
+  const stageOptions = stageOptionsOf(help)
   const screen = await screenSettings(ctx, m, {
     base,
     settings,
@@ -89,7 +90,8 @@ export async function runStudySuite(
     const configs = withOptions(o.configs, winner)
     capacity.set(winner.label, (await runCapacitySuite(ctx, m, configs, o.capacityInputs, answerOptions)).record)
   }
-  const stats = studyStats(o, base.label, settings, screen, capacity, all.length - settings.length, stageOptions)
+  const stats = studyStats(o, base.label, settings, screen, capacity, grid.sameAsDefault, stageOptions)
+  if (grid.defaultsUnknown.length > 0) stats.defaultsUnknown = grid.defaultsUnknown
   const outcome = await writeSuiteRecord(ctx, {
     ...purpose,
     measurements: screen.measured,

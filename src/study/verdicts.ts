@@ -1,6 +1,6 @@
 /**
- * The study's judged figures: each setting's outputs against the default's, and the winner against the default at
- * 6 M on each GPU count. Nothing compared on one side is `error`, never a pass.
+ * The study's judged figures: each setting's outputs against the default's (consensus labels, outputs.ts), and the
+ * winner against the default at 6 M on each GPU count. Nothing compared on one side is `error`, never a pass.
  */
 import type { Figure } from '../capacity/answer.ts'
 import { verdict } from '../engine/verdict.ts'
@@ -14,7 +14,14 @@ export function studyVerdicts(stats: StudyStats): Verdict[] {
       id: `study/outputs/${r.label}`,
       title: `outputs of ${r.label} the default's`,
       verdict: r.outputs === null ? 'error' : r.outputs.equal === null ? 'error' : r.outputs.equal ? 'pass' : 'fail',
-      threshold: 'same IDs and labels, scores within tolerance (thresholds equivalence)',
+      threshold: r.outputs?.consensus
+        ? `the same IDs, consensus labels agreeing at least ${r.outputs.consensus.minAgreement} (thresholds study.minConsensusAgreement)`
+        : 'the same IDs, consensus labels agreeing at least the threshold (thresholds study.minConsensusAgreement)',
+      // The label agreement in percent of the IDs compared.
+      ...(r.outputs?.consensus?.labelAgreement != null && {
+        value: r.outputs.consensus.labelAgreement * 100,
+        unit: '%',
+      }),
       detail: r.outputs
         ? `at ${r.outputs.records.toLocaleString('en-US')} records: ${r.outputs.detail}`
         : 'not compared: no round measured it',

@@ -1,9 +1,10 @@
 // Issue 44: the main job's capacity file and its settings study measured the same configurations at the same sizes, and
-// printed two answers of one name. The second to come takes the run's answer as it is (capacity/answered.ts).
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+// printed two answers of one name. The second to come takes the run's answer as it is (capacity/answered.ts). Issue 58:
+// only for the same question: other sizes, another input, another stop rule or a larger budget are measured anew.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { answeredInRun } from '../../src/capacity/answered.ts'
+import { answeredInRun, type CapacityQuestion, capacityQuestion } from '../../src/capacity/answered.ts'
 import { runCapacitySuite } from '../../src/capacity/suite.ts'
 import type { ResolvedInput } from '../../src/input/resolver.ts'
 import { cpuConfig, cpuContext } from '../suites/support/cpu-suite.ts'
@@ -15,7 +16,27 @@ const configs = [
   { config: cpuConfig('2 workers'), gpuCount: 2 },
 ]
 // Never read: a measurement of them fails at once (no such file), which is how a test would see one start.
-const inputs = [8, 40].map((records) => ({ file: `/nonexistent/${records}.fa`, records }) as unknown as ResolvedInput)
+const sized = (sizes: number[], sha256 = 'a'.repeat(64)) =>
+  sizes.map(
+    (records) => ({ file: `/nonexistent/${records}.fa`, records, source: { sha256 } }) as unknown as ResolvedInput,
+  )
+const inputs = sized([8, 40])
+const asked = (o: { sizes?: number[]; sha256?: string; rule?: 'decided' | 'width'; budget?: number } = {}) =>
+  capacityQuestion(
+    configs.map((c) => c.config),
+    sized(o.sizes ?? [8, 40], o.sha256),
+    o.rule ?? 'decided',
+    o.budget ?? 0,
+  )
+
+/** The fixture's record answering `question` (none: as written before issue 58). */
+function answering(question: CapacityQuestion | null) {
+  return (text: string) => {
+    const record = JSON.parse(text)
+    if (question) record.stats.question = question
+    return JSON.stringify(record)
+  }
+}
 
 async function runWith(record: (text: string) => string) {
   const ctx = await cpuContext()
@@ -24,20 +45,39 @@ async function runWith(record: (text: string) => string) {
 }
 
 describe('answeredInRun', () => {
-  test("a completed capacity record of the configurations' id is the run's answer; a failed one, or another id, is not", async () => {
+  test("a completed capacity record of the configurations' id answering the question is the run's answer; a failed one, or another id, is not", async () => {
     const ctx = await cpuContext()
-    expect(await answeredInRun(ctx, 'capacity-1 worker + 2 workers')).toBeNull()
-    copyFileSync(FIXTURE, join(ctx.resultsDir, `${FIXTURE_ID}.json`))
-    expect((await answeredInRun(ctx, 'capacity-1 worker + 2 workers'))?.id).toBe(FIXTURE_ID)
-    expect(await answeredInRun(ctx, 'capacity-1 worker')).toBeNull()
-    const failed = await runWith((t) => t.replace('"state": "completed"', '"state": "failed"'))
-    expect(await answeredInRun(failed, 'capacity-1 worker + 2 workers')).toBeNull()
+    const id = 'capacity-1 worker + 2 workers'
+    expect(await answeredInRun(ctx, id, asked())).toEqual({ state: 'none' })
+    const answered = await runWith(answering(asked({ budget: 4 })))
+    const found = await answeredInRun(answered, id, asked({ budget: 2 }))
+    expect(found.state === 'answered' && found.record.id).toBe(FIXTURE_ID)
+    expect(await answeredInRun(answered, 'capacity-1 worker', asked())).toEqual({ state: 'none' })
+    const failed = await runWith((t) => answering(asked())(t).replace('"state":"completed"', '"state":"failed"'))
+    expect(await answeredInRun(failed, id, asked())).toEqual({ state: 'none' })
+  })
+
+  test('issue 58: other sizes, another input, another stop rule, a larger budget, or no question kept: another question', async () => {
+    const id = 'capacity-1 worker + 2 workers'
+    const ctx = await runWith(answering(asked({ budget: 2 })))
+    for (const other of [
+      asked({ sizes: [16, 32] }),
+      asked({ sha256: 'b'.repeat(64) }),
+      asked({ rule: 'width' }),
+      asked({ budget: 3 }),
+    ]) {
+      const found = await answeredInRun(ctx, id, other)
+      expect(found.state).toBe('other')
+      expect(found.state === 'other' && found.suffix).toMatch(/^~[0-9a-f]{8}$/)
+    }
+    const old = await runWith(answering(null))
+    expect((await answeredInRun(old, id, asked())).state).toBe('other')
   })
 })
 
 describe('runCapacitySuite with takeAnswered', () => {
   test('takes the answer the run holds, says so in one line, measures nothing and writes no second record', async () => {
-    const ctx = await runWith((t) => t)
+    const ctx = await runWith(answering(asked()))
     const lines: string[] = []
     const outcome = await runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, configs, inputs, {
       takeAnswered: true,
@@ -51,8 +91,24 @@ describe('runCapacitySuite with takeAnswered', () => {
     expect(readdirSync(ctx.resultsDir).filter((f) => f.endsWith('.json'))).toEqual([`${FIXTURE_ID}.json`])
   })
 
+  test('issue 58: another question is measured anew under an id of its own, said in one line, the record there left as it was', async () => {
+    const ctx = await runWith(answering(asked({ sizes: [16, 32] })))
+    const before = readFileSync(join(ctx.resultsDir, `${FIXTURE_ID}.json`), 'utf8')
+    const lines: string[] = []
+    await expect(
+      runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, configs, inputs, {
+        takeAnswered: true,
+        onAnswer: (line) => lines.push(line),
+      }),
+    ).rejects.toThrow()
+    expect(lines[0]).toMatch(
+      /^capacity: record capacity-1-worker-2-workers in this run answers another question \(1 worker \+ 2 workers at 16 \/ 32 records .*\); this one \(1 worker \+ 2 workers at 8 \/ 40 records .*\) is measured anew under capacity-1-worker-2-workers~[0-9a-f]{8}$/,
+    )
+    expect(readFileSync(join(ctx.resultsDir, `${FIXTURE_ID}.json`), 'utf8')).toBe(before)
+  })
+
   test('without takeAnswered it measures (here: fails on the missing input), as every caller but the two files did', async () => {
-    const ctx = await runWith((t) => t)
+    const ctx = await runWith(answering(asked()))
     await expect(runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, configs, inputs, {})).rejects.toThrow()
   })
 })

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { analysisOptions } from '../../src/capacity/analysis-options.ts'
-import { capacityAnswer, heldOutState } from '../../src/capacity/answer.ts'
-import { statusTextOf } from '../../src/capacity/answer-state.ts'
+import { capacityAnswer } from '../../src/capacity/answer.ts'
 import { checkedAnalysis } from '../../src/capacity/checked-analysis.ts'
 import type { HeldOut } from '../../src/capacity/held-out.ts'
 import { DECISION } from '../../src/config/capacity-targets.ts'
@@ -124,31 +123,5 @@ describe('an analysis checked against its held-out run', () => {
       )
     } else expect(at(withCheck)).toEqual(at(without))
     expect(c.misfit).not.toBeNull()
-  })
-})
-
-describe('the status a stopped measurement reads', () => {
-  test('FINAL only with every configuration checked inside; a miss UNDECIDED; no check UNCHECKED; running PROVISIONAL', () => {
-    const check = (gpuCount: number, insideCi: boolean | null) =>
-      ({
-        gpuCount,
-        insideCi,
-        projectedMs: { estimate: 1, ci: { low: 0, high: 2, level: 0.95 } },
-        errorPct: 10,
-        label: `${gpuCount}`,
-        records: 1,
-        sequences: 1,
-        runs: 1,
-        medianWallMs: 1,
-      }) as const
-    expect(heldOutState([check(1, true)], [1])).toBe('inside')
-    expect(heldOutState([check(1, true)], [1, 2])).toBe('unchecked')
-    expect(heldOutState([check(1, true), check(2, false)], [1, 2])).toBe('missed')
-    expect(heldOutState([], [1])).toBe('unchecked')
-    expect(heldOutState([check(1, null)], [1])).toBe('unchecked')
-    expect(statusTextOf({ ...stopped, check: 'inside' })).toBe('FINAL')
-    expect(statusTextOf({ ...stopped, check: 'missed' })).toBe('UNDECIDED (held-out check missed)')
-    expect(statusTextOf({ ...stopped, check: 'unchecked' })).toBe('UNCHECKED (no held-out run)')
-    expect(statusTextOf({ ...stopped, final: false, check: 'missed' })).toBe('PROVISIONAL (6 of 6 runs)')
   })
 })

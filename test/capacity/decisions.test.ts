@@ -111,6 +111,18 @@ describe('deciding', () => {
     )
   })
 
+  test('issue 58: an interval held at zero is a misfit, never a verdict (a PASS on [0.0, 9.0] h is not one)', () => {
+    const c = config({ gpuCount: 1 })
+    const d = decisionOf(
+      decideCapacity([c], [], [perf01(1, PRODUCTION, 4, 0, 9)], T, options),
+      `capacity/1/perf01/${PRODUCTION}`,
+    )
+    expect(d.state).toBe('undecided')
+    expect(d.why).toMatch(/reaches below zero, where no time lies: .* a misfit and not a verdict/)
+    const above = decideCapacity([c], [], [perf01(1, PRODUCTION, 4, 0.5, 9)], T, options)
+    expect(decisionOf(above, `capacity/1/perf01/${PRODUCTION}`).state).not.toBe('undecided')
+  })
+
   test('runs that cannot support a projection decide nothing, but a lower bound above 10 h is a FAIL', () => {
     const problem = { supported: false, problems: ['the per-sequence cost is lost in start-up noise'], lineFit: null }
     const unsupported = config({ gpuCount: 1, support: { ...problem, nextRecords: 8000, reproduced: [] } as never })

@@ -2,7 +2,7 @@
 // run-to-run noise, fitted by the real size model and judged against a host of a chosen size.
 import { describe, expect, test } from 'vitest'
 import { memoryCapacity, memoryHostOf } from '../../src/capacity/memory.ts'
-import { HOST_TREE } from '../../src/capacity/memory-fit.ts'
+import { fitConfigMemory, HOST_TREE } from '../../src/capacity/memory-fit.ts'
 import type { RunMemory } from '../../src/capacity/run-memory.ts'
 import { runMemory } from '../../src/capacity/run-memory.ts'
 import type { CapacityRun } from '../../src/capacity/runs.ts'
@@ -134,6 +134,27 @@ describe('memoryCapacity', () => {
     expect([host6M.value, host6M.ci]).toEqual([null, null])
     expect(host6M.detail).toMatch(/not supported by the sizes measured: its interval \[[\d.]+, [\d.]+\] GiB spans \d+x/)
     expect(host6M.detail).toMatch(/what would support it: sizes reaching 22,000 sequences or more/)
+  })
+
+  test("issue 58: beyond the largest size a peak's interval carries the line's error out of sample, as time's does", () => {
+    // The largest size's peaks 30% above the line through the two smaller ones: the refit without it misses by that.
+    const runs = runsOf(V2, 'misfit')
+    for (const r of runs.filter((x) => x.size === SIZES.at(-1)))
+      r.memory!.hostTreeBytes! += 0.3 * V2.hostPerSequenceBytes * SIZES.at(-1)!
+    const misfitted = fitConfigMemory(config(runs), TARGETS).series.find((x) => x.series === HOST_TREE)!
+    expect(misfitted.misfit!.leftOut).toBe(SIZES.at(-1))
+    expect(misfitted.misfit!.growthErrorPct).toBeGreaterThan(20)
+    const plain = fitConfigMemory(config(runsOf(V2, 'misfit')), TARGETS).series.find((x) => x.series === HOST_TREE)!
+    const width = (x: typeof plain) => x.at[1]!.bytes.ci!.high - x.at[1]!.bytes.ci!.low
+    expect(width(misfitted)).toBeGreaterThan(1.5 * width(plain))
+    const { verdicts } = memoryCapacity([config(runs)], TARGETS)
+    expect(verdicts.find((v) => v.id === 'capacity/2/memory/host/45000')!.detail).toMatch(
+      /its interval carrying the line's error out of sample \(\+\d+\.\d% of the growth at 20,000 sequences/,
+    )
+    // Two sizes show no misfit: none is claimed.
+    expect(
+      fitConfigMemory(config(runsOf(V2, 'two', 3, [1_000, 4_000])), TARGETS).series.every((x) => x.misfit === null),
+    ).toBe(true)
   })
 
   test('one run a size: the lines stand without a CI, so every verdict is inconclusive', () => {

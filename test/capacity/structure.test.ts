@@ -9,6 +9,7 @@ import {
   structureOf,
   UNITS_AT_LARGEST,
 } from '../../src/capacity/structure.ts'
+import { MIN_SIZE_RATIO, SMALLEST_SAMPLE } from '../../src/config/capacity-sample.ts'
 import { VIRNUCPRO_TARGETS } from '../../src/config/capacity-targets.ts'
 import type { StageProgress } from '../../src/results/schema/index.ts'
 
@@ -107,27 +108,44 @@ describe('planSizes', () => {
     expect(plan.why).toContain('no unit that repeats')
   })
 
-  test('property: ascending, geometric down from the largest, the largest covers the unit or half the sample, a held-out size above it', () => {
+  test('property: at least two sizes, each x1.5 above the last, the largest covers the unit or half the sample, a held-out size above it', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 10_000_000 }),
+        fc.integer({ min: SMALLEST_SAMPLE, max: 10_000_000 }),
         fc.option(fc.integer({ min: 1, max: 1_000_000 }), { nil: null }),
         (sample, need) => {
           const plan = planSizes([need === null ? null : { gpuCount: 1, records: need, why: 'x' }], sample)
           const largest = plan.fitted.at(-1)!
-          expect(plan.fitted.length).toBeGreaterThanOrEqual(1)
+          expect(plan.fitted.length).toBeGreaterThanOrEqual(2)
           expect(plan.fitted.length).toBeLessThanOrEqual(FITTED_SIZES)
-          for (let i = 1; i < plan.fitted.length; i++) expect(plan.fitted[i]).toBeGreaterThan(plan.fitted[i - 1]!)
+          for (let i = 1; i < plan.fitted.length; i++)
+            expect(plan.fitted[i]).toBeGreaterThanOrEqual(plan.fitted[i - 1]! * MIN_SIZE_RATIO)
           expect(largest).toBeLessThanOrEqual(Math.max(1, Math.floor(sample / SIZE_RATIO)))
-          if (need !== null && need * SIZE_RATIO <= sample) expect(largest).toBe(need)
-          expect(plan.tooSmall !== null).toBe(need !== null && need * SIZE_RATIO > sample)
-          for (const h of plan.heldOut) expect(h).toBeGreaterThan(largest)
+          if (need !== null && need >= 2 && need * SIZE_RATIO <= sample) expect(largest).toBe(need)
+          const underFloor = plan.fitted[0]! < MIN_FITTED_RECORDS
+          expect(plan.tooSmall !== null).toBe(
+            (need !== null && need * SIZE_RATIO > sample) || (underFloor && need === null),
+          )
+          for (const h of plan.heldOut) expect(h).toBeGreaterThanOrEqual(largest * MIN_SIZE_RATIO)
           expect(plan.heldOut[0]).toBe(sample)
           if (largest >= MIN_FITTED_RECORDS * SIZE_RATIO ** (FITTED_SIZES - 1)) expect(plan.fitted).toHaveLength(3)
         },
       ),
       { seed: 48, numRuns: 300 },
     )
+  })
+
+  test('issue 58: small samples get sizes they can support, said so, never 500 / 501 nor one size', () => {
+    const at1002 = planSizes([null], 1_002)
+    expect(at1002.fitted).toEqual([125, 251, 501])
+    expect(at1002.tooSmall?.text).toMatch(
+      /leaves room only for sizes under 500 records.*a sample of 4,000 records would do/,
+    )
+    expect(planSizes([null], 200).fitted).toEqual([25, 50, 100])
+    expect(planSizes([null], SMALLEST_SAMPLE).fitted).toEqual([1, 2])
+    expect(() => planSizes([null], SMALLEST_SAMPLE - 1)).toThrow(RangeError)
+    // Above the floor, the floor brings no two sizes closer than x1.5 (800: 500 / 800, not 200 / 400 / 800).
+    expect(planSizes([null], 1_600).fitted).toEqual([500, 800])
   })
 
   test('UNITS_AT_LARGEST is two: one unit cannot show a per-unit cost', () => {

@@ -103,7 +103,7 @@ describe('checkSuiteSettings (doctor, the gpu global setup)', () => {
     const problems = await checkSuiteSettings({ VIRNUCPRO_BENCH_SHARD: '3/2', VIRNUCPRO_BENCH_SWEEP: '{"x": [1]}' })
     expect(problems.map((p) => p.message)).toEqual([
       "VIRNUCPRO_BENCH_SHARD='3/2': must be <index>/<count>, a 0-based index below the count (e.g. 0/8 for the first of 8 shards), got '3/2'; set it to <index>/<count>, e.g. VIRNUCPRO_BENCH_SHARD=0/8",
-      `VIRNUCPRO_BENCH_SWEEP='{"x": [1]}': 'x' is not a CLI option (e.g. --esm-batch-size); write it as JSON, e.g. {"--esm-batch-size": [8192, 16384]}`,
+      `VIRNUCPRO_BENCH_SWEEP='{"x": [1]}': 'x' is not a CLI option (e.g. --esm-batch-size, or --x/--no-x for a switch pair); write it as JSON, e.g. {"--esm-batch-size": [8192, 16384], "--parallel": [true, false]} (docs/settings.md)`,
     ])
   })
 

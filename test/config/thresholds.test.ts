@@ -124,3 +124,17 @@ test('bottleneck.imbalanceMinUtilPct: 20% by default, a percentage, and defaulte
   const { imbalanceMinUtilPct: _, ...older } = DEFAULT_THRESHOLDS.bottleneck
   expect(ThresholdsSchema.parse({ ...DEFAULT_THRESHOLDS, bottleneck: older }).bottleneck.imbalanceMinUtilPct).toBe(20)
 })
+
+// Issue 56: the settings study judges outputs as VirNucPro judges its v2.0 path, by its own threshold.
+test('study.minConsensusAgreement: 99% by default, a share, a typo named, and defaulted for records written before', () => {
+  expect(DEFAULT_THRESHOLDS.study.minConsensusAgreement).toBe(0.99)
+  expect(mergeThresholds({ study: { minConsensusAgreement: 0.995 } }).study.minConsensusAgreement).toBe(0.995)
+  expect(() => mergeThresholds({ study: { minConsensusAgreement: 99 } }, 'h.json')).toThrow(
+    /^h\.json: study\.minConsensusAgreement: .* \(got 99\); change that value$/,
+  )
+  expect(() => mergeThresholds({ study: { minConsensusAgrement: 0.9 } } as never, 'h.json')).toThrow(
+    'h.json: study.minConsensusAgrement is not a threshold (did you mean study.minConsensusAgreement?); rename or remove it (study has minConsensusAgreement)',
+  )
+  const { study: _, ...older } = DEFAULT_THRESHOLDS
+  expect(ThresholdsSchema.parse(older).study).toEqual({ minConsensusAgreement: 0.99 })
+})

@@ -20,12 +20,29 @@ describe('suiteSettings: VIRNUCPRO_BENCH_SIZES', () => {
     expect(DEFAULT_SIZES).toEqual([1_000, 4_000])
   })
 
-  test('any two or more distinct counts >= 2 parse, ascending, whatever the order and spacing given', () => {
+  test('any two or more counts >= 2, each at least 1.5x the one below, parse, ascending, whatever the order and spacing given', () => {
+    const spaced = fc
+      .tuple(
+        fc.integer({ min: 2, max: 1_000 }),
+        fc.array(fc.double({ min: 1.5, max: 8, noNaN: true }), { minLength: 1, maxLength: 5 }),
+      )
+      .map(([first, ratios]) => {
+        const sizes = [first]
+        for (const r of ratios) sizes.push(Math.ceil(sizes.at(-1)! * r))
+        return sizes
+      })
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 2, max: 10_000_000 }), { minLength: 2, maxLength: 6 }), (sizes) => {
-        const raw = sizes.map((n, i) => (i % 2 ? ` ${n}` : `${n} `)).join(',')
+      fc.property(spaced, fc.boolean(), (sizes, reversed) => {
+        const given = reversed ? [...sizes].reverse() : sizes
+        const raw = given.map((n, i) => (i % 2 ? ` ${n}` : `${n} `)).join(',')
         expect(suiteSettings({ VIRNUCPRO_BENCH_SIZES: raw }).sizes).toEqual([...sizes].sort((a, b) => a - b))
       }),
+    )
+  })
+
+  test('issue 58: two sizes closer than 1.5x are refused, naming both', () => {
+    expect(() => suiteSettings({ VIRNUCPRO_BENCH_SIZES: '500,501' })).toThrow(
+      /VIRNUCPRO_BENCH_SIZES='500,501'.*500 and 501 are less than 1\.5x apart/,
     )
   })
 

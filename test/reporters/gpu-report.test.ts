@@ -63,9 +63,11 @@ describe('gpu-report reporter on a real vitest run', () => {
   test('prints the capacity answer: its sentence, hours per configuration, and the speedup for k > 1', () => {
     const lines = stdout.split('\n').filter((l) => l.startsWith('gpu-report: capacity '))
     expect(lines[0]).toMatch(
-      /^gpu-report: capacity capacity, .*: FINAL \(judged once, no design: 2 of 9 verdicts undecided\): 6 M sequences take 46\.4 h \[41\.5, 51\.3\] on 1 worker \(over 10 h: FAIL\)/,
+      /^gpu-report: capacity capacity, .*: UNCHECKED \(no held-out run; judged once, no design: 2 of 9 verdicts undecided\): 6 M sequences take 46\.4 h \[41\.5, 51\.3\] on 1 worker \(over 10 h: FAIL\)/,
     )
-    expect(lines[1]).toMatch(
+    // Issue 58: each configuration's reason for UNCHECKED first, then each undecided verdict's.
+    expect(lines[1]).toMatch(/^gpu-report: capacity {5}UNCHECKED, 1 worker: no held-out run: .*; to check it: /)
+    expect(lines[3]).toMatch(
       /^gpu-report: capacity {5}PERF-01 on 2 workers at 6,000,000 sequences: UNDECIDED: .*; to decide it: /,
     )
     expect(lines).toContainEqual(

@@ -1,6 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { optionValue, sameAsDefault } from '../../src/study/setting-args.ts'
+import { gridEntries, gridPoints, type SweepGrid } from '../../src/engine/sweep-grid.ts'
+import { flagState, flagTakenAway, optionValue, sameAsDefault } from '../../src/study/setting-args.ts'
+
+/** The one grid point of a grid of single values. */
+const choices = (grid: SweepGrid) => gridPoints(grid)[0]!.choices
 
 describe('setting arguments against the default', () => {
   test("an option's value is its last occurrence, in either spelling", () => {
@@ -13,21 +17,71 @@ describe('setting arguments against the default', () => {
 
   test('a grid point repeating the default options is the default; any other value or a new option is not', () => {
     const base = ['--model-scale', 'tiny', '--esm-batch-size', '512']
-    expect(sameAsDefault(base, ['--esm-batch-size', '512'])).toBe(true)
-    expect(sameAsDefault(base, ['--esm-batch-size', '512', '--model-scale', 'tiny'])).toBe(true)
-    expect(sameAsDefault(base, ['--esm-batch-size', '8192'])).toBe(false)
+    expect(sameAsDefault(base, choices({ '--esm-batch-size': [512] }))).toBe(true)
+    expect(sameAsDefault(base, choices({ '--esm-batch-size': [512], '--model-scale': ['tiny'] }))).toBe(true)
+    expect(sameAsDefault(base, choices({ '--esm-batch-size': [8192] }))).toBe(false)
     // Without the target's defaults a value the default command line does not state is a setting of its own.
-    expect(sameAsDefault(base, ['--seed', '0'])).toBe(false)
-    expect(() => sameAsDefault(base, ['--seed'])).toThrow('not in pairs')
+    expect(sameAsDefault(base, choices({ '--seed': [0] }))).toBe(false)
+    // null adds nothing: the default's own value, whatever it is.
+    expect(sameAsDefault(base, gridPoints({ '--esm-batch-size': [null, 8192] })[0]!.choices)).toBe(true)
   })
 
   test('property: appending a setting to the default and reading it back gives its values', () => {
     const option = fc.stringMatching(/^--[a-z][a-z-]{0,10}$/)
     fc.assert(
-      fc.property(fc.array(fc.string()), fc.dictionary(option, fc.string({ minLength: 1 })), (base, setting) => {
-        const args = Object.entries(setting).flat()
-        expect(sameAsDefault([...base, ...args], args)).toBe(true)
-      }),
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-z0-9]{1,4}$/)),
+        fc.dictionary(option, fc.stringMatching(/^[a-z0-9]{1,6}$/), { minKeys: 1 }),
+        (base, setting) => {
+          const grid = Object.fromEntries(Object.entries(setting).map(([k, v]) => [k, [v]]))
+          const point = gridPoints(grid)[0]!
+          expect(sameAsDefault([...base, ...point.args], point.choices)).toBe(true)
+        },
+      ),
     )
+  })
+})
+
+// Issue 56: sameAsDefault threw on anything but option-value pairs, so a flag could not be screened at all.
+describe('flags and switch pairs against the default', () => {
+  test("a flag's state is its presence; a pair's its last side; the argument after a flag is not read", () => {
+    expect(flagState(['--parallel', '--gpus', '0'], '--parallel')).toBe(true)
+    expect(flagState(['--gpus', '0'], '--parallel')).toBeUndefined()
+    const pair = ['--persistent-models', '--no-persistent-models'] as const
+    expect(flagState(['--persistent-models', '-w', '2', '--no-persistent-models'], ...pair)).toBe(false)
+    expect(flagState(['--no-persistent-models', '--persistent-models'], ...pair)).toBe(true)
+    expect(flagState(['--persistent-models-x'], ...pair)).toBeUndefined()
+  })
+
+  test('a flag given by the default is the default when true; left out by it, when false', () => {
+    const withParallel = ['--gpus', '0', '--parallel']
+    expect(sameAsDefault(withParallel, choices({ '--parallel': [true] }))).toBe(true)
+    expect(sameAsDefault(['--gpus', '0'], choices({ '--parallel': [true] }))).toBe(false)
+    expect(sameAsDefault(['--gpus', '0'], choices({ '--parallel': [false] }))).toBe(true)
+    const [on, off] = gridPoints({ '--parallel': [true, false], '-w': [4] })
+    expect([on!.label, sameAsDefault(['-w', '4'], on!.choices)]).toEqual(['--parallel w=4', false])
+    expect([off!.label, sameAsDefault(['-w', '4'], off!.choices)]).toEqual(['no --parallel w=4', true])
+  })
+
+  test("a pair the default leaves out is at the target's default from its help; unknown, both sides are settings", () => {
+    const grid = { '--cuda-streams/--no-cuda-streams': [true, false] }
+    const [on, off] = gridPoints(grid).map((p) => p.choices)
+    const known = new Map([['--cuda-streams', true]])
+    expect([sameAsDefault([], on!, known), sameAsDefault([], off!, known)]).toEqual([true, false])
+    // The default's command line wins over the help's default.
+    expect(sameAsDefault(['--no-cuda-streams'], off!, known)).toBe(true)
+    expect(sameAsDefault(['--no-cuda-streams'], on!, known)).toBe(false)
+    // Not stated in the help: neither side is taken for the default.
+    expect([sameAsDefault([], on!), sameAsDefault([], off!)]).toEqual([false, false])
+    expect(sameAsDefault(['--cuda-streams'], on!)).toBe(true)
+  })
+
+  test('a flag the default gives cannot be left out by a setting: refused, naming it', () => {
+    const grid = { '--parallel': [true, false] }
+    expect(flagTakenAway(['--parallel'], gridEntries(grid), grid)).toBe(
+      "--parallel false: the default's command line gives --parallel, and a setting only adds options to it (a flag has no form that takes it back): drop false from --parallel's list",
+    )
+    expect(flagTakenAway([], gridEntries(grid), grid)).toBeNull()
+    expect(flagTakenAway(['--parallel'], gridEntries({ '--parallel': [true] }), { '--parallel': [true] })).toBeNull()
   })
 })

@@ -86,6 +86,34 @@ describe('study verdicts', () => {
     expect(v.find((x) => x.id === 'study/outputs/default')).toBeUndefined()
   })
 
+  // Issue 56: the outputs verdict states the consensus rule it judged by, and the agreement as its value.
+  test('outputs: the consensus threshold and the agreement (%) on the verdict', () => {
+    const consensus = {
+      file: 'prediction_results_highestscore.csv',
+      minAgreement: 0.99,
+      referenceCount: 40,
+      candidateCount: 40,
+      common: 40,
+      missing: 0,
+      extra: 0,
+      duplicates: 0,
+      sameIds: true,
+      agreeing: 39,
+      labelAgreement: 0.975,
+      scores: { count: 80, maxAbs: 0.2, meanAbs: 0.01, over: 3, overShare: 3 / 80, step: 1e-3 },
+    }
+    const [v] = studyVerdicts(
+      stats([row('default'), row('x', { outputs: { equal: false, records: 40, detail: 'd', consensus } })], null),
+    )
+    expect(v).toMatchObject({
+      id: 'study/outputs/x',
+      verdict: 'fail',
+      value: 97.5,
+      unit: '%',
+      threshold: 'the same IDs, consensus labels agreeing at least 0.99 (thresholds study.minConsensusAgreement)',
+    })
+  })
+
   test('no setting through the screen: one error naming why each left; a best without an interval is no verdict', () => {
     const none = studyVerdicts(
       stats([row('default'), row('2', { dropped: { round: 1, records: 8, why: 'failed', detail: 'exit 1' } })], null),

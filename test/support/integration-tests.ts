@@ -16,6 +16,8 @@ const REFERENCE_PIPELINE = [
   'test/reference-pipeline/inject.test.ts',
   'test/reference-pipeline/predict.test.ts',
   'test/reference-pipeline/unittest.test.ts',
+  // Issue 56: VirNucPro's two architectures, 5 runs read through the runner (v1.0, v2.0, v1.0 on 2 workers, packing).
+  'test/reference-pipeline/architecture.test.ts',
   // The runner and the target profile against the real pipeline (preflight imports torch: 10 s for one test).
   'test/pipeline/runner-reference.test.ts',
   'test/pipeline/profiles.test.ts',

@@ -1,7 +1,7 @@
 // The settings study's known answer on the CPU, its outputs rule and what follows the screen (issue 37): on the
 // starved default (test/validation/support/study-known-answer.ts), `--seed 1` changes the model's weights: as fast as
-// `--seed 0` or not, its outputs are not the default's and it must not count. The study must pick 8192 with the
-// default's seed, answer its capacity beside the default's, leave it out of `capacity`'s refit of the run, and, run
+// `--seed 0` or not, its consensus labels are not the default's and it must not count. The study must pick 8192 with
+// the default's seed, answer its capacity beside the default's, leave it out of `capacity`'s refit of the run, and, run
 // again by a later invocation, measure nothing. The halving and the planted saving: study-cpu-known-answer.test.ts.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -38,6 +38,14 @@ describe.skipIf(ready.state !== 'ready')(
       // Left for its outputs in the first round, before any ranking: its speed, the best's, does not come into it.
       expect(row(OTHER_SEED).outputs?.equal).toBe(false)
       expect(row(OTHER_SEED).dropped).toMatchObject({ round: 1, why: 'outputs-differ' })
+      // By the consensus rule (issue 56), as VirNucPro judges its v2.0 path: the other weights turn consensus labels,
+      // by more than the 1% its bar allows (at 8 records every chunk's label, 0% agreeing, on 2026-12-07), never merely
+      // the scores that FP16 moves too.
+      const other = row(OTHER_SEED).outputs!
+      await annotate(`${OTHER_SEED}: ${other.detail}`)
+      expect(other.consensus?.sameIds).toBe(true)
+      expect(other.consensus?.labelAgreement).toBeLessThan(0.99)
+      expect(other.detail).toMatch(/^labels agree [\d.]+%, [\d.]+ points under 99% \(/)
       expect(row(PLANTED_BEST).outputs?.equal).toBe(true)
       expect(stats.rounds.map((r) => [r.records, r.settings.length])).toEqual([[8, 3]])
 

@@ -64,17 +64,23 @@ function entriesFor(stage: string, study: StudyView): { own: Entry[]; whole: Ent
 }
 
 function adviceOf(entry: Entry, scope: OptionAdvice['scope'], study: StudyView): OptionAdvice {
-  const gridKey = flagsOfEntry(entry.flag).find((f) => Object.hasOwn(study.stats.grid, f))
+  // A switch pair's grid key names both its sides (`--x/--no-x`), any other key the option itself.
+  const flags = flagsOfEntry(entry.flag)
+  const gridKey = Object.keys(study.stats.grid).find((k) => k.split('/').some((f) => flags.includes(f)))
   const measured = gridKey === undefined ? null : measuredOption(study.stats, gridKey)
   return { ...entry, scope, effect: measured?.effect ?? 'not-varied', measured: measured?.text ?? null }
 }
 
 const flagsOf = (list: readonly OptionAdvice[]) => list.map((o) => o.flag).join('; ')
 
-/** An option by its first long spelling (a switch pair's positive one), as a grid names it. */
+/**
+ * An option as a grid names it: its first long spelling, a switch pair as `--x/--no-x` (the grid's key for one, issue
+ * 56: its positive side alone would be refused as one side of a pair).
+ */
 function longSpelling(o: Pick<OptionAdvice, 'flag'>): string {
   const flags = flagsOfEntry(o.flag)
-  return flags.find((f) => f.startsWith('--')) ?? flags[0] ?? o.flag
+  const long = flags.find((f) => f.startsWith('--')) ?? flags[0] ?? o.flag
+  return flags.includes(`--no-${long.slice(2)}`) ? `${long}/--no-${long.slice(2)}` : long
 }
 
 function summaryOf(study: StudyView, own: readonly OptionAdvice[], whole: readonly OptionAdvice[]): string {
@@ -92,8 +98,7 @@ function summaryOf(study: StudyView, own: readonly OptionAdvice[], whole: readon
   const restNote = rest.length > 0 && varied.length > 0 ? ` Not varied: ${flagsOf(rest)}.` : ''
   let head: string
   if (varied.length === 0) {
-    // A grid of every option of the stage, each by its first long spelling (a switch pair's positive one): the user
-    // fills in the values.
+    // A grid of every option of the stage, each as a grid names it (longSpelling): the user fills in the values.
     const grid = own.map((o) => `"${longSpelling(o)}":[...]`).join(',')
     head = `The ${cited} varied none of this stage's options (${flagsOf(own)}): measure them with ${STUDY_COMMAND.replace('"--option":[...]', grid)}.`
   } else if (varied.some((o) => o.effect === 'faster'))

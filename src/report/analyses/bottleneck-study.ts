@@ -100,8 +100,12 @@ export function newestStudy(records: readonly ResultRecord[]): StudyRead {
   return problem === null ? null : { state: 'unreadable', problem }
 }
 
-/** Whether a setting's options name `flag` (`--opt V` or `--opt=V`). */
-const varies = (r: StudyRow, flag: string) => r.extraArgs.some((a) => a === flag || a.startsWith(`${flag}=`))
+/**
+ * Whether a setting's options name the grid entry `key` (`--opt V`, `--opt=V`, a flag; either side of a switch pair
+ * `--x/--no-x`).
+ */
+const varies = (r: StudyRow, key: string) =>
+  key.split('/').some((flag) => r.extraArgs.some((a) => a === flag || a.startsWith(`${flag}=`)))
 
 /** One setting's fate: `records` the largest screening size it ran at; `at6M` when judged on its 6 M answer. */
 type Outcome = {

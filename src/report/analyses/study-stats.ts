@@ -12,7 +12,7 @@ import { isFlip, type StudyStats } from '../../study/stats.ts'
 /** The parts of StudyStats a report reads. */
 export type StudyReadStats = Pick<
   StudyStats,
-  'grid' | 'screenedOn' | 'production' | 'rounds' | 'best' | 'rows' | 'sameAsDefault'
+  'grid' | 'screenedOn' | 'production' | 'rounds' | 'best' | 'rows' | 'sameAsDefault' | 'defaultsUnknown'
 >
 
 const count = z.number().int().nonnegative()
@@ -36,6 +36,30 @@ const capacity = z.object({
   decisions: z.array(z.object({ id: z.string(), question: z.string(), state: decision })),
 })
 
+const share = z.number().min(0).max(1)
+/** The consensus figures (issue 56); absent in older records, whose outputs were judged by the equivalence rule. */
+const consensus = z.object({
+  file: z.string(),
+  minAgreement: share,
+  referenceCount: count,
+  candidateCount: count,
+  common: count,
+  missing: count,
+  extra: count,
+  duplicates: count,
+  sameIds: z.boolean(),
+  agreeing: count,
+  labelAgreement: share.nullable(),
+  scores: z.object({
+    count,
+    maxAbs: z.number().nonnegative(),
+    meanAbs: z.number().nonnegative(),
+    over: count,
+    overShare: share,
+    step: z.number().nonnegative(),
+  }),
+})
+
 const row = z.object({
   label: z.string().min(1),
   extraArgs: z.array(z.string()),
@@ -48,7 +72,14 @@ const row = z.object({
       wallMs: z.object({ median: z.number(), low: z.number().nullable(), high: z.number().nullable() }).nullable(),
     }),
   ),
-  outputs: z.object({ equal: z.boolean().nullable(), records: count, detail: z.string() }).nullable(),
+  outputs: z
+    .object({
+      equal: z.boolean().nullable(),
+      records: count,
+      detail: z.string(),
+      consensus: consensus.nullable().optional(),
+    })
+    .nullable(),
   dropped: z
     .object({
       round: count,
@@ -63,13 +94,15 @@ const row = z.object({
 
 const StudyStatsSchema: z.ZodType<StudyReadStats> = z
   .object({
-    grid: z.record(z.string(), z.array(z.union([z.number(), z.string()]))),
+    // true/false for a flag or a switch pair, null for an option not given (issue 56); numbers and text before.
+    grid: z.record(z.string(), z.array(z.union([z.number(), z.string(), z.boolean(), z.null()]))),
     screenedOn: z.string(),
     production: z.number().positive(),
     rounds: z.array(z.object({ round: count, records: count, settings: z.array(z.string()) })),
     best: z.string().nullable(),
     rows: z.array(row).min(1),
     sameAsDefault: count,
+    defaultsUnknown: z.array(z.string()).optional(),
   })
   // What the table leans on beyond each field's type: one default to compare with, a best that is one of the rows.
   .superRefine((s, ctx) => {

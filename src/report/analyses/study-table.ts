@@ -11,6 +11,7 @@ import { figureText } from '../../capacity/answer.ts'
 import type { AnswerTable } from '../../capacity/answer-table.ts'
 import { decisionCell } from '../../capacity/answer-table.ts'
 import { columnDigits, figureCell } from '../../capacity/figure-columns.ts'
+import { entryOf, type GridValue, valueWords } from '../../engine/grid-entries.ts'
 import type { StudyCapacity, StudyDrop, StudyRow, StudyScreening } from '../../study/stats.ts'
 import type { StudyReadStats } from './study-stats.ts'
 
@@ -59,14 +60,17 @@ function speedupCell(r: StudyRow, gpuCount: number, digits: number, final: boole
   return `${figureText(s.speedup, 'x', digits)} against ${s.threshold}x: ${decisionCell(s.state, finalOf(c, final))}`
 }
 
-/** Equal, not, or not compared: nothing to compare is no verdict, never read as equal. */
+/**
+ * The default's, not, or not compared: nothing to compare is no verdict, never read as the default's. Either way the
+ * figures beside it: the label agreement (and by how much it falls short) and the score differences.
+ */
 function outputsCell(r: StudyRow): string {
   if (r.isDefault) return 'the reference'
   const o = r.outputs
   if (!o) return 'not compared: no round measured it'
   const at = `at ${count(o.records)} records`
   if (o.equal === null) return `not compared: ${o.detail} (${at})`
-  return o.equal ? `yes (${at})` : `NO: ${o.detail} (${at})`
+  return o.equal ? `yes: ${o.detail} (${at})` : `NO: ${o.detail} (${at})`
 }
 
 /** Each state marked by its own answer's finality: the default's (`from`) and the setting's (`to`). */
@@ -134,7 +138,7 @@ export function studyTable(stats: StudyReadStats, final: boolean): StudyTable {
       'options added',
       ...hours.map((k) => `hours at ${at} on ${gpuLabel(k)} [interval], PERF-01`),
       ...speedups.map((k) => `${gpuLabel(k)} against 1 at ${at} (speedup, x) [interval], threshold`),
-      "outputs equal to the default's",
+      OUTPUTS_HEAD,
       'verdicts against the default',
       'dropped from the screen',
       'last screening median wall time (s) [interval]',
@@ -153,9 +157,30 @@ export function studyTable(stats: StudyReadStats, final: boolean): StudyTable {
   }
 }
 
+/** The column saying whether a setting's outputs are the default's. */
+export const OUTPUTS_HEAD = "outputs the default's (consensus labels)"
+
+/** The grid entry in words: `--esm-batch-size 8192, 16384, not given`, `--parallel: --parallel, no --parallel`. */
+function gridWords(key: string, values: readonly GridValue[]): string {
+  const entry = entryOf(key, values)
+  if ('problem' in entry) return `${key} ${values.map(String).join(', ')}`
+  const words = values.map((v) => valueWords(entry, v)).join(', ')
+  return entry.kind === 'value' ? `${key} ${words}` : `${key}: ${words}`
+}
+
+/** What the outputs column means: the consensus rule with the record's threshold, or an older record's own rule. */
+function outputsNote(stats: StudyReadStats): string {
+  const judged = stats.rows.flatMap((r) => (r.outputs?.consensus ? [r.outputs.consensus] : []))
+  const never = "not compared: nothing to compare on one side, no verdict (never counted as the default's)"
+  if (judged.length === 0 && stats.rows.some((r) => !r.isDefault && r.outputs?.equal != null))
+    return `outputs the default's: judged as the study that wrote this record judged them (its predictions within the equivalence tolerance); ${never}`
+  const bar = judged[0] ? `${Number((judged[0].minAgreement * 100).toPrecision(6))}%` : 'the threshold'
+  return `outputs the default's: the setting's consensus labels (prediction_results_highestscore.csv, Is_Virus per Modified_ID) against the default's on the same input: the same IDs, agreeing at least ${bar} (thresholds study.minConsensusAgreement), the score differences reported beside them, not judged; ${never}`
+}
+
 /** The grid, the rounds, and the terms the table uses. */
 function studyNotes(stats: StudyReadStats): string[] {
-  const grid = Object.entries(stats.grid).map(([option, values]) => `${option} ${values.join(', ')}`)
+  const grid = Object.entries(stats.grid).map(([option, values]) => gridWords(option, values))
   const rounds = stats.rounds.map(
     (r) => `round ${r.round} at ${count(r.records)} records: ${r.settings.length} setting(s)`,
   )
@@ -163,8 +188,9 @@ function studyNotes(stats: StudyReadStats): string[] {
   return [
     ...(grid.length ? [`grid: ${grid.join('; ')}`] : []),
     ...(same > 0 ? [`${same} grid point(s) repeat the default's own options: measured once, as the default`] : []),
+    ...(stats.defaultsUnknown ?? []),
     ...(rounds.length ? [`screened on ${stats.screenedOn} by successive halving: ${rounds.join('; ')}`] : []),
-    "outputs equal: the setting's predictions against the default's on the same input, within the equivalence tolerance; not compared: nothing to compare on one side, no verdict (never counted as equal)",
+    outputsNote(stats),
     'verdicts against the default: the capacity decisions the setting decides otherwise than the default, both measured to the end',
   ]
 }

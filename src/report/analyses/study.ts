@@ -7,10 +7,10 @@
  */
 import { type AnswerStatus, type Figure, figureText } from '../../capacity/answer.ts'
 import { statusTextOf } from '../../capacity/answer-state.ts'
-import { recordStatus } from '../../capacity/record-answer.ts'
+import { recordAnswer, recordStatus } from '../../capacity/record-answer.ts'
 import type { DecisionState } from '../../measure/index.ts'
 import type { ResultRecord } from '../../results/schema/index.ts'
-import type { StudyDrop, StudyRow, StudyScreening } from '../../study/stats.ts'
+import type { StudyConsensus, StudyDrop, StudyRow, StudyScreening } from '../../study/stats.ts'
 import { provisionalStudyStats } from './study-provisional.ts'
 import { readStudyStats, type StudyReadStats } from './study-stats.ts'
 import { gpuLabel, lastScreening, millions, orderedRows, type StudyTable, studyTable } from './study-table.ts'
@@ -30,6 +30,12 @@ export interface StudySettingFigures {
    * compared (no verdict, never equal).
    */
   outputsEqual: boolean | null
+  /**
+   * The figures behind `outputsEqual` (issue 56): the consensus labels' agreement with its threshold, the IDs, and the
+   * score differences beside them (`file` names where they come from); null for the default, for a setting not
+   * compared, and in records written before.
+   */
+  consensus: StudyConsensus | null
   flips: StudyRow['flips']
   dropped: StudyDrop | null
   lastScreening: StudyScreening | null
@@ -77,6 +83,7 @@ function settingFigures(r: StudyRow, best: string | null): StudySettingFigures {
     })),
     speedups: (r.capacity?.speedups ?? []).map((s) => ({ ...s })),
     outputsEqual: r.isDefault ? true : (r.outputs?.equal ?? null),
+    consensus: r.outputs?.consensus ?? null,
     flips: r.flips,
     dropped: r.dropped,
     lastScreening: lastScreening(r),
@@ -92,15 +99,15 @@ function hoursWords(r: StudyRow | undefined, production: number): string {
 }
 
 /** The study in one sentence: the best setting, its 6 M hours beside the default's, what it flips. */
-function sentenceOf(stats: StudyReadStats, status: AnswerStatus): string {
-  const statusText = statusTextOf(status)
+function sentenceOf(stats: StudyReadStats, statusText: string): string {
+  const final = !statusText.startsWith('PROVISIONAL')
   const others = stats.rows.length - 1
   const screened = `${others} setting${others === 1 ? '' : 's'} screened on ${stats.screenedOn}`
   const reference = stats.rows.find((r) => r.isDefault)
   const best = stats.rows.find((r) => r.label === stats.best)
   const defaultHours = hoursWords(reference, stats.production)
   if (!best)
-    return status.final
+    return final
       ? `${statusText}: of ${screened}, none came through the screen with the default's outputs.`
       : `${statusText}: of ${screened}, none has come through the screen yet.`
   if (best.isDefault)
@@ -124,9 +131,33 @@ function lineOf(record: ResultRecord, statusText: string): string | null {
   return `${what}: ${record.state}${record.reason ? `: ${record.reason}` : ''}: no table`
 }
 
-function entryOf(record: ResultRecord): StudyEntry {
+/**
+ * The study's status: its record's while it runs; once stopped, the weakest of its capacity answers' (issue 58: the
+ * study table read FINAL while its capacity answers read UNCHECKED). Each answer read from its own record as every
+ * report reads it (capacity/record-answer.ts), else as the study kept it.
+ */
+function studyStatusText(
+  status: AnswerStatus,
+  stats: StudyReadStats | null,
+  capacityById: ReadonlyMap<string, ResultRecord>,
+): string {
+  if (!status.final || !stats) return statusTextOf(status)
+  const answers = stats.rows.flatMap((r) => {
+    if (!r.capacity) return []
+    const own = capacityById.get(r.capacity.recordId)
+    return [{ label: r.label, text: (own && recordAnswer(own)?.statusText) ?? r.capacity.statusText }]
+  })
+  const which = (word: string) => answers.filter((a) => a.text.startsWith(word)).map((a) => a.label)
+  const missed = which('UNDECIDED')
+  if (missed.length > 0) return `UNDECIDED (held-out check missed in the capacity answer of ${missed.join(', ')})`
+  const unchecked = which('UNCHECKED')
+  if (unchecked.length > 0) return `UNCHECKED (no held-out check in the capacity answer of ${unchecked.join(', ')})`
+  return statusTextOf(status)
+}
+
+function entryOf(record: ResultRecord, capacityById: ReadonlyMap<string, ResultRecord>): StudyEntry {
   const status = recordStatus(record)
-  const statusText = statusTextOf(status)
+  let statusText = statusTextOf(status)
   const base: StudyEntryBase = {
     recordId: record.id,
     name: record.name,
@@ -143,10 +174,12 @@ function entryOf(record: ResultRecord): StudyEntry {
   const read = sofar ? { stats: sofar } : readStudyStats(record)
   if ('problem' in read) return { ...base, shows: 'line', line: read.problem, damaged: true }
   const { stats } = read
+  statusText = studyStatusText(status, stats, capacityById)
   return {
     ...base,
+    statusText,
     shows: 'table',
-    sentence: sentenceOf(stats, status),
+    sentence: sentenceOf(stats, statusText),
     screenedOn: stats.screenedOn,
     production: stats.production,
     best: stats.best,
@@ -167,20 +200,26 @@ function newestPerId(records: readonly ResultRecord[]): ResultRecord[] {
 
 /** Pure: the study records among `records` in, one entry each (other kinds are not read). */
 export function analyzeStudyRecords(records: readonly ResultRecord[]): StudyReport {
-  return { entries: newestPerId(records.filter((r) => r.kind === 'study')).map(entryOf) }
+  const capacityById = new Map(records.filter((r) => r.kind === 'capacity').map((r) => [r.id, r]))
+  return { entries: newestPerId(records.filter((r) => r.kind === 'study')).map((r) => entryOf(r, capacityById)) }
 }
+
+/** One part of a setting's label (engine/grid-entries.ts): `option=value`, a flag given `--x`, or not given `no --x`. */
+const LABEL_PART = String.raw`(?:[^\s=,-][^\s=,]*=[^\s,]+|(?:no )?--?[A-Za-z][\w-]*)`
+const SETTING_LABEL = new RegExp(`^(${LABEL_PART}(?: ${LABEL_PART})*), `)
 
 /**
  * The setting a capacity record answers for, read from the record itself: a study labels each configuration of a
- * setting's answer `<setting>, <configuration>` (study.ts withOptions), the setting being `option=value` pairs, which
- * no configuration of the suites' own is. Null for any other record.
+ * setting's answer `<setting>, <configuration>` (study.ts withOptions), the setting being `option=value` pairs and
+ * flags (`--parallel`, `no --parallel`, `--no-persistent-models`), which no configuration of the suites' own is. Null
+ * for any other record.
  */
 function settingOfRecord(r: ResultRecord): string | null {
   if (r.kind !== 'capacity') return null
   const configs = (r.stats as { configurations?: { label?: unknown }[] } | null)?.configurations
   if (!Array.isArray(configs) || configs.length === 0) return null
   const settings = configs.map((c) =>
-    typeof c?.label === 'string' ? (/^([^\s=,]+=[^\s,]+(?: [^\s=,]+=[^\s,]+)*), /.exec(c.label)?.[1] ?? null) : null,
+    typeof c?.label === 'string' ? (SETTING_LABEL.exec(c.label)?.[1] ?? null) : null,
   )
   return settings.every((x) => x !== null && x === settings[0]) ? settings[0]! : null
 }

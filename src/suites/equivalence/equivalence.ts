@@ -9,6 +9,7 @@ import { failureReason } from '../../engine/record.ts'
 import { type Analysis, verdict } from '../../engine/verdict.ts'
 import { comparePredictions, type EquivalenceResult } from '../../measure/index.ts'
 import { type PredictionRow, readPredictionResults } from '../../pipeline/output-readers.ts'
+import type { OutputsFound } from '../../pipeline/outputs.ts'
 
 export interface EquivalenceStats {
   reference: string
@@ -18,17 +19,25 @@ export interface EquivalenceStats {
   result: EquivalenceResult | null
 }
 
-/** Predictions of the first completed measured run (any completed run when only warm-ups completed). */
-export async function predictionsOf(
+/** The first completed measured run with outputs found (any completed run when only warm-ups completed); null: none. */
+export function runWithOutputs(
   m: MeasuredConfiguration,
-): Promise<{ label: string; rows: PredictionRow[] } | null> {
+): { label: string; outputs: Extract<OutputsFound, { state: 'found' }> } | null {
   const runs = [...completedRuns(m), ...m.observations.filter((o) => o.measured.run.exitClass === 'completed')]
   const run = runs.find((o) => o.measured.run.outputs.state === 'found')
   const outputs = run?.measured.run.outputs
-  if (!run || outputs?.state !== 'found') return null
+  return run && outputs?.state === 'found' ? { label: run.measured.label, outputs } : null
+}
+
+/** Predictions of the run runWithOutputs picks. */
+export async function predictionsOf(
+  m: MeasuredConfiguration,
+): Promise<{ label: string; rows: PredictionRow[] } | null> {
+  const run = runWithOutputs(m)
+  if (!run) return null
   const rows: PredictionRow[] = []
-  for await (const row of readPredictionResults(outputs.predictions.path)) rows.push(row)
-  return { label: run.measured.label, rows }
+  for await (const row of readPredictionResults(run.outputs.predictions.path)) rows.push(row)
+  return { label: run.label, rows }
 }
 
 /**

@@ -89,6 +89,15 @@ describe("without a study, a capacity record's reading of the target's help", ()
     )
   })
 
+  // Issue 56: a switch pair is keyed `--x/--no-x` in a grid; its positive side alone is refused as one side of a pair.
+  test('a switch pair of the stage is suggested as the grid keys one, --x/--no-x', () => {
+    const pair = { flag: '--persistent-models / --no-persistent-models', help: 'keep models loaded' }
+    const record = capacityRecord('2026-11-02T00:00:00.000Z', [{ stage: DNABERT, options: [pair] }])
+    expect(adviceOf([flaggedStageRecord(), record], DNABERT).summary).toContain(
+      `VIRNUCPRO_BENCH_SWEEP='{"--persistent-models/--no-persistent-models":[...]}'`,
+    )
+  })
+
   test('a study stopped before any figure cites nothing: the capacity reading stands in; a damaged reading names none', () => {
     const partial = { ...studyRecord('study-cut', dnabertStudy()), state: 'partial' as const, stats: {} }
     const withOptions = capacityRecord('2026-11-02T00:00:00.000Z', STAGE_OPTIONS)
@@ -275,5 +284,28 @@ describe('which study, and what it could not read', () => {
       ['-w, --num-workers', 'whole pipeline', 'no-change'],
     ])
     expect(a.summary).toContain('It varied whole-pipeline options too: -w, --num-workers.')
+  })
+
+  // Issue 56: a switch pair is written `--x/--no-x` in the grid and `--x / --no-x` in the help: one option.
+  test('a switch pair the study varied is found under its help entry', () => {
+    const stats = studyStats(
+      [
+        row('--persistent-models', ['--persistent-models'], {
+          screening: [screening(1, 1000, 59)],
+          dropped: { round: 1, records: 1000, why: 'slower', detail: 'x' },
+        }),
+      ],
+      { '--persistent-models/--no-persistent-models': [true, false] },
+      null,
+      {
+        stageOptions: STAGE_OPTIONS.map((g) =>
+          g.stage === DNABERT
+            ? { ...g, options: [...g.options, { flag: '--persistent-models / --no-persistent-models', help: 'keep' }] }
+            : g,
+        ),
+      },
+    )
+    const a = adviceOf([flaggedStageRecord(), studyRecord('study-pair', stats)], DNABERT)
+    expect(a.options.find((o) => o.flag.startsWith('--persistent-models'))?.effect).toBe('no-change')
   })
 })

@@ -14,6 +14,25 @@ describe('measuredOption', () => {
     expect(measuredOption(stats, '--y')).toBeNull()
   })
 
+  // Issue 56: a switch pair's grid key names both its sides; a row giving either varies it.
+  test('a switch pair is varied by either side; a flag by its presence', () => {
+    const pair = '--persistent-models/--no-persistent-models'
+    const stats = studyStats(
+      [
+        row('--persistent-models', ['--persistent-models'], { screening: [screening(1, 1000, 59)] }),
+        row('--no-persistent-models', ['--no-persistent-models'], { screening: [screening(1, 1000, 61)] }),
+        row('--parallel', ['--parallel'], { screening: [screening(1, 1000, 30)] }),
+      ],
+      { [pair]: [true, false], '--parallel': [true, false] },
+      null,
+    )
+    const m = measuredOption(stats, pair)
+    expect(m?.effect).toBe('no-change')
+    expect(m?.text).toContain('--persistent-models within')
+    expect(m?.text).toContain('--no-persistent-models within')
+    expect(measuredOption(stats, '--parallel')?.effect).toBe('faster')
+  })
+
   test('an option given as --opt=V is found', () => {
     const stats = studyStats([row('x=1', ['--x=1'], { screening: [screening(1, 1000, 59)] })], { '--x': [1] }, null)
     expect(measuredOption(stats, '--x')?.effect).toBe('no-change')

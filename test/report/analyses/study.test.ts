@@ -1,8 +1,17 @@
 import { describe, expect, test } from 'vitest'
-import { analyzeStudyRecords, type StudyEntry } from '../../../src/report/analyses/study.ts'
-import type { StudyTable } from '../../../src/report/analyses/study-table.ts'
-import { sampleRunRecord } from '../../support/result-records.ts'
-import { BEST, NOTHING_TO_COMPARE, OUTPUTS_DIFFER, SLOWER, studyRecord, withStats } from '../support/study.ts'
+import { analyzeStudyRecords, type StudyEntry, withoutStudySettings } from '../../../src/report/analyses/study.ts'
+import { OUTPUTS_HEAD, type StudyTable } from '../../../src/report/analyses/study-table.ts'
+import { sampleResultRecord, sampleRunRecord } from '../../support/result-records.ts'
+import {
+  BEST,
+  DIFFER_DETAIL,
+  EQUAL_DETAIL,
+  NOTHING_TO_COMPARE,
+  OUTPUTS_DIFFER,
+  SLOWER,
+  studyRecord,
+  withStats,
+} from '../support/study.ts'
 
 type TableEntry = Extract<StudyEntry, { shows: 'table' }>
 
@@ -92,9 +101,11 @@ describe('a finished settings study as one table', () => {
 
   test('a setting dropped for different outputs: NO with the detail, the round and why, its last screening median', () => {
     const row = rowOf(table, OUTPUTS_DIFFER)
-    expect(row["outputs equal to the default's"]).toBe('NO: labels agree 97.1% (below 99%) (at 1,000 records)')
+    // Issue 56: by how much it falls short, and the score differences beside it.
+    expect(row[OUTPUTS_HEAD]).toBe(`NO: ${DIFFER_DETAIL} (at 1,000 records)`)
+    expect(row[OUTPUTS_HEAD]).toContain('labels agree 97.2%, 1.8 points under 99%')
     expect(row['dropped from the screen']).toBe(
-      "round 1 of 2 (1,000 records): outputs not the default's: labels agree 97.1% (below 99%)",
+      `round 1 of 2 (1,000 records): outputs not the default's: ${DIFFER_DETAIL}`,
     )
     expect(row['last screening median wall time (s) [interval]']).toBe(
       '35.0 [33.3, 36.8] (round 1, 1,000 records, 2 runs)',
@@ -104,8 +115,8 @@ describe('a finished settings study as one table', () => {
 
   test('a setting with nothing to compare reads "not compared", never as equal', () => {
     const row = rowOf(table, NOTHING_TO_COMPARE)
-    expect(row["outputs equal to the default's"]).toMatch(/^not compared: no completed run with a predictions file/)
-    expect(row["outputs equal to the default's"]).not.toMatch(/yes/i)
+    expect(row[OUTPUTS_HEAD]).toMatch(/^not compared: no completed run with outputs/)
+    expect(row[OUTPUTS_HEAD]).not.toMatch(/yes/i)
     expect(row['last screening median wall time (s) [interval]']).toBe(
       'no completed run (round 1, 1,000 records, 2 runs)',
     )
@@ -115,15 +126,15 @@ describe('a finished settings study as one table', () => {
       s.rows.find((r) => r.label === NOTHING_TO_COMPARE)!.outputs = null
     })
     const t = tableOf(analyzeStudyRecords([none]).entries[0]).table
-    expect(rowOf(t, NOTHING_TO_COMPARE)["outputs equal to the default's"]).toBe('not compared: no round measured it')
+    expect(rowOf(t, NOTHING_TO_COMPARE)[OUTPUTS_HEAD]).toBe('not compared: no round measured it')
   })
 
-  test('a setting dropped as slower: its round and why beside its last median; equal outputs read yes', () => {
+  test('a setting dropped as slower: its round and why beside its last median; equal outputs read yes, with figures', () => {
     const row = rowOf(table, SLOWER)
     expect(row['dropped from the screen']).toBe(
       'round 2 of 2 (4,000 records): in the slower half: 230.0 s against the kept 120.0 s',
     )
-    expect(row["outputs equal to the default's"]).toBe('yes (at 4,000 records)')
+    expect(row[OUTPUTS_HEAD]).toBe(`yes: ${EQUAL_DETAIL} (at 4,000 records)`)
   })
 
   test('notes: the grid, the rounds, and what "not compared" means', () => {
@@ -132,7 +143,7 @@ describe('a finished settings study as one table', () => {
       'screened on 2 GPUs by successive halving: round 1 at 1,000 records: 5 setting(s); round 2 at 4,000 records: 3 setting(s)',
     )
     expect(table.notes.join('\n')).toMatch(
-      /not compared: nothing to compare on one side, no verdict \(never counted as equal\)/,
+      /not compared: nothing to compare on one side, no verdict \(never counted as the default's\)/,
     )
   })
 
@@ -141,6 +152,31 @@ describe('a finished settings study as one table', () => {
     expect(best.label).toBe(BEST)
     expect(best.productionH[1]).toEqual({ gpuCount: 2, hours: { value: 7.4, low: 6.5, high: 8.3 }, state: 'pass' })
     expect(best.flips.map((f) => [f.from, f.to])).toEqual([['fail', 'pass']])
+  })
+
+  // Issue 56: the consensus figures behind each outputs verdict, for summary.json and `capacity --json`.
+  test('settings carry the consensus figures: agreement, threshold, file and score differences; none where not compared', () => {
+    const differ = entry.settings.find((s) => s.label === OUTPUTS_DIFFER)!
+    expect(differ.outputsEqual).toBe(false)
+    expect(differ.consensus).toMatchObject({
+      file: 'prediction_results_highestscore.csv',
+      minAgreement: 0.99,
+      labelAgreement: 0.972,
+      scores: { maxAbs: 0.31, step: 1e-3 },
+    })
+    expect(entry.settings.find((s) => s.label === NOTHING_TO_COMPARE)!.consensus).toBeNull()
+    expect(entry.settings.find((s) => s.isDefault)!.consensus).toBeNull()
+  })
+
+  test('a record written before the consensus rule reads, and its note says its own rule judged it', () => {
+    const older = withStats(studyRecord(), (s) => {
+      for (const r of s.rows) if (r.outputs) delete r.outputs.consensus
+    })
+    const e = tableOf(analyzeStudyRecords([older]).entries[0])
+    expect(e.settings.find((s) => s.label === SLOWER)!.consensus).toBeNull()
+    expect(e.table.notes.join('\n')).toContain(
+      "outputs the default's: judged as the study that wrote this record judged them (its predictions within the equivalence tolerance)",
+    )
   })
 
   test('no setting beats the default: the sentence says so, and the default is marked best', () => {
@@ -322,5 +358,55 @@ describe('which records', () => {
 
   test('no study record: no entries', () => {
     expect(analyzeStudyRecords([studyRecord({ kind: 'sweep' })]).entries).toEqual([])
+  })
+})
+
+// Issue 56: flags and switch pairs in the grid, as the study writes them.
+describe('a study of flags and switch pairs', () => {
+  const flagged = withStats(studyRecord(), (s) => {
+    s.grid = {
+      '--parallel': [true, false],
+      '--persistent-models/--no-persistent-models': [true, false],
+      '--dnabert-batch-size': [null, 1024],
+    }
+    const [def, slower, best] = s.rows
+    s.rows = [
+      def!,
+      { ...best!, label: '--parallel --no-persistent-models', extraArgs: ['--parallel', '--no-persistent-models'] },
+      { ...slower!, label: 'no --parallel --persistent-models dnabert-batch-size=1024' },
+    ]
+    s.best = '--parallel --no-persistent-models'
+    s.defaultsUnknown = ['--persistent-models/--no-persistent-models: the default gives neither (why)']
+  })
+  const e = tableOf(analyzeStudyRecords([flagged]).entries[0])
+
+  test('reads as a table: the labels as written, the grid in words, the pair whose default was not known said', () => {
+    expect(e.table.rows.map((r) => r[0])).toEqual([
+      'default',
+      '--parallel --no-persistent-models (best)',
+      'no --parallel --persistent-models dnabert-batch-size=1024',
+    ])
+    expect(e.table.notes[0]).toBe(
+      'grid: --parallel: --parallel, no --parallel; --persistent-models/--no-persistent-models: --persistent-models, --no-persistent-models; --dnabert-batch-size not added, 1024',
+    )
+    expect(e.table.notes).toContain('--persistent-models/--no-persistent-models: the default gives neither (why)')
+  })
+
+  test("a flag setting's capacity record is known by its labels when the study record is gone", () => {
+    const of = (id: string, labels: string[]) =>
+      sampleResultRecord({ id, kind: 'capacity', stats: { configurations: labels.map((label) => ({ label })) } })
+    const records = [
+      of('capacity-default', ['1 GPU', '2 GPUs']),
+      of('capacity-parallel', ['--parallel, 1 GPU', '--parallel, 2 GPUs']),
+      of('capacity-mixed', ['no --parallel dnabert-batch-size=1024, 1 GPU']),
+      of('capacity-pair', ['--no-persistent-models w=2, 1 GPU']),
+    ]
+    const out = withoutStudySettings(records)
+    expect(out.records.map((r) => r.id)).toEqual(['capacity-default'])
+    expect(out.notes.map((n) => n.split(' (by')[0])).toEqual([
+      'capacity-parallel: the capacity answer of setting --parallel',
+      'capacity-mixed: the capacity answer of setting no --parallel dnabert-batch-size=1024',
+      'capacity-pair: the capacity answer of setting --no-persistent-models w=2',
+    ])
   })
 })

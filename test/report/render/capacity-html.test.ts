@@ -72,10 +72,10 @@ describe('index.html capacity section, parsed by chromium', () => {
     // The answer first (issue 36: deliberately changed from a line per size): status marked, then the sentence; issue
     // 44: how the measurement stopped, each undecided verdict's reason under it, the level with why it is 95%.
     expect(section).toContain(
-      '<p class="answer"><strong>FINAL (judged once, no design: 1 of 4 verdicts undecided)</strong>: 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS);',
+      '<p class="answer"><strong>UNCHECKED (no held-out run; judged once, no design: 1 of 4 verdicts undecided)</strong>: 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS);',
     )
     expect(section).toMatch(
-      /<\/p>\n<ul><li>PERF-02 DNABERT-S Feature Extraction, 1 GPU, at 6,000,000 sequences: UNDECIDED: /,
+      /<\/p>\n<ul><li>UNCHECKED, 1 GPU: no held-out run: .*<\/li><li>PERF-02 DNABERT-S Feature Extraction, 1 GPU, at 6,000,000 sequences: UNDECIDED: /,
     )
     expect(section).toContain('<th>wall time (h) [95% CI, judged once]</th>')
     expect(section).toMatch(/<td>2 workers vs 1 worker<\/td><td>291 sequences \[91, never\]<\/td>/)

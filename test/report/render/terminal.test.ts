@@ -14,7 +14,7 @@ describe('terminal summary: projected capacity verdicts', () => {
   // issue 44: a stopped answer says how it stopped (these records ran no design), and the level says why it is 95%.
   test("each record's answer: its sentence, then hours at 45 K and 6 M per configuration with PERF-01", () => {
     expect(lines).toContain(
-      'gpu-report: capacity capacity, 1 GPU at 1,000 / 10,000 seqs: FINAL (judged once, no design: 1 of 4 verdicts undecided): 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS); 2 and 4 and 8 GPUs not measured: a k-GPU answer needs a host of k GPUs.',
+      'gpu-report: capacity capacity, 1 GPU at 1,000 / 10,000 seqs: UNCHECKED (no held-out run; judged once, no design: 1 of 4 verdicts undecided): 6 M sequences take 5.6 h [5.3, 5.8] on 1 GPU (within 10 h: PASS); 2 and 4 and 8 GPUs not measured: a k-GPU answer needs a host of k GPUs.',
     )
     expect(lines).toContain(
       'gpu-report: capacity     1 worker   0.349 [0.312, 0.385]                   PASS               46.4 [41.5, 51.3]                         FAIL',
@@ -24,8 +24,11 @@ describe('terminal summary: projected capacity verdicts', () => {
   // Issue 44: `FINAL ... (undecided against 10 h)` said no why; each UNDECIDED's reason is the line under the sentence.
   test('each undecided verdict says why and what would decide it, right under the sentence', () => {
     const head = lines.findIndex((l) => l.startsWith('gpu-report: capacity capacity, 1 worker + 2 workers'))
-    expect(lines[head]).toContain('FINAL (judged once, no design: 2 of 9 verdicts undecided)')
-    expect(lines.slice(head + 1, head + 3)).toEqual([
+    expect(lines[head]).toContain('UNCHECKED (no held-out run; judged once, no design: 2 of 9 verdicts undecided)')
+    expect(lines.slice(head + 1, head + 5)).toEqual([
+      // Issue 58: each configuration's reason for UNCHECKED and how to check it, first.
+      expect.stringMatching(/^gpu-report: capacity {5}UNCHECKED, 1 worker: no held-out run: .*; to check it: /),
+      expect.stringMatching(/^gpu-report: capacity {5}UNCHECKED, 2 workers: no held-out run: .*; to check it: /),
       expect.stringMatching(
         /^gpu-report: capacity {5}PERF-01 on 2 workers at 6,000,000 sequences: UNDECIDED: wall time 34\.254 h .*; to decide it: measure it again under the decided design/,
       ),

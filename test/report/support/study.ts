@@ -4,7 +4,7 @@
 import type { Figure } from '../../../src/capacity/answer.ts'
 import type { ResultRecord } from '../../../src/results/schema/index.ts'
 import { parseResultRecord } from '../../../src/results/store.ts'
-import type { StudyCapacity, StudyRow, StudyStats } from '../../../src/study/stats.ts'
+import type { StudyCapacity, StudyConsensus, StudyRow, StudyStats } from '../../../src/study/stats.ts'
 import { sampleResultRecord } from '../../support/result-records.ts'
 
 export const BEST = 'dnabert-batch-size=2048'
@@ -56,9 +56,38 @@ export function row(label: string, extraArgs: string[], rest: Partial<StudyRow> 
   }
 }
 
+/** Consensus figures of `common` IDs, `agreeing` of them, scores moved by at most `maxAbs` (measure/consensus.ts). */
+export function consensusOf(common: number, agreeing: number, maxAbs: number): StudyConsensus {
+  const over = maxAbs > 1e-3 ? common : 0
+  return {
+    file: 'prediction_results_highestscore.csv',
+    minAgreement: 0.99,
+    referenceCount: common,
+    candidateCount: common,
+    common,
+    missing: 0,
+    extra: 0,
+    duplicates: 0,
+    sameIds: true,
+    agreeing,
+    labelAgreement: agreeing / common,
+    scores: { count: 2 * common, maxAbs, meanAbs: maxAbs / 2, over, overShare: over / (2 * common), step: 1e-3 },
+  }
+}
+
+export const EQUAL_DETAIL =
+  'labels agree 100.0% (1,000 of 1,000 IDs in prediction_results_highestscore.csv); scores max |diff| 0.0042, mean 0.0021, 50.0% of 2,000 over 0.001'
+export const DIFFER_DETAIL =
+  'labels agree 97.2%, 1.8 points under 99% (972 of 1,000 IDs in prediction_results_highestscore.csv); scores max |diff| 0.31, mean 0.16, 50.0% of 2,000 over 0.001'
+
 /** A finished study: the best flips PERF-01 on 2 GPUs (FAIL -> PASS) with the default's outputs. */
 export function studyStats(): StudyStats {
-  const equal = (records: number) => ({ equal: true, records, detail: '1,000 predictions, labels agree 100.0%' })
+  const equal = (records: number) => ({
+    equal: true,
+    records,
+    detail: EQUAL_DETAIL,
+    consensus: consensusOf(1000, 1000, 0.0042),
+  })
   return {
     grid: { '--dnabert-batch-size': [512, 2048, 4096], '--cuda-streams': [2] },
     screenedOn: '2 GPUs',
@@ -93,12 +122,17 @@ export function studyStats(): StudyStats {
       }),
       row(OUTPUTS_DIFFER, ['--dnabert-batch-size', '4096'], {
         screening: [screened(1, 1000, 35)],
-        outputs: { equal: false, records: 1000, detail: 'labels agree 97.1% (below 99%)' },
-        dropped: { round: 1, records: 1000, why: 'outputs-differ', detail: 'labels agree 97.1% (below 99%)' },
+        outputs: { equal: false, records: 1000, detail: DIFFER_DETAIL, consensus: consensusOf(1000, 972, 0.31) },
+        dropped: { round: 1, records: 1000, why: 'outputs-differ', detail: DIFFER_DETAIL },
       }),
       row(NOTHING_TO_COMPARE, ['--cuda-streams', '2'], {
         screening: [{ round: 1, records: 1000, runs: 2, wallMs: null }],
-        outputs: { equal: null, records: 1000, detail: 'no completed run with a predictions file: cuda-streams=2' },
+        outputs: {
+          equal: null,
+          records: 1000,
+          detail: 'no completed run with outputs: cuda-streams=2',
+          consensus: null,
+        },
         dropped: { round: 1, records: 1000, why: 'no-outputs', detail: 'no predictions file to compare' },
       }),
     ],
