@@ -8,7 +8,8 @@
  * (the capacity design's top-ups, the settings study's screen) it leaves out, and says so where it matters.
  */
 import { PROBE_RECORDS } from '../../src/capacity/probe.ts'
-import { type PipelineStructure, planSizes, repeatingUnit } from '../../src/capacity/structure.ts'
+import { type PipelineStructure, planSizes, repeatingUnit, SIZE_RATIO } from '../../src/capacity/structure.ts'
+import { MIN_SIZE_RATIO } from '../../src/config/capacity-sample.ts'
 import { capacityTargets } from '../../src/config/capacity-targets.ts'
 import { presetMeanLengthBp, type RunSize } from '../../src/config/forecast-prior.ts'
 import type { SuiteSettings } from '../../src/engine/settings.ts'
@@ -102,8 +103,11 @@ export function capacityRuns(o: OutlineContext): PlannedRuns[] {
   let fitted: number[]
   let heldOut: number[]
   if (o.settings.sizesGiven) {
+    // Held out above given sizes (capacity-inputs.ts givenHeldOut): the user's sample where it is MIN_SIZE_RATIO above
+    // the largest, for a generated input a size SIZE_RATIO above it.
     fitted = [...o.settings.sizes].sort((a, b) => a - b)
-    heldOut = o.user ? [o.user.records] : []
+    const largest = fitted.at(-1)!
+    heldOut = !o.user ? [largest * SIZE_RATIO] : o.user.records >= largest * MIN_SIZE_RATIO ? [o.user.records] : []
   } else {
     out.push({
       size: { records: Math.min(PROBE_RECORDS, o.user?.records ?? PROBE_RECORDS), meanLengthBp },

@@ -90,6 +90,32 @@ describe('the first [plan] line of a first-ever invocation', () => {
     )
   })
 
+  test('sizes the user gave: no probe; held out a generated size twice the largest, or the sample where it is room', () => {
+    const prior = readForecastPrior()
+    const cost = runCostOf(prior, { pipeline: 'reference', scale: 'full', kind: H200, gpus: 1 })!
+    const outline = (user: OutlineContext['user']): OutlineContext => {
+      const env = { VIRNUCPRO_BENCH_SIZES: '1000,4000' }
+      return {
+        env,
+        settings: suiteSettings(env),
+        pipeline: 'reference',
+        gpuCount: 1,
+        user,
+        itemsPerRecord: null,
+        gpuMinutes: (size) => runCostMs(cost, null, size) / 60_000,
+      }
+    }
+    const sizes = (user: OutlineContext['user']) => capacityRuns(outline(user)).map((r) => [r.size.records, r.count])
+    expect(sizes(null)).toEqual([
+      [1_000, 1],
+      [1_000, 3],
+      [4_000, 3],
+      [8_000, 1],
+    ])
+    expect(sizes({ records: 20_000, meanLengthBp: 850 }).at(-1)).toEqual([20_000, 1])
+    expect(sizes({ records: 5_000, meanLengthBp: 850 }).at(-1)).toEqual([4_000, 3])
+  })
+
   test('a GPU kind with no prior says so plainly, and what it has; the forecast then follows the first run', () => {
     const line = firstLine({}, ['NVIDIA A100-SXM4-80GB'])
     expect(line).toContain(
