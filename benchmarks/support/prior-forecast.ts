@@ -11,7 +11,6 @@ import {
   itemsPerKbAt,
   priorKind,
   priorKinds,
-  type RunCost,
   type RunSize,
   readForecastPrior,
   runCostMs,
@@ -53,7 +52,6 @@ function overheadMs(prior: ForecastPrior, kind: string, file: string): number {
 interface Pricing {
   prior: ForecastPrior
   kind: string
-  costs: (gpus: number) => RunCost | null
   runMs: (size: RunSize, gpus: number) => number | null
 }
 
@@ -132,7 +130,7 @@ export function priorForecast(o: {
       return ms === null ? null : (ms * gpus) / 60_000
     },
   }
-  const pricing: Pricing = { prior, kind: kind ?? '', costs, runMs }
+  const pricing: Pricing = { prior, kind: kind ?? '', runMs }
   const files: Record<string, FilePrior> = {}
   for (const file of o.files ?? gpuTestFiles()) {
     const outline = fileOutline(file, ctx)
