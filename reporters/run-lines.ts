@@ -5,13 +5,19 @@ import {
   applyLine,
   armOf,
   doneLine,
+  droppedText,
+  type EarlierProgress,
   fileForecastMs,
+  forecastDisagreement,
   type InvocationStatus,
   type LedgerLine,
   ledgerTail,
   measurementPlanLine,
   newTally,
+  type PriorForecast,
   type ProgressContext,
+  priorFileMs,
+  priorRatio,
   type RunPhase,
   type RunPosition,
   reusedLine,
@@ -22,6 +28,8 @@ import {
   suiteName,
   timeLeft,
   waitingLine,
+  willSkip,
+  withoutForecasts,
 } from '../src/engine/invocation-progress/index.ts'
 import { REPO_ROOT } from '../src/pipeline/profiles.ts'
 
@@ -42,8 +50,11 @@ type Reused = { warmups: number; runs: number; from: 'earlier' | 'shared' }
 
 /**
  * Says where an invocation of the gpu project stands: at its start, the files it runs and how long it should take (by
- * earlier invocations under the same key, or after the first run); after every run, in one `[run]` line, the suite,
- * the configuration, run n of m, the run's wall time, and the invocation's time elapsed and forecast left; a `[running]`
+ * earlier invocations under the same key and plan, else by each file's plan at the host's cost prior, scaled once a
+ * file has ended by how far it was off here; or after the first run); after every run, in one `[run]` line, the
+ * suite, the configuration, run n of m, the run's wall time, and the invocation's time elapsed and forecast left (an
+ * earlier invocation's forecast dropped, said once, when this one's runs take over twice or under half as long as its
+ * runs of the same configuration: src/engine/invocation-progress/forecast-check.ts); a `[running]`
  * line when 45 s pass without one (a long run, inputs being made). The workers write each run to the invocation's
  * progress ledger (benchmarks/support/run-ledger.ts); this reads it as it grows, on a timer and before each of vitest's
  * own events, so a run's line comes before the lines the run's end brings (its annotations, the capacity answer).
@@ -58,6 +69,10 @@ export default class RunLinesReporter implements Reporter {
   #specs: TestSpecification[] = []
   #files: string[] = []
   #progress: ProgressContext | null = null
+  /** What earlier invocations forecast; their forecasts dropped once this invocation's runs disagree with theirs. */
+  #earlier: EarlierProgress | null = null
+  /** What each file's plan costs by the host's prior; no longer used once a forecast was dropped. */
+  #prior: PriorForecast | null = null
   #read: (() => LedgerLine[]) | null = null
   #tally = newTally()
   #announced = new Set<string>()
@@ -126,12 +141,16 @@ export default class RunLinesReporter implements Reporter {
     const progress = (project.getProvidedContext() as { progress?: ProgressContext | null }).progress
     if (!progress) return
     this.#progress = progress
+    this.#earlier = progress.earlier
+    this.#prior = progress.prior ?? null
     this.#read = ledgerTail(progress.ledger)
-    this.#files = this.#specs
+    const files = this.#specs
       .filter((s) => s.project.name === project.name)
       .map((s) => relative(REPO_ROOT, s.moduleId))
       .sort()
-    this.#say(startLine({ ...progress, files: this.#files }))
+    // A file whose tests will skip is not counted: it runs nothing (its skip line says why).
+    this.#files = files.filter((f) => willSkip(this.#prior, f) === null)
+    this.#say(startLine({ ...progress, files }))
     this.#timer = setInterval(() => this.#tick(), this.#pollMs)
     this.#timer.unref()
   }
@@ -165,7 +184,21 @@ export default class RunLinesReporter implements Reporter {
     }
     this.#runsMs += line.wallMs
     this.#sayReused(line.measurement)
-    this.#say(runLine(at, line, this.#status()))
+    // Checked first: a forecast this run drops is gone from the line's own time left.
+    const dropped = this.#checkForecast(line)
+    this.#say(runLine(at, line, this.#status(), dropped))
+  }
+
+  /** Drops the earlier invocations' forecast once this invocation's runs disagree with theirs; what to say, or null. */
+  #checkForecast(line: Extract<LedgerLine, { type: 'run' }>): string | null {
+    const earlier = this.#earlier
+    if (!earlier || Object.keys(earlier.files).length === 0) return null
+    const disagreement = forecastDisagreement(earlier, this.#tally, line)
+    if (!disagreement) return null
+    // Neither source forecasts the files not started any more: the host is not the one the forecast stood on.
+    this.#earlier = withoutForecasts(earlier)
+    this.#prior = null
+    return droppedText(disagreement)
   }
 
   #position(file: string, arm: string, phase: RunPhase, n: number, a: ArmProgress | null): RunPosition {
@@ -217,9 +250,14 @@ export default class RunLinesReporter implements Reporter {
 
   #status(): InvocationStatus {
     const t = this.#tally
+    // The prior, scaled by how far it was off for the files ended here (1 until one has).
+    const ratio = priorRatio(this.#prior, t.fileSpansMs, this.#files)
     const ahead = this.#files
       .filter((f) => !t.filesStarted.has(f))
-      .map((file) => ({ file, forecastMs: fileForecastMs(this.#progress?.earlier ?? null, file) }))
+      .map((file) => ({
+        file,
+        forecastMs: fileForecastMs(this.#earlier, file) ?? priorFileMs(this.#prior, file, this.#files, ratio),
+      }))
     return {
       elapsedMs: this.#elapsedMs(),
       left: timeLeft(t, this.#nowMs(), ahead),

@@ -1,10 +1,11 @@
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import type { RunSize } from '../../src/config/forecast-prior.ts'
 import { readSetting } from '../../src/config/variables.ts'
 import { resultsRoot, workDirOf } from '../../src/engine/context.ts'
 import { chooseRun } from '../../src/engine/continuation.ts'
 import { installGracefulStop } from '../../src/engine/graceful-stop.ts'
-import { openProgress, type ProgressContext } from '../../src/engine/invocation-progress/index.ts'
+import { openProgress, type PriorForecast, type ProgressContext } from '../../src/engine/invocation-progress/index.ts'
 import { environmentKey } from '../../src/engine/run-keys.ts'
 import { campaignTask } from '../../src/engine/settings.ts'
 import { FIXTURES_CACHE_DIR } from '../../src/input/dataset-cache.ts'
@@ -17,6 +18,7 @@ import { reportsDir } from '../../src/report/run-dir.ts'
 import { unfinishedMeasurements } from '../../src/results/partial-records.ts'
 import { collectProvenance } from '../../src/results/provenance.ts'
 import { makeRunId } from '../../src/results/run-id.ts'
+import type { RunKey } from '../../src/results/run-key.ts'
 import { type RunState, STATE_FILE, writeRunState, writeRunStateSync } from '../../src/results/run-state.ts'
 import { runDirectory } from '../../src/results/store.ts'
 import {
@@ -31,6 +33,7 @@ import {
 } from '../../src/results/writer-lock.ts'
 import { failProject } from './fail-project.ts'
 import type { GpuAvailability } from './gpu-availability.ts'
+import { priorForecast } from './prior-forecast.ts'
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -43,8 +46,11 @@ declare module 'vitest' {
   }
 }
 
-/** The run key's shared part as the workers will compute it (src/engine/journal-options.ts), for choosing the run. */
-async function invocationKey(env: NodeJS.ProcessEnv) {
+/**
+ * The run key's shared part as the workers will compute it (src/engine/journal-options.ts), for choosing the run, and
+ * the user's sample's size (records and mean length: what the first forecast prices, prior-forecast.ts).
+ */
+async function invocationKey(env: NodeJS.ProcessEnv): Promise<{ key: RunKey; user: RunSize | null }> {
   const profile = selectProfile(undefined, env)
   const userPath = env.VIRNUCPRO_BENCH_INPUT?.trim()
   // Read and validated by gpu-global-setup.ts already: this is its cached identity.
@@ -61,7 +67,18 @@ async function invocationKey(env: NodeJS.ProcessEnv) {
     targetDir: profile.name === 'virnucpro' ? (env.VIRNUCPRO_DIR ?? null) : null,
     input: user ? { source: user, used: [] } : null,
   })
-  return environmentKey(provenance)
+  const size = user && user.records > 0 ? { records: user.records, meanLengthBp: user.bases / user.records } : null
+  return { key: await environmentKey(provenance), user: size }
+}
+
+/** The first forecast by each file's plan and the host's cost prior; worth less than the run: none where it fails. */
+function priorOf(env: NodeJS.ProcessEnv, gpuNames: readonly string[], user: RunSize | null): PriorForecast | null {
+  try {
+    return priorForecast({ env, gpuNames, user })
+  } catch (error) {
+    console.error(`virnucpro-bench: no forecast from the cost prior: ${(error as Error).message}`)
+    return null
+  }
 }
 
 /**
@@ -143,7 +160,7 @@ export default async function setup(project: TestProject): Promise<(() => void) 
     project.provide('progress', null)
     return undefined
   }
-  const key = await invocationKey(env)
+  const { key, user } = await invocationKey(env)
   const choice = await chooseRun({ root, env, key })
   for (const line of choice.lines) console.error(`virnucpro-bench: ${line}`)
   const resultsDir = runDirectory(root, choice.runId)
@@ -181,7 +198,16 @@ export default async function setup(project: TestProject): Promise<(() => void) 
   project.provide('writer', { token, pid: process.pid })
   project.provide(
     'progress',
-    await progressOf({ root, workDir, key, env, runId: choice.runId, continued: choice.continued }),
+    await progressOf({
+      root,
+      workDir,
+      key,
+      env,
+      runId: choice.runId,
+      continued: choice.continued,
+      args: process.argv.slice(2),
+      prior: priorOf(env, availability.gpuNames, user),
+    }),
   )
   return async () => {
     uninstall()

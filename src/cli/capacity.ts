@@ -145,7 +145,15 @@ export async function run(args: string[]): Promise<number> {
   const sizes = numberList('sizes', values.sizes)
   const at = numberList('at', values.at) ?? []
   if (values.json !== undefined && values.json !== '-')
-    checkOutputTarget('capacity', '--json', values.json, positionals)
+    checkOutputTarget(
+      {
+        command: 'capacity',
+        option: '--json',
+        target: values.json,
+        instead: 'a new file outside every run directory, e.g. ./capacity-refit.json',
+      },
+      positionals,
+    )
   const found = (await Promise.all(positionals.map(recordsIn))).flat()
   if (found.length === 0)
     throw new UnusableDataError(

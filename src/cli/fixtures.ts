@@ -17,6 +17,7 @@ import { type FixtureOverrides, PRESET_NAMES, type PresetName, resolveParams } f
 import { SAMPLE_SELECTIONS, type SampleSelection, STRATIFY_BY, type StratifyBy, sampleFasta } from '../input/sample.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
 import { UnusableDataError } from './exit-codes.ts'
+import { checkOutputTarget } from './output-target.ts'
 import { fixturesGenerateSpec, fixturesInspectSpec, fixturesSampleSpec, fixturesSpec } from './specs.ts'
 import { parseIntegerOption, parseNumberOption, UsageError } from './usage-error.ts'
 
@@ -58,6 +59,16 @@ function refusalOf(error: unknown): string | undefined {
   return message.includes('; ') ? message : `${message}; ${fix}`
 }
 
+/** Fixtures never go into a run directory (issue 58): their manifest.json would be read as one of its records. */
+function checkOutDirTarget(command: string, out: string): void {
+  checkOutputTarget({
+    command,
+    option: '--out',
+    target: out,
+    instead: 'a directory outside every run directory, e.g. fixtures/<name>',
+  })
+}
+
 async function generate(args: string[]): Promise<number> {
   const command = fixturesGenerateSpec.name
   const { values } = parseCommand(fixturesGenerateSpec, args)
@@ -86,6 +97,7 @@ async function generate(args: string[]): Promise<number> {
     throw new UsageError(`${command}: ${(error as Error).message}`, { cause: error })
   }
   const outDir = resolve(values.out)
+  checkOutDirTarget(command, values.out)
   // Refused before any work: a directory that is not ours to write, then a fixture that cannot fit.
   await refuseForeignNames(outDir, await planOutputDir(outDir), fixtureFileNames(params))
   const bytes = estimateFixtureBytes(params)
@@ -163,6 +175,7 @@ async function sample(args: string[]): Promise<number> {
     chunkLength: parseIntegerOption(command, 'chunk-length', values['chunk-length'], 1),
   }
   const outDir = resolve(values.out)
+  checkOutDirTarget(command, values.out)
   await planOutputDir(outDir)
   let done: number | object
   try {

@@ -15,6 +15,7 @@ import type { ResultRecord } from '../results/schema/index.ts'
 import { type CommandSpec, parseCommand, selectSubcommand } from './command-spec.ts'
 import { UnusableDataError } from './exit-codes.ts'
 import { renderChanges, renderRuns, renderSeries } from './history-text.ts'
+import { checkOutputTarget } from './output-target.ts'
 import { historyAddSpec, historyChangesSpec, historyListSpec, historyShowSpec, historySpec } from './specs-history.ts'
 import { UsageError } from './usage-error.ts'
 
@@ -99,8 +100,21 @@ async function add(args: string[]): Promise<number> {
   for (const dir of positionals)
     if (!(await stat(dir).catch(() => null))?.isDirectory())
       throw new UsageError(`history add: RUN_DIR '${dir}' is not a directory`)
-  const runs = await readRunDirs(positionals)
   const file = historyFile(values.db)
+  // A history inside a run directory would be a file its readers never wrote (issue 58); refused before anything is read.
+  const option =
+    values.db !== undefined
+      ? '--db'
+      : process.env.VIRNUCPRO_BENCH_HISTORY?.trim()
+        ? 'VIRNUCPRO_BENCH_HISTORY'
+        : 'history file'
+  checkOutputTarget({
+    command: 'history add',
+    option,
+    target: file,
+    instead: 'a .sqlite file outside every run directory, e.g. results/history.sqlite',
+  })
+  const runs = await readRunDirs(positionals)
   // Both before SQLite opens it: a file that is no history, or cannot be written, is left exactly as it was.
   checkHistoryFile(file)
   checkHistoryWritable(file)
@@ -241,6 +255,14 @@ function minEffectOf(value: string | undefined): number | undefined {
 async function changes(args: string[]): Promise<number> {
   const { values } = parseCommand(historyChangesSpec, args)
   const minRelativeEffect = minEffectOf(values['min-effect'])
+  const jsonFile = values['json-file']
+  if (jsonFile !== undefined)
+    checkOutputTarget({
+      command: 'history changes',
+      option: '--json-file',
+      target: jsonFile,
+      instead: 'a new file outside every run directory, e.g. ./changes.json',
+    })
   const file = historyFile(values.db)
   using store = HistoryStore.open(file)
   // One snapshot for the names, the series and the runs the newest points are judged by.
@@ -250,7 +272,7 @@ async function changes(args: string[]): Promise<number> {
   })
   const exitCode = report.regressions.length > 0 ? 1 : 0
   const json = { schemaVersion: CHANGES_JSON_SCHEMA_VERSION, file, ...report, exitCode }
-  if (values['json-file'] !== undefined) await writeJsonFile(values['json-file'], json)
+  if (jsonFile !== undefined) await writeJsonFile(jsonFile, json)
   if (values.json) printJson(json)
   else print(renderChanges(report))
   return exitCode

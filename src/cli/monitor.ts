@@ -18,6 +18,7 @@ import { createLogParser } from '../pipeline/log-parser.ts'
 import { spawnTracked } from '../pipeline/tracked-process.ts'
 import { parseCommand } from './command-spec.ts'
 import { EXIT_UNUSABLE_DATA, UnusableDataError } from './exit-codes.ts'
+import { checkOutputTarget } from './output-target.ts'
 import { monitorSpec } from './specs.ts'
 import { parseIntegerOption, UsageError } from './usage-error.ts'
 
@@ -63,6 +64,13 @@ export function parseMonitorArgs(args: string[]): MonitorArgs {
  */
 function checkLogPath(out: string | undefined): void {
   if (out === undefined) return
+  // Nor inside a run directory (issue 58): beside its records and runs, a log of another process reads as one of them.
+  checkOutputTarget({
+    command: NAME,
+    option: '--out',
+    target: out,
+    instead: 'a new file outside every run directory, e.g. ./gpu.jsonl',
+  })
   const info = statSync(out, { throwIfNoEntry: false })
   if (info === undefined) return
   const what = info.isDirectory() ? 'is a directory' : 'exists already'

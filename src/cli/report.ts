@@ -13,6 +13,7 @@ import { listRunDirs, reportsDir, resultsRoot } from '../report/run-dir.ts'
 import { REPORT_FILES, writeReport } from '../report/write.ts'
 import { parseCommand } from './command-spec.ts'
 import { EXIT_OK, EXIT_VERDICT, UnusableDataError } from './exit-codes.ts'
+import { checkOutputTarget } from './output-target.ts'
 import { reportSpec } from './specs.ts'
 import { UsageError } from './usage-error.ts'
 
@@ -60,6 +61,9 @@ export async function run(args: string[]): Promise<number> {
   const scope = thresholdsScopeNote()
   if (scope) console.error(`virnucpro-bench report: note: ${scope}`)
   const outDir = reportsDir(values.out)
+  // Never into or over a run directory (issue 58): its readers would take the reports' JSON for records of its own.
+  const option = values.out !== undefined ? '--out' : 'reports directory'
+  checkOutputTarget({ command: 'report', option, target: outDir, instead: 'a directory outside every run directory' })
   try {
     await checkOutDir(outDir, REPORT_FILES, '--out')
     const input = await loadReportInput({

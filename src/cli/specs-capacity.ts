@@ -19,7 +19,12 @@ export const capacitySpec = {
       description:
         'further sizes to project to (sequences), besides the typical and production sizes (45,000, 6,000,000)',
     },
-    json: { type: 'string', value: 'FILE', description: 'also write the refit as JSON to FILE (- for stdout)' },
+    json: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'also write the refit as JSON to FILE (- for stdout); never inside a run directory nor over a record',
+    },
   },
   notes: [
     'Each RUN_DIR is a run directory (results/<runId>) or a results root holding run directories; their records are read (runs several records share, once), grouped by configuration and measured size, and refitted.',

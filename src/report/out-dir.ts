@@ -2,13 +2,16 @@
  * Whether reports may go to a directory without touching anything of the user's (git's and hyperfine's rule: nothing
  * is overwritten that the tool did not write, unless asked). Allowed: a directory that does not exist yet (its
  * nearest existing parent writable), one holding none of the report names, or one earlier reports went to (its
- * summary.json is a report's). Refused: a file, a place that cannot be written, other files of the report names.
+ * summary.json is a report's). Refused: a file, a place that cannot be written, other files of the report names, and
+ * a place inside or over a run directory (known by what it holds: src/results/run-dir-marks.ts), whose readers would
+ * take the reports' JSON for records of the run (issue 58).
  */
 import { constants } from 'node:fs'
 import { access, lstat, readdir, readlink, stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { escapeControls } from '../platform/one-line.ts'
 import { ONE_STRING_MAX_BYTES, readRegularFile } from '../platform/regular-file.ts'
+import { enclosingRunDir, realPath } from '../results/run-dir-marks.ts'
 import { ReportError } from './errors.ts'
 
 const FIX = 'give a new or empty directory, or one earlier reports went to; nothing was written'
@@ -60,6 +63,12 @@ export async function checkOutDir(outDir: string, fileNames: readonly string[], 
     throw new ReportError('REPORT_OUT_DIR', `${label} '${outDir}' ${problem}: ${FIX}`)
   }
   const dir = resolve(outDir)
+  const run = enclosingRunDir(dir)
+  if (run !== null)
+    throw new ReportError(
+      'REPORT_OUT_DIR',
+      `${label} '${outDir}' ${run.dir === realPath(dir) ? 'is' : 'is inside'} the run directory '${run.dir}' (${run.holds}), whose readers would take the reports for its records: give a directory outside every run directory; nothing was written`,
+    )
   const info = await statOrNull(dir)
   // A link to nowhere: mkdir would find the link there, and the first file written would fail inside it.
   if (info === null && (await lstat(dir).catch(() => null))?.isSymbolicLink())

@@ -278,7 +278,7 @@ describe('virnucpro-bench capacity', () => {
   })
 
   // Issue 47: `--json RUN/capacity-1-GPU.json` replaced the run's own record with the refit, and the next read called
-  // the finished run interrupted. A target inside a run directory (read, or named as a run) or over any record is
+  // the finished run interrupted. A target inside a run directory (read, or known by what it holds) or over any record is
   // refused before anything is read or written.
   test('--json never writes into a run directory or over a record: refused in one line (2), every file as it was', async () => {
     const dir = d[0]!
@@ -288,12 +288,14 @@ describe('virnucpro-bench capacity', () => {
     const before = await bytes()
     const over = await cli([dir, '--json', join(dir, files[0]!)])
     expect([over.exitCode, over.stderr.trim().split('\n').length], over.stderr).toEqual([2, 1])
-    expect(over.stderr).toContain(`is inside the run directory '${dir}'`)
+    expect(over.stderr).toContain('is a result record')
     const beside = await cli([dir, '--json', join(dir, 'refit.json')])
     expect(beside.exitCode, beside.stderr).toBe(2)
+    expect(beside.stderr).toContain(`is inside the run directory '${dir}'`)
     expect(await readdir(dir)).not.toContain('refit.json')
     // A record copied elsewhere is still a measurement: not written over either.
-    const copy = join(root, 'kept-record.json')
+    await mkdir(join(root, 'copied'))
+    const copy = join(root, 'copied', 'kept-record.json')
     await writeFile(copy, before[0]!)
     const onCopy = await cli([dir, '--json', copy])
     expect(onCopy.exitCode, onCopy.stderr).toBe(2)

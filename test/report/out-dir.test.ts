@@ -33,4 +33,16 @@ describe('where reports may go', () => {
     mkdirSync(join(root, 'dirs', 'summary.md'), { recursive: true })
     await expect(check(join(root, 'dirs'))).rejects.toThrow("holds 'summary.md', which is not a file")
   })
+
+  // Issue 58: the reporter's reports directory (VIRNUCPRO_BENCH_REPORTS_DIR) as much as `report --out`.
+  test('inside or over a run directory, known by what it holds (a pinned ID cut before its first record): refused', async () => {
+    const run = join(root, 'pin1')
+    mkdirSync(join(run, 'work'), { recursive: true })
+    const state = { format: 1, state: 'interrupted', key: {}, startedAt: '', updatedAt: '', command: [] }
+    writeFileSync(join(run, 'work', 'state.json'), JSON.stringify(state))
+    await expect(checkOutDir(join(run, 'reports'), NAMES, 'reports directory')).rejects.toThrow(
+      `reports directory '${join(run, 'reports')}' is inside the run directory '${run}' (work/state.json, a run's state)`,
+    )
+    await expect(check(run)).rejects.toThrow(`--out '${run}' is the run directory '${run}'`)
+  })
 })

@@ -13,14 +13,19 @@ const E2E = 'benchmarks/e2e.gpu.test.ts'
 type Unstamped = LedgerLine extends infer L ? (L extends LedgerLine ? Omit<L, 'at'> : never) : never
 
 /** A reporter on a fresh ledger, fed the gpu project's two files, on a clock the test moves. */
-function reporterOnLedger() {
+function reporterOnLedger(
+  earlier: ProgressContext['earlier'] = { files: {}, kept: {} },
+  prior: ProgressContext['prior'] = null,
+  extra: string[] = [],
+) {
   const ledger = join(tempDirUntilFileEnd('run-lines-'), 'ledger.jsonl')
   const progress: ProgressContext = {
     ledger,
     runId: 'RUN',
     resultsRoot: '/results',
     continuable: true,
-    earlier: { files: {}, kept: {} },
+    earlier,
+    prior,
   }
   const project = { name: 'gpu', getProvidedContext: () => ({ progress }) } as unknown as TestProject
   const other = { name: 'unit', getProvidedContext: () => ({}) } as unknown as TestProject
@@ -34,7 +39,7 @@ function reporterOnLedger() {
     pollMs: 1_000,
   })
   const spec = (file: string, p = project) => ({ project: p, moduleId: join(REPO_ROOT, file) }) as TestSpecification
-  reporter.onTestRunStart([spec(STAGE), spec(E2E), spec('test/x.test.ts', other)])
+  reporter.onTestRunStart([spec(STAGE), spec(E2E), ...extra.map((f) => spec(f)), spec('test/x.test.ts', other)])
   const module = (file: string) => ({ project, moduleId: join(REPO_ROOT, file) }) as unknown as TestModule
   const append = (line: Unstamped) => appendLedgerLine(ledger, { ...line, at: clock.nowMs } as LedgerLine)
   return { reporter, lines, clock, module, append }
@@ -119,5 +124,90 @@ describe('the run-lines reporter', () => {
     reporter.onTestModuleStart({ project: bare, moduleId: join(REPO_ROOT, STAGE) } as unknown as TestModule)
     reporter.onTestRunEnd()
     expect(lines).toEqual([])
+  })
+
+  // Issue 58: the earlier ledger said a run takes 2 s; this invocation's first run takes 20 s.
+  test("an earlier invocation's forecast that this one's runs disagree with is dropped, said in the run's line", () => {
+    const armsMs = { '1 GPU': { 'warm-up': null, run: 2_000 } }
+    const { reporter, lines, clock, module, append } = reporterOnLedger({
+      files: {
+        [STAGE]: { runs: 2, reused: 0, spanMs: 5_000, runId: 'R0', armsMs },
+        [E2E]: { runs: 2, reused: 0, spanMs: 6_000, runId: 'R0', armsMs: {} },
+      },
+      kept: {},
+    })
+    reporter.onTestModuleStart(module(STAGE))
+    expect(lines[0]).toContain('Forecast: about 11 s, as earlier invocations of this plan under this key took them')
+    append({ type: 'file-start', file: STAGE })
+    append({
+      type: 'plan',
+      file: STAGE,
+      measurement: 'm1',
+      arms: [{ label: '1 GPU', warmups: 0, runs: 2, minRuns: 2 }],
+    })
+    append({ type: 'start', file: STAGE, measurement: 'm1', arm: '1 GPU', phase: 'run', n: 1 })
+    reporter.onTestCaseAnnotate()
+    clock.nowMs += 20_000
+    append(run('1 GPU', 'run', 1, 20_000))
+    reporter.onTestCaseAnnotate()
+    expect(lines.at(-1)).toBe(
+      "[run] stage-throughput > 1 GPU: run 1 of 2, 20.0 s; invocation 5 s elapsed, about 20 s left for the runs planned so far, more for the files not started (1 of 2 runs planned so far, warm-ups included; 1 file not started); forecast dropped: the earlier invocation's runs took 2.0 s, these take 20.0 s (over 2x apart), so files not started have no forecast until they run",
+    )
+    append(run('1 GPU', 'run', 2, 21_000))
+    reporter.onTestCaseAnnotate()
+    expect(lines.at(-1)).not.toContain('forecast dropped')
+    expect(lines.at(-1)).toContain('more for the files not started')
+  })
+
+  // Issue 57: a first-ever invocation forecasts from each file's plan and the host's prior, refined as files end.
+  test('the prior forecasts the files not started, scaled by how far it was off for the files that ended', () => {
+    const [STUDY, MEMORY] = ['benchmarks/study.gpu.test.ts', 'benchmarks/memory.gpu.test.ts']
+    const prior: ProgressContext['prior'] = {
+      kind: 'NVIDIA H200',
+      missing: null,
+      files: {
+        [STAGE]: { ms: 10_000, runs: 2, unknown: [] },
+        [E2E]: { ms: 60_000, runs: 2, unknown: [] },
+        [MEMORY]: { ms: 5_000, runs: 1, unknown: [] },
+        [STUDY]: { skip: 'settings study: not part of the main job' },
+      },
+    }
+    const { reporter, lines, clock, module, append } = reporterOnLedger(undefined, prior, [STUDY, MEMORY])
+    reporter.onTestModuleStart(module(STAGE))
+    expect(lines[0]).toContain(
+      '3 files, one at a time: e2e, memory, stage-throughput (1 more skip, each saying why: study). Forecast: about 1 min 15 s, from the NVIDIA H200 prior (e2e 2 runs 1 min 0 s, memory 1 run 5 s, stage-throughput 2 runs 10 s); refined after each run.',
+    )
+    append({ type: 'file-start', file: STAGE })
+    append({
+      type: 'plan',
+      file: STAGE,
+      measurement: 'm1',
+      arms: [{ label: '1 GPU', warmups: 0, runs: 2, minRuns: 2 }],
+    })
+    clock.nowMs += 10_000
+    append(run('1 GPU', 'run', 1, 10_000))
+    reporter.onTestCaseAnnotate()
+    // The runs planned by their own time, e2e by the prior; the skipping study is no file not started.
+    expect(lines.at(-1)).toMatch(
+      /run 1 of 2, 10\.0 s; invocation 5 s elapsed, about 1 min 15 s left \(1 of 2 runs planned so far, warm-ups included; 2 files not started\)$/,
+    )
+    clock.nowMs += 10_000
+    append(run('1 GPU', 'run', 2, 10_000))
+    append({ type: 'end', file: STAGE, measurement: 'm1' })
+    append({ type: 'file-end', file: STAGE })
+    reporter.onTestModuleEnd()
+    // stage took 20 s where the prior said 10 s: once it has ended, e2e's 60 s reads 2 min.
+    append({ type: 'file-start', file: MEMORY })
+    append({
+      type: 'plan',
+      file: MEMORY,
+      measurement: 'm2',
+      arms: [{ label: '1 GPU', warmups: 0, runs: 1, minRuns: 1 }],
+    })
+    append({ ...run('1 GPU', 'run', 1, 4_000), file: MEMORY, measurement: 'm2' })
+    reporter.onTestCaseAnnotate()
+    expect(lines.at(-1)).toMatch(
+      /^\[run\] memory > 1 GPU: run 1 of 1, 4\.0 s; invocation 5 s elapsed, about 2 min 0 s left \(/,
+    )
   })
 })

@@ -2,8 +2,8 @@
  * The progress ledger: one JSON line per event of one invocation of the gpu project (a file started or ended, a
  * measurement planned, a run started or ended), in `<work dir>/progress/<started>-<pid>.jsonl`. The workers append to
  * it as they measure, one file at a time; the run-lines reporter, in vitest's main process, reads it as it grows and
- * says where the invocation stands; a later invocation under the same key reads it to forecast its own files
- * (earlier-progress.ts). A file of its own per invocation, so that a writer that lost the run (suspended past its lock's
+ * says where the invocation stands; a later invocation under the same key and plan (its first line, plan-key.ts)
+ * reads it to forecast its own files (earlier-progress.ts). A file of its own per invocation, so that a writer that lost the run (suspended past its lock's
  * lease) never adds lines to its successor's ledger.
  */
 import { appendFileSync, closeSync, fstatSync, openSync, readSync } from 'node:fs'
@@ -16,6 +16,8 @@ const Phase = z.enum(['warm-up', 'run'])
 const base = { at: z.number(), file: z.string() }
 
 const LedgerLineSchema = z.discriminatedUnion('type', [
+  /** The first line: the invocation's plan (plan-key.ts), what a later invocation's forecast must share. */
+  z.object({ type: z.literal('invocation'), at: z.number(), plan: z.record(z.string(), z.unknown()) }),
   z.object({ type: z.literal('file-start'), ...base }),
   z.object({ type: z.literal('file-end'), ...base }),
   z.object({
@@ -53,7 +55,10 @@ const LedgerLineSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('end'), ...base, measurement: z.string() }),
 ])
 
-/** One line of the ledger: an event, when it happened (ms since the epoch) and the test file it happened in. */
+/**
+ * One line of the ledger: an event, when it happened (ms since the epoch) and the test file it happened in; or the
+ * invocation's plan, its first line.
+ */
 export type LedgerLine = z.infer<typeof LedgerLineSchema>
 
 /** `<work dir>/progress/<started, ISO without separators>-<pid>.jsonl`: names sort by start. */

@@ -81,11 +81,16 @@ const position = (p: RunPosition) => `${p.phase} ${p.n} of ${p.upTo ? 'up to ' :
 
 /**
  * After a run measured by this invocation: `[run] capacity > 1 GPU, 1,000 seqs: run 2 of 3, 14.2 s; invocation ...`;
- * a run that did not complete says how it ended.
+ * a run that did not complete says how it ended; `note`, what this run changed (a forecast dropped), comes last.
  */
-export function runLine(p: RunPosition, run: { wallMs: number; exitClass: string }, s: InvocationStatus): string {
+export function runLine(
+  p: RunPosition,
+  run: { wallMs: number; exitClass: string },
+  s: InvocationStatus,
+  note: string | null = null,
+): string {
   const ended = run.exitClass === 'completed' ? '' : `, ended ${escapeControls(run.exitClass)}`
-  return `[run] ${where(p)}: ${position(p)}, ${secondsText(run.wallMs)}${ended}; ${statusText(s)}`
+  return `[run] ${where(p)}: ${position(p)}, ${secondsText(run.wallMs)}${ended}; ${statusText(s)}${note ? `; ${note}` : ''}`
 }
 
 /**

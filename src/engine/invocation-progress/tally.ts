@@ -32,6 +32,9 @@ export interface Tally {
   reused: { earlier: number; shared: number }
   filesStarted: Set<string>
   filesEnded: Set<string>
+  /** When each file started (ms since the epoch), and how long each ended file took (ms). */
+  fileStartsAt: Map<string, number>
+  fileSpansMs: Map<string, number>
   /** The run being measured now, and since when (ms since the epoch). */
   inFlight: { file: string; measurement: string; arm: string; phase: RunPhase; n: number; sinceMs: number } | null
 }
@@ -44,6 +47,8 @@ export function newTally(): Tally {
     reused: { earlier: 0, shared: 0 },
     filesStarted: new Set(),
     filesEnded: new Set(),
+    fileStartsAt: new Map(),
+    fileSpansMs: new Map(),
     inFlight: null,
   }
 }
@@ -85,13 +90,17 @@ export function applyLine(t: Tally, line: LedgerLine): void {
   switch (line.type) {
     case 'file-start':
       t.filesStarted.add(line.file)
+      t.fileStartsAt.set(line.file, line.at)
       return
-    case 'file-end':
+    case 'file-end': {
       t.filesEnded.add(line.file)
+      const start = t.fileStartsAt.get(line.file)
+      if (start !== undefined && line.at > start) t.fileSpansMs.set(line.file, line.at - start)
       // A measurement whose end never came (its test threw past it) runs no more once its file has ended.
       for (const m of t.measurements.values()) if (m.file === line.file) stop(m)
       if (t.inFlight?.file === line.file) t.inFlight = null
       return
+    }
     case 'plan':
       t.measurements.set(line.measurement, {
         file: line.file,

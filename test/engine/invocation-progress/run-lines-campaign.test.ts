@@ -68,7 +68,8 @@ describe.skipIf(pipeline.state !== 'ready')('the gpu project says where it stand
     const start = lines.findIndex((l) => l.text.startsWith('[plan] gpu project: '))
     expect(start, output).toBeGreaterThanOrEqual(0)
     expect(lines[start]!.text).toMatch(
-      /^\[plan\] gpu project: 2 files, one at a time: e2e, stage-throughput\. Forecast: .*the forecast follows the first run\. .* the same command run again continues run \S+ where it stopped/,
+      // Issue 57: a first-ever invocation forecasts from its files' plans and the prior (the CPU stand-in here).
+      /^\[plan\] gpu project: 2 files, one at a time: e2e, stage-throughput\. Forecast: about \d+ (min \d+ )?s, from the CPU prior \(e2e 2 runs .*, stage-throughput 2 runs .*\); refined after each run\. .* the same command run again continues run \S+ where it stopped/,
     )
 
     const runLines = lines.map((l) => l.text).filter((l) => l.startsWith('[run] ') && !l.startsWith('[run] all files'))

@@ -14,7 +14,7 @@ describe('the line an invocation opens with', () => {
       continuable: false,
     })
     expect(line).toBe(
-      '[plan] gpu project: 2 files, one at a time: e2e, stage-throughput. Forecast: no earlier invocation under this key in /r ran these files, so the forecast follows the first run. Each file plans its runs as it starts; a [run] line follows every run. VIRNUCPRO_BENCH_FRESH=1 is set: the same command run again would start afresh; run without it to continue run R where it stopped.',
+      '[plan] gpu project: 2 files, one at a time: e2e, stage-throughput. Forecast: no earlier invocation of this plan under this key in /r ran these files, so the forecast follows the first run. Each file plans its runs as it starts; a [run] line follows every run. VIRNUCPRO_BENCH_FRESH=1 is set: the same command run again would start afresh; run without it to continue run R where it stopped.',
     )
   })
 })
