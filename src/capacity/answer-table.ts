@@ -99,12 +99,19 @@ function speedupTable(a: CapacityAnswer, level: string): AnswerTable {
     title: `k GPUs against 1 at ${count(a.production)} sequences (speedup, x)`,
     head: ['GPUs', `speedup against 1 GPU [${level}]`, 'threshold (x)', 'decision'],
     rows: a.comparisons.map((c) => [
-      a.gpus.find((g) => g.gpuCount === c.gpuCount)?.label ?? `${c.gpuCount} GPUs`,
+      c.mixed ?? a.gpus.find((g) => g.gpuCount === c.gpuCount)?.label ?? `${c.gpuCount} GPUs`,
       speedup(c.speedup),
       `>= ${c.threshold}`,
       decisionCell(c.state, a.status.final),
     ]),
-    notes: a.definitions.filter((d) => /^(speedup|PERF-03)/.test(d)),
+    notes: [
+      ...a.definitions.filter((d) => /^(speedup|PERF-03)/.test(d)),
+      ...(a.comparisons.some((c) => c.mixed)
+        ? [
+            'mixed architectures: the k-GPU configuration ran another architecture than its 1-GPU baseline (the row says which is which); not the like-against-like speedup',
+          ]
+        : []),
+    ],
   }
 }
 

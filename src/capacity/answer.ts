@@ -92,7 +92,17 @@ export interface CapacityAnswer {
   typical: number
   production: number
   gpus: GpuAnswer[]
-  comparisons: { gpuCount: number; speedup: Figure | null; threshold: number; state: DecisionState | null }[]
+  comparisons: {
+    gpuCount: number
+    speedup: Figure | null
+    threshold: number
+    state: DecisionState | null
+    /**
+     * Where the k-GPU configuration ran another architecture than its 1-GPU baseline (records before issue 56: `--gpus
+     * 0` ran v1.0, `--gpus 0,1` v2.0), which is which: `2 GPUs, v2.0 against 1 GPU, v1.0`; null like against like.
+     */
+    mixed: string | null
+  }[]
   /** GPU counts of 1, 2, 4 and 8 this measurement has no answer for; the most it measured (what its host held at least). */
   notMeasured: number[]
   hostGpus: number
@@ -204,6 +214,10 @@ function gpuAnswer(
   }
 }
 
+/** A configuration's label with its architecture where the label does not say it already: `1 GPU (v1.0)`. */
+const withArchitecture = (label: string, architecture: string) =>
+  label.includes(architecture) ? label : `${label} (${architecture})`
+
 /** A memory verdict with no figure because the sizes measured cannot support one (its detail says why and what would). */
 const unsupportedPeak = (v: Verdict | undefined) =>
   v !== undefined && v.value === null && /not supported/.test(v.detail)
@@ -247,7 +261,9 @@ function sentenceOf(a: Omit<CapacityAnswer, 'sentence'>): string {
           : cmp.state === 'at-threshold'
             ? 'pays just about'
             : 'may or may not pay'
-    return `${cmp.gpuCount} GPUs against 1 ${verb} at ${at} (${figureText(cmp.speedup, 'x', 2)} against ${cmp.threshold}x)`
+    // Like against like unless said (issue 56): a mixed pair names which architecture is which.
+    const who = cmp.mixed ? `${cmp.mixed} (mixed architectures)` : `${cmp.gpuCount} GPUs against 1`
+    return `${who} ${verb} at ${at} (${figureText(cmp.speedup, 'x', 2)} against ${cmp.threshold}x)`
   })
   const missing = a.notMeasured.length > 0 ? `; ${notMeasuredText(a)}` : ''
   if (a.gpus.length === 0) return `${a.headline}: no configuration could be fitted yet${missing}.`
@@ -318,7 +334,16 @@ export function capacityAnswer(
       const id = `capacity/${cmp.gpuCount}/speedup/${production}`
       // Before decisions: the verdict's own threshold (its band's low end, `1.6x-2x`).
       const stored = Number(/([\d.]+)x/.exec(byId.get(id)?.threshold ?? '')?.[1])
+      const arch = (label: string) => {
+        const c = stats.configurations.find((x) => x.label === label)
+        return c ? (c.architecture ?? /, (v\d+(?:\.\d+)*)\b/.exec(c.label)?.[1] ?? null) : null
+      }
+      const [mine, theirs] = [arch(cmp.candidate), arch(cmp.baseline)]
       return {
+        mixed:
+          mine && theirs && mine !== theirs
+            ? `${withArchitecture(cmp.candidate, mine)} against ${withArchitecture(cmp.baseline, theirs)}`
+            : null,
         gpuCount: cmp.gpuCount,
         speedup: figureOf(s?.estimate, s?.ci),
         threshold: decisions.find((d) => d.id === id)?.threshold ?? (Number.isFinite(stored) ? stored : 1),

@@ -7,8 +7,9 @@
  * and the ratio judged once at 95%. A side without an interval gives none; a side that is not FINAL makes the
  * comparison say so (it reads no firmer than its weaker answer).
  */
-import type { Thresholds } from '../config/thresholds.ts'
+
 import { DECISION } from '../config/capacity-targets.ts'
+import type { Thresholds } from '../config/thresholds.ts'
 import { normalQuantile } from '../measure/distributions.ts'
 import { type DecisionState, decideInterval } from '../measure/index.ts'
 import type { CapacityAnswer, Figure, GpuAnswer } from './answer.ts'

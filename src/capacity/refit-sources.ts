@@ -14,6 +14,25 @@ export interface RunSources {
   progressOf: (run: MeasuredRun, record: ResultRecord) => StageProgress[] | null
   /** A run's monitor summary from its monitor log; null (or absent) when there is none to read. */
   monitorOf?: (run: MeasuredRun, record: ResultRecord) => MonitorSummary | null
+  /**
+   * The architecture a run's pipeline log names (`Architecture: v1.0 ...`), for records written before the run record
+   * kept it (issue 56); null (or absent) where the log says none or is not there.
+   */
+  architectureOf?: (run: MeasuredRun, record: ResultRecord) => string | null
+}
+
+/** The architecture a stored run ran: its record's, else what its configuration asked (checked since), else its log's. */
+export function runArchitecture(
+  run: MeasuredRun,
+  record: ResultRecord,
+  sources: Partial<RunSources> = {},
+): string | null {
+  return (
+    run.run.architecture?.architecture ??
+    (run.config.architecture as string | undefined) ??
+    sources.architectureOf?.(run, record) ??
+    null
+  )
 }
 
 /** How many runs of a configuration read their progress and busy spans from where. */

@@ -9,7 +9,7 @@
 import type { MeasuredRun, ResultRecord } from '../results/schema/index.ts'
 import type { CapacityConfigRuns, CapacityFrame } from './analyze.ts'
 import type { HeldOut } from './held-out.ts'
-import { newSourceCount, type RunSources, sourceNotes, withKeptSources } from './refit-sources.ts'
+import { newSourceCount, type RunSources, runArchitecture, sourceNotes, withKeptSources } from './refit-sources.ts'
 import { capacityRun } from './runs.ts'
 
 export interface RefitOptions extends RunSources {
@@ -91,21 +91,16 @@ function configRuns(group: SizedRun[], options: RefitOptions, notes: string[]): 
   return {
     label,
     gpuCount,
-    architecture: architectureOfRuns(completed),
+    architecture: architectureOfRuns(completed, options),
     runs,
     recordsBySize: new Map(group.map((r) => [r.sequences, r.records])),
     failure: failed ? `${failed.run.label} ended as ${failed.run.run.exitClass}: ${failed.run.run.reason ?? ''}` : null,
   }
 }
 
-/**
- * The architecture a configuration's runs ran: what their logs said (run.architecture), else what their configuration
- * asked for (checked against the log since issue 56); null where no run says, or they disagree.
- */
-function architectureOfRuns(runs: readonly SizedRun[]): string | null {
-  const seen = new Set(
-    runs.map((r) => r.run.run.architecture?.architecture ?? (r.run.config.architecture as string | undefined) ?? null),
-  )
+/** The architecture a configuration's runs ran (refit-sources.ts runArchitecture); null where none says or they disagree. */
+function architectureOfRuns(runs: readonly SizedRun[], options: RefitOptions): string | null {
+  const seen = new Set(runs.map((r) => runArchitecture(r.run, r.record, options)))
   return seen.size === 1 ? ([...seen][0] ?? null) : null
 }
 

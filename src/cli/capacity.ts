@@ -5,12 +5,16 @@
  */
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { architectureLine, compareArchitectures } from '../capacity/architecture-compare.ts'
+import { groupByArchitecture } from '../capacity/architecture-groups.ts'
 import { heldOutSpeedups } from '../capacity/held-out.ts'
 import { checkedRefit, lacksBusySpans, type RefitOptions, refitInput, refitOptions } from '../capacity/index.ts'
 import { refitAnswer } from '../capacity/refit-answer.ts'
+import { DEFAULT_THRESHOLDS } from '../config/thresholds.ts'
 import { progressFromLog } from '../engine/progress-from-log.ts'
 import { MonitorLogError, readMonitorLog } from '../monitor/log-reader.ts'
 import { type MonitorSummary, summarizeRecords } from '../monitor/summary/summarize.ts'
+import { architectureOf } from '../pipeline/architecture-line.ts'
 import { textLines } from '../pipeline/log-file-lines.ts'
 import { writeFileAtomic } from '../platform/atomic-write.ts'
 import { fsProblem } from '../platform/fs-problem.ts'
@@ -126,6 +130,42 @@ function progressFromRunLog(dirOf: Map<ResultRecord, string>, logs: ReadonlyMap<
   }
 }
 
+/** The architecture a run's pipeline log names (read beforehand by readRunLogs); null without a log or a line. */
+function architectureFromRunLog(dirOf: Map<ResultRecord, string>, logs: ReadonlyMap<string, string>) {
+  return (run: MeasuredRun, record: ResultRecord) => {
+    const logPath = run.run.logPath
+    const dir = dirOf.get(record)
+    if (!logPath || !dir) return null
+    const text = logs.get(monitorLogFile(logPath, record.provenance.runId, dir))
+    for (const line of text === undefined ? [] : textLines(text)) {
+      const seen = architectureOf(line.replace(/^.* - [\w.]+ - [A-Z]+ - /, ''))
+      if (seen) return seen.architecture
+    }
+    return null
+  }
+}
+
+/** One group's refit, checked against its held-out runs, with its answer; or why it has nothing to fit. */
+function refitGroup(records: readonly ResultRecord[], sources: RefitOptions, at: readonly number[]) {
+  const thresholds = (records.find((r) => r.kind === 'capacity') ?? records[0]!).thresholds
+  const first = refitInput(records, sources)
+  if (!first.configs.some((c) => new Set(c.runs.map((r) => r.size)).size >= 2))
+    return {
+      problem: `sizes found: ${first.frame.sizes.join(', ') || 'none'}${first.notes.length > 0 ? `; ${first.notes.join('; ')}` : ''}`,
+    }
+  // Checked against the runs it left out, as the suite checked its own fit: the status the measurement earned.
+  const { stats, verdicts, input } = checkedRefit(records, sources, first, thresholds, at, refitOptions(records))
+  return {
+    stats,
+    verdicts,
+    notes: input.notes,
+    checks: { sizes: stats.direct ?? [], speedups: heldOutSpeedups(stats, input.heldOut) },
+    // The answer every report reads, from this refit: provisional where a record is partial (stderr says which).
+    answer: refitAnswer(records, stats, verdicts),
+    recordId: records.find((r) => r.kind === 'capacity')?.id ?? records[0]!.id,
+  }
+}
+
 /** `--json FILE`: whole or not at all, and a file that cannot be written named with why. @throws UnusableDataError */
 async function writeJsonFile(file: string, text: string): Promise<void> {
   try {
@@ -168,30 +208,51 @@ export async function run(args: string[]): Promise<number> {
     )
   const thresholds = (records.find((r) => r.kind === 'capacity') ?? records[0]!).thresholds
   const dirOf = new Map(found.map((f) => [f.record, f.dir]))
-  const refitSources: RefitOptions = {
-    sizes,
-    gpuStages: thresholds.perf02.stages,
-    progressOf: progressFromRunLog(dirOf, await readRunLogs(found)),
+  const logs = await readRunLogs(found)
+  const sources = {
+    progressOf: progressFromRunLog(dirOf, logs),
     monitorOf: monitorFromRunLog(dirOf, await readMonitorLogs(found)),
+    architectureOf: architectureFromRunLog(dirOf, logs),
   }
-  const first = refitInput(records, refitSources)
-  const fittable = first.configs.filter((c) => new Set(c.runs.map((r) => r.size)).size >= 2)
-  if (fittable.length === 0)
+  // One refit per architecture (issue 56): v2.0's answer, then v1.0's baseline, compared after.
+  const groups = groupByArchitecture(records, sources)
+  const refits = groups.map((g) =>
+    refitGroup(g.records, { sizes, gpuStages: thresholds.perf02.stages, ...sources }, at),
+  )
+  if (refits.every((r) => 'problem' in r))
     throw new UnusableDataError(
       // Issue 47: every run it left out is named with why, or the line reads as if there were none.
-      `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (sizes found: ${first.frame.sizes.join(', ') || 'none'}${first.notes.length > 0 ? `; ${first.notes.join('; ')}` : ''}); --sizes picks from those`,
+      `capacity: no configuration has completed runs at two or more sizes in ${positionals.join(', ')} (${refits.map((r) => ('problem' in r ? r.problem : '')).join('; ')}); --sizes picks from those`,
     )
-  // Checked against the runs it left out, as the suite checked its own fit: the status the measurement earned.
-  const { stats, verdicts, input } = checkedRefit(records, refitSources, first, thresholds, at, refitOptions(records))
-  const checks = { sizes: stats.direct ?? [], speedups: heldOutSpeedups(stats, input.heldOut) }
-  // The answer every report reads, from this refit: provisional where a record is partial (stderr says which).
-  const answer = refitAnswer(records, stats, verdicts)
   // The settings studies of the directories read, as the reports show them (after the answer they tune).
   const study = analyzeStudyRecords(found.map((f) => f.record))
-  const notes = [...studied.notes, ...input.notes]
-  console.log(capacityText(answer, stats, verdicts, notes, checks, study).map(escapeControls).join('\n'))
+  const done = refits.flatMap((r, i) => ('problem' in r ? [] : [{ ...r, group: groups[i]! }]))
+  const architectures = compareArchitectures(
+    done.map((d) => ({ recordId: d.recordId, answer: d.answer })),
+    { architecture: thresholds.architecture ?? DEFAULT_THRESHOLDS.architecture },
+  )
+  const texts = done.map((d, i) => {
+    const lines = capacityText(
+      d.answer,
+      d.stats,
+      d.verdicts,
+      [...studied.notes, ...d.notes],
+      d.checks,
+      i === 0 ? study : undefined,
+    )
+    return done.length > 1 ? [`== ${d.group.architecture} ==`, ...lines] : lines
+  })
+  const compared = architectures.map((c) => architectureLine(c))
+  console.log(
+    [...texts.flat(), ...(compared.length > 0 ? ['', 'v2.0 against v1.0:', ...compared.map((l) => `  ${l}`)] : [])]
+      .map(escapeControls)
+      .join('\n'),
+  )
   if (values.json !== undefined) {
-    const text = `${JSON.stringify(capacityJson(answer, stats, verdicts, notes, checks, study), null, 2)}\n`
+    const [primary, ...others] = done.map((d) =>
+      capacityJson(d.answer, d.stats, d.verdicts, [...studied.notes, ...d.notes], d.checks, study),
+    )
+    const text = `${JSON.stringify({ ...primary, baselines: others, architectures }, null, 2)}\n`
     if (values.json === '-') process.stdout.write(text)
     else await writeJsonFile(values.json, text)
   }

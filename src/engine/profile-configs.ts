@@ -34,6 +34,18 @@ export const ARCHITECTURE_ARGS: Readonly<Record<Architecture, (gpus: number[]) =
   'v1.0': (gpus) => (gpus.length > 1 ? ['--v1-fallback'] : []),
 }
 
+/**
+ * The architecture a command line asks for, as both pipelines read it (VirNucPro's `cli/predict.py`: `use_v2 =
+ * parallel and not v1_fallback`, a list of GPUs turning `--parallel` on; the reference pipeline's --cpu-workers the
+ * same): what a configuration built from options expects its log to say (the log decides what ran).
+ */
+export function architectureOfArgs(args: readonly string[], gpuCount: number): Architecture {
+  if (args.includes('--v1-fallback')) return 'v1.0'
+  const workers = Number(args[args.indexOf('--cpu-workers') + 1])
+  const parallel = args.includes('--parallel') || gpuCount > 1 || (args.includes('--cpu-workers') && workers > 1)
+  return parallel ? 'v2.0' : 'v1.0'
+}
+
 /** A configuration of `architecture` on `gpus`, named by both: `2 GPUs, v1.0`. */
 function onArchitecture(
   architecture: Architecture,

@@ -122,7 +122,8 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     capacityStop: read('VIRNUCPRO_BENCH_CAPACITY_STOP') ?? 'decided',
     capacityDirect: read('VIRNUCPRO_BENCH_CAPACITY_DIRECT') ?? [],
     // VirNucPro's own claim is v2.0 against v1.0 on one GPU (issue 56); the reference pipeline's main job leaves it out.
-    v1Gpus: read('VIRNUCPRO_BENCH_V1_GPUS') ?? ((read('VIRNUCPRO_BENCH_TARGET') ?? 'reference') === 'virnucpro' ? [1] : []),
+    v1Gpus:
+      read('VIRNUCPRO_BENCH_V1_GPUS') ?? ((read('VIRNUCPRO_BENCH_TARGET') ?? 'reference') === 'virnucpro' ? [1] : []),
     capacityGpus: read('VIRNUCPRO_BENCH_CAPACITY_GPUS') ?? null,
     device: targetDevice(env),
   }

@@ -1,14 +1,15 @@
 /**
  * The settings a study measures of its grid, on the screened configuration: every grid point but those that repeat
  * the default's own command line (measured once, as the default), each checked first against the target's help
- * (grid-help.ts) and the default's command line (a flag it gives cannot be taken away), before any run.
+ * (grid-help.ts), before any run; a flag the default gives and a point leaves out is taken away (setting-args.ts).
  */
 import type { Configuration } from '../engine/configuration.ts'
-import { gridEntries, gridPoints, type SweepGrid, SweepGridError } from '../engine/sweep-grid.ts'
+import { gridPoints, type SweepGrid, SweepGridError } from '../engine/sweep-grid.ts'
 import type { TargetHelp } from '../pipeline/target-help.ts'
 import { gridHelpProblem, pairDefaultsOfHelp, unknownDefaults } from './grid-help.ts'
 import type { StudySetting } from './screen.ts'
-import { flagTakenAway, sameAsDefault } from './setting-args.ts'
+import { flagsTakenAway, sameAsDefault } from './setting-args.ts'
+import { withSettingArgs } from './setting-config.ts'
 
 export interface GridSettings {
   settings: StudySetting[]
@@ -20,23 +21,21 @@ export interface GridSettings {
 
 /**
  * The grid's settings on `base`, each labelled by its grid point and adding its options to the default's.
- * @throws SweepGridError naming the entry, for a grid parseSweepGrid refuses, one the help contradicts, or one that
- * asks a setting to leave out a flag the default gives.
+ * @throws SweepGridError naming the entry, for a grid parseSweepGrid refuses or one the help contradicts.
  */
 export function gridSettings(grid: SweepGrid, base: Configuration, help: TargetHelp): GridSettings {
   const baseArgs = base.extraArgs ?? []
   const options = help.state === 'read' ? help.options : []
-  const problem = gridHelpProblem(grid, options) ?? flagTakenAway(baseArgs, gridEntries(grid), grid)
+  const problem = gridHelpProblem(grid, options)
   if (problem) throw new SweepGridError(`the settings study's grid: ${problem}`)
   const defaults = pairDefaultsOfHelp(options)
   const points = gridPoints(grid)
   const settings = points
     .filter((p) => !sameAsDefault(baseArgs, p.choices, defaults))
-    .map((p) => ({
-      label: p.label,
-      optionArgs: p.args,
-      config: { ...base, label: p.label, extraArgs: [...baseArgs, ...p.args] },
-    }))
+    .map((p) => {
+      const setting = { label: p.label, optionArgs: p.args, takenAway: flagsTakenAway(baseArgs, p.choices) }
+      return { ...setting, config: withSettingArgs(base, setting, p.label) }
+    })
   return {
     settings,
     sameAsDefault: points.length - settings.length,

@@ -25,6 +25,8 @@ import type { StudyDrop, StudyOutputs, StudyRound, StudyScreening } from './stat
 export interface StudySetting {
   label: string
   optionArgs: string[]
+  /** Flags of the default's command line this setting takes away (`--parallel` false); absent: none. */
+  takenAway?: string[]
   config: Configuration
 }
 

@@ -51,19 +51,23 @@ export function choiceIsDefault(
 }
 
 /**
- * A flag the grid asks to leave out while the default's command line gives it: a setting adds options to the default's
- * and a flag has no form that takes it back, so that point would run with it under a label that says without. One line
- * naming it; null when there is none.
+ * The flags a grid point leaves out (false) that the default's command line gives: a setting takes them away (issue
+ * 56: VirNucPro's default is v2.0, `--parallel`, and the 1-GPU grid screens the architecture, so `--parallel` false
+ * runs the default's command line without it). Every occurrence goes.
  */
-export function flagTakenAway(
+export function flagsTakenAway(baseArgs: readonly string[], choices: readonly GridChoice[]): string[] {
+  return choices.flatMap((c) =>
+    c.entry.kind === 'flag' && c.value === false && flagState(baseArgs, c.entry.option) ? [c.entry.option] : [],
+  )
+}
+
+/** The default's arguments with a setting's choices made: its flags taken away, its options added after. */
+export function argsWithSetting(
   baseArgs: readonly string[],
-  entries: readonly GridEntry[],
-  grid: SweepGrid,
-): string | null {
-  const e = entries.find((x) => x.kind === 'flag' && grid[x.key]!.includes(false) && flagState(baseArgs, x.option))
-  return e
-    ? `${e.key} false: the default's command line gives ${e.key}, and a setting only adds options to it (a flag has no form that takes it back): drop false from ${e.key}'s list`
-    : null
+  setting: { optionArgs: readonly string[]; takenAway?: readonly string[] },
+): string[] {
+  const away = new Set(setting.takenAway ?? [])
+  return [...baseArgs.filter((a) => !away.has(a)), ...setting.optionArgs]
 }
 
 /**

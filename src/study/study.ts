@@ -20,6 +20,7 @@ import type { ResultRecord } from '../results/schema/index.ts'
 import type { PriorRun } from './forecast.ts'
 import { gridSettings } from './grid-settings.ts'
 import { DEFAULT_LABEL, type ScreenOutcome, type StudySetting, screenSettings } from './screen.ts'
+import { withSettingArgs } from './setting-config.ts'
 import { isFlip, type StudyCapacity, type StudyRow, type StudyStats } from './stats.ts'
 import { studyVerdicts } from './verdicts.ts'
 
@@ -113,14 +114,15 @@ function studyPurpose(screened: string, grid: SweepGrid) {
 
 /** Every GPU count's configuration with the setting's options added, labelled with the setting. */
 export function withOptions(configs: readonly SizedConfiguration[], s: StudySetting): SizedConfiguration[] {
-  return configs.map(({ config, gpuCount }) => ({
-    gpuCount,
-    config: {
-      ...config,
-      label: `${s.label}, ${config.label}`,
-      extraArgs: [...(config.extraArgs ?? []), ...s.optionArgs],
-    },
-  }))
+  return configs.map(({ config, gpuCount }) => {
+    const made = withSettingArgs(config, s, config.label)
+    // The label names the architecture the setting runs (`no --parallel, 1 GPU, v1.0`), not the default's.
+    const label =
+      config.architecture && made.architecture
+        ? config.label.replace(config.architecture, made.architecture)
+        : config.label
+    return { gpuCount, config: { ...made, label: `${s.label}, ${label}` } }
+  })
 }
 
 function studyStats(

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { gridEntries, gridPoints, type SweepGrid } from '../../src/engine/sweep-grid.ts'
-import { flagState, flagTakenAway, optionValue, sameAsDefault } from '../../src/study/setting-args.ts'
+import { argsWithSetting, flagState, flagsTakenAway, optionValue, sameAsDefault } from '../../src/study/setting-args.ts'
 
 /** The one grid point of a grid of single values. */
 const choices = (grid: SweepGrid) => gridPoints(grid)[0]!.choices
@@ -76,12 +76,21 @@ describe('flags and switch pairs against the default', () => {
     expect(sameAsDefault(['--cuda-streams'], on!)).toBe(true)
   })
 
-  test('a flag the default gives cannot be left out by a setting: refused, naming it', () => {
-    const grid = { '--parallel': [true, false] }
-    expect(flagTakenAway(['--parallel'], gridEntries(grid), grid)).toBe(
-      "--parallel false: the default's command line gives --parallel, and a setting only adds options to it (a flag has no form that takes it back): drop false from --parallel's list",
-    )
-    expect(flagTakenAway([], gridEntries(grid), grid)).toBeNull()
-    expect(flagTakenAway(['--parallel'], gridEntries({ '--parallel': [true] }), { '--parallel': [true] })).toBeNull()
+  test('issue 56: a flag the default gives and a point leaves out is taken away, every occurrence of it', () => {
+    const [on, off] = gridPoints({ '--parallel': [true, false] })
+    expect(flagsTakenAway(['--parallel'], on!.choices)).toEqual([])
+    expect(flagsTakenAway(['--parallel'], off!.choices)).toEqual(['--parallel'])
+    expect(flagsTakenAway([], off!.choices)).toEqual([])
+    expect(
+      argsWithSetting(['--model-scale', 'tiny', '--parallel', '--parallel'], {
+        optionArgs: [],
+        takenAway: ['--parallel'],
+      }),
+    ).toEqual(['--model-scale', 'tiny'])
+    expect(argsWithSetting(['--parallel'], { optionArgs: ['--dnabert-batch-size', '1024'] })).toEqual([
+      '--parallel',
+      '--dnabert-batch-size',
+      '1024',
+    ])
   })
 })

@@ -1,11 +1,13 @@
-// Issue 56: a grid the target's help contradicts, or that asks a setting to take away a flag the default gives, is
-// refused by runStudySuite before its first run (the help given here, as the study reads it before the screen).
+// Issue 56: a grid the target's help contradicts is refused by runStudySuite before its first run (the help given
+// here, as the study reads it before the screen); a flag the default gives and a point leaves out is taken away, and
+// the setting asks for the architecture its own command line asks for.
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import type { SuiteContext } from '../../src/engine/context.ts'
 import { type SweepGrid, SweepGridError } from '../../src/engine/sweep-grid.ts'
 import { parseHelpOptions } from '../../src/pipeline/help-options.ts'
-import { runStudySuite } from '../../src/study/study.ts'
+import { gridSettings } from '../../src/study/grid-settings.ts'
+import { runStudySuite, withOptions } from '../../src/study/study.ts'
 
 const options = parseHelpOptions(
   readFileSync(new URL('../fixtures/help/virnucpro-predict.txt', import.meta.url), 'utf8'),
@@ -34,10 +36,14 @@ describe('runStudySuite refuses a bad grid before any run', () => {
     expect((e as Error).message).toMatch(/^the settings study's grid: --esm-batch-size takes a value \(/)
   })
 
-  test('a flag the default gives, asked to be left out', async () => {
-    const e = await refusal({ '--parallel': [true, false] }, ['--parallel'])
-    expect((e as Error).message).toBe(
-      "the settings study's grid: --parallel false: the default's command line gives --parallel, and a setting only adds options to it (a flag has no form that takes it back): drop false from --parallel's list",
-    )
+  test('a flag the default gives, left out: taken away, and the setting asks the architecture that leaves', () => {
+    const base = { label: '1 GPU, v2.0', gpus: [0], extraArgs: ['--parallel'], architecture: 'v2.0' as const }
+    const { settings } = gridSettings({ '--parallel': [true, false] }, base, { state: 'read', text: '', options })
+    // --parallel true is the default itself: one setting, without it.
+    expect(settings.map((s) => [s.label, s.config.extraArgs, s.config.architecture])).toEqual([
+      ['no --parallel', [], 'v1.0'],
+    ])
+    const [winner] = withOptions([{ config: base, gpuCount: 1 }], settings[0]!)
+    expect(winner!.config).toMatchObject({ label: 'no --parallel, 1 GPU, v1.0', extraArgs: [], architecture: 'v1.0' })
   })
 })
