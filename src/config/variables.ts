@@ -22,6 +22,7 @@ import {
   yesNo,
 } from './env-parsers.ts'
 import { pathSetting } from './path-settings.ts'
+import { pipelineArgs } from './pipeline-args.ts'
 
 /**
  * The longest run ID or campaign task: a task ends record file names (`<id>.<task>.json`) within 255 bytes, and a short
@@ -84,6 +85,9 @@ export const VARIABLES = {
   // directory itself, so it is one directory name, refused otherwise rather than rewritten.
   VIRNUCPRO_BENCH_TASK: directoryName("this invocation's task name in a campaign", DIRECTORY_NAME_MAX_CHARS),
   VIRNUCPRO_BENCH_TARGET: choice('the pipeline the suites drive', Object.keys(PROFILES)),
+  VIRNUCPRO_BENCH_PIPELINE_ARGS: pipelineArgs(
+    "the pipeline's own predict options, added to every configuration the suites run (words split as a shell splits them, e.g. --esm-batch-size 4096 --threads 32)",
+  ),
   VIRNUCPRO_BENCH_INPUT: pathSetting(
     "the user's sample",
     'either',
