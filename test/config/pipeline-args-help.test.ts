@@ -50,7 +50,7 @@ describe("the user's options against VirNucPro's help", () => {
     ],
     ['-t 8 9', "'9' is neither an option nor the value of one"],
     ['-kf', "-f is the suite's to set"],
-  ])('%s: %s', ([raw, problem]) => {
+  ] as const)('%s: %s', ([raw, problem]) => {
     expect(against(raw)).toContain(problem)
   })
 })

@@ -57,7 +57,7 @@ describe("VIRNUCPRO_BENCH_PIPELINE_ARGS: the suite's own options are refused", (
     ['-o/tmp/out', '-o'],
     ['--output-dir=x', '--output-dir'],
     ['-dcpu', '-d'],
-  ])('%s: the attached forms too (%s)', ([raw, option]) => {
+  ] as const)('%s: the attached forms too (%s)', ([raw, option]) => {
     expect(() => read(raw)).toThrow(`${option} is the suite's to set`)
   })
 

@@ -23,6 +23,8 @@ const REFERENCE_PIPELINE = [
   'test/pipeline/profiles.test.ts',
   // The target's own `predict --help` read through the reference profile (torch imported first: 3 s).
   'test/pipeline/target-help-reference.test.ts',
+  // VIRNUCPRO_BENCH_PIPELINE_ARGS against that help, as doctor reads it (issue 56: 5 s).
+  'test/engine/pipeline-args-check-reference.test.ts',
   'test/platform/python.test.ts',
   // The CLI's doctor as a real process, which probes python and torch (4-5 s a test).
   'test/cli/doctor.test.ts',
