@@ -48,7 +48,7 @@ export const VARIABLES = {
     0,
   ),
   VIRNUCPRO_BENCH_MATRIX: yesNo(
-    'the optimization-impact matrix on or off (default off: 4 more arms, minutes of GPU time)',
+    'the optimization-impact matrix on or off (default off: 4 or 5 more arms, minutes of GPU time)',
   ),
   VIRNUCPRO_BENCH_STUDY: yesNo(
     "the settings study on the target's default grid in the gpu project (default off; VIRNUCPRO_BENCH_SWEEP also runs it)",

@@ -113,7 +113,8 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     e2eRuns: read('VIRNUCPRO_BENCH_E2E_RUNS') ?? 2,
     // Off unless asked (issue 44): one 10,000-record run and its fixture, about 50 s of the main job on an H200.
     largeSequences: read('VIRNUCPRO_BENCH_LARGE_SEQUENCES') ?? 0,
-    // Off unless asked (issue 44): 4 more arms of 1 warm-up and 3 runs, about 4 of the main job's minutes on an H200.
+    // Off unless asked (issue 44): 4 or 5 more arms of 1 warm-up and 3 runs (4 arms took about 4 of the main job's
+    // minutes on an H200).
     matrix: read('VIRNUCPRO_BENCH_MATRIX') ?? false,
     monitorIntervalMs: read('VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS') ?? 100,
     runTimeoutMs: read('VIRNUCPRO_BENCH_RUN_TIMEOUT_MS') ?? 540_000,
