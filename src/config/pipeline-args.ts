@@ -31,7 +31,17 @@ export const SUITE_OWNED: readonly { spellings: readonly string[]; why: string }
   { spellings: ['-h', '--help'], why: 'the pipeline would print its help and run nothing' },
 ]
 
-const FIX = 'give only your own predict options and their values, e.g. VIRNUCPRO_BENCH_PIPELINE_ARGS="--threads 32"'
+const FIX =
+  'give only your own predict options and their values, e.g. VIRNUCPRO_BENCH_PIPELINE_ARGS="--esm-batch-size 4096"'
+
+/** A value refused, with what to do instead when that is more than the setting's usual fix. */
+class PipelineArgsError extends Error {
+  readonly fix: string
+  constructor(problem: string, fix = FIX) {
+    super(problem)
+    this.fix = fix
+  }
+}
 
 /**
  * The option a word names: `--x` of `--x=V`, `-x` of `-xV` (a short option with its value, or short flags together),
@@ -53,27 +63,28 @@ export const suiteOwnedProblem = (option: string, why: string) => `${option} is 
 
 /**
  * The words of a VIRNUCPRO_BENCH_PIPELINE_ARGS value, checked as far as it can be without the target's help.
- * @throws Error whose message is the problem (the setting's parser makes it a SettingError).
+ * @throws PipelineArgsError whose message is the problem (the setting's parser makes it a SettingError).
  */
 export function parsePipelineArgs(raw: string): string[] {
   let words: string[]
   try {
     words = splitShellWords(raw)
   } catch (error) {
-    if (error instanceof ShellWordsError) throw new Error(error.message)
+    if (error instanceof ShellWordsError) throw new PipelineArgsError(error.message)
     throw error
   }
   const first = words[0]
   if (first !== undefined && optionOfWord(first) === null)
-    throw new Error(
+    throw new PipelineArgsError(
       `'${first}' is not an option: the words are options and the values after them (the input is the suite's to give)`,
     )
   for (const word of words) {
-    if (word === '') throw new Error('an empty word (\'\' or ""): no option is empty')
-    if (word === '--') throw new Error("'--' would make the words after it inputs (the input is the suite's to give)")
+    if (word === '') throw new PipelineArgsError('an empty word (\'\' or ""): no option is empty')
+    if (word === '--')
+      throw new PipelineArgsError("'--' would make the words after it inputs (the input is the suite's to give)")
     const option = optionOfWord(word)
     const why = option === null ? null : suiteOwnedWhy(option)
-    if (why !== null) throw new Error(suiteOwnedProblem(option!, why))
+    if (why !== null) throw new PipelineArgsError(suiteOwnedProblem(option!, why), `remove ${option} from it`)
   }
   return words
 }
@@ -86,7 +97,8 @@ export function pipelineArgs(what: string): Setting<string[]> {
       try {
         return parsePipelineArgs(raw)
       } catch (error) {
-        throw new SettingError(variableInput(name, raw), (error as Error).message, FIX, { cause: error })
+        if (!(error instanceof PipelineArgsError)) throw error
+        throw new SettingError(variableInput(name, raw), error.message, error.fix, { cause: error })
       }
     },
   }

@@ -30,7 +30,7 @@ describe('VIRNUCPRO_BENCH_PIPELINE_ARGS: the words', () => {
 
   test('bad quoting is refused in one line naming the variable, the value and where', () => {
     expect(() => read(`--label 'x`)).toThrow(
-      `${NAME}='--label 'x': the ' at character 9 is never closed; give only your own predict options and their values, e.g. ${NAME}="--threads 32"`,
+      `${NAME}='--label 'x': the ' at character 9 is never closed; give only your own predict options and their values, e.g. ${NAME}="--esm-batch-size 4096"`,
     )
     expect(() => read('--out $HOME/x')).toThrow(/^VIRNUCPRO_BENCH_PIPELINE_ARGS='--out \$HOME\/x': '\$' at character 7/)
   })
@@ -40,7 +40,7 @@ describe('VIRNUCPRO_BENCH_PIPELINE_ARGS: the words', () => {
       `${NAME}='my.fa --threads 4': 'my.fa' is not an option: the words are options and the values after them (the input is the suite's to give)`,
     )
     expect(() => read('--threads 4 -- my.fa')).toThrow("'--' would make the words after it inputs")
-    expect(() => read(`--label ''`)).toThrow('an empty word')
+    expect(() => read(`--label ''`)).toThrow(`${NAME}='--label ''': an empty word`)
   })
 })
 
@@ -49,7 +49,9 @@ describe("VIRNUCPRO_BENCH_PIPELINE_ARGS: the suite's own options are refused", (
 
   test.for(spellings)('%s, named with why', ([spelling, why]) => {
     const raw = `--threads 4 ${spelling} 0`
-    expect(() => read(raw)).toThrow(`${NAME}='${raw}': ${spelling} is the suite's to set (${why}); `)
+    expect(() => read(raw)).toThrow(
+      `${NAME}='${raw}': ${spelling} is the suite's to set (${why}); remove ${spelling} from it`,
+    )
   })
 
   test.for([
