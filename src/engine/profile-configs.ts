@@ -69,7 +69,12 @@ export function virnucproConfigs(device: TargetDevice = 'gpu'): ProfileConfigs {
       const build: MakeConfiguration = (label, args, env) => make(gpus, label, args, env)
       return optimizationMatrix(VIRNUCPRO_SWITCHES, gpus.length, device, build)
     },
-    equivalence: (gpus) => [make(gpus, 'packing off', [], noPacking), make(gpus, 'packing on', [])],
+    // Packing is read by the v2.0 async inference alone (optimization-matrix/virnucpro-switches.ts): without --parallel
+    // one GPU runs v1.0 and the pair would compare one output with itself.
+    equivalence: (gpus) => [
+      make(gpus, 'v2.0, packing off', ['--parallel'], noPacking),
+      make(gpus, 'v2.0, packing on', ['--parallel']),
+    ],
     oom: (gpus) => make(gpus, 'oversize ESM-2 batch', ['--esm-batch-size', '100000000']),
     // Read only by the multi-GPU worker pools (pipeline/prediction.py BatchQueueManager use_persistent_pool):
     // DNABERT-S on 2 or more GPUs with --parallel. On 1 GPU both sides would be one run.

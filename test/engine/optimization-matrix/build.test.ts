@@ -59,6 +59,14 @@ describe('VirNucPro: the matrix on v2.0, where packing is read', () => {
     }
   })
 
+  test('the equivalence pair (packing off, on) runs on v2.0 too, the path that reads the switch', () => {
+    const pair = configsFor('virnucpro', 'full', 'gpu', []).equivalence([0])
+    expect(pair.map((c) => [c.label, c.extraArgs, c.env?.VIRNUCPRO_DISABLE_PACKING])).toEqual([
+      ['1 GPU, v2.0, packing off', ['--parallel'], 'true'],
+      ['1 GPU, v2.0, packing on', ['--parallel'], undefined],
+    ])
+  })
+
   test('persistent models: only the multi-GPU pools read them, so no pair on 1 GPU and a --parallel pair on 2', () => {
     const configs = configsFor('virnucpro', 'full', 'gpu', [])
     expect(configs.persistentModels([0])).toMatch(/only in its multi-GPU worker pools.*on 1 GPU it changes nothing/)
