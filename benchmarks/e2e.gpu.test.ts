@@ -1,7 +1,8 @@
 /**
  * End to end on 1 GPU: a TYPICAL-like sample (VIRNUCPRO_BENCH_E2E_SEQUENCES, default 5,000) projected to 45,000 and
  * 6,000,000 sequences against PERF-01; throughput and utilization floors; LARGE stability (VIRNUCPRO_BENCH_LARGE_SEQUENCES,
- * 0 skips); the optimization matrix on the suite preset (VIRNUCPRO_BENCH_MATRIX=0 skips). With VIRNUCPRO_BENCH_INPUT set,
+ * 0 skips); the optimization matrix on the suite preset (VIRNUCPRO_BENCH_MATRIX=1 runs it: each switch on the path that
+ * reads it, an arm whose runs do not show its switch refused with why). With VIRNUCPRO_BENCH_INPUT set,
  * each of these sizes is a nested work-stratified subset of the user's input (or all of it).
  * GPU machine: npx vitest run --project gpu benchmarks/e2e.gpu.test.ts
  */
@@ -34,7 +35,7 @@ test('e2e on 1 GPU: PERF-01 projections, floors, stability, optimization impact'
         }
       : null
   const matrix = s.matrix
-    ? { configs: rc.configs.matrix([0]), input: (await rc.inputs.input(s.preset, s.records)).file }
+    ? { matrix: rc.configs.matrix([0]), input: (await rc.inputs.input(s.preset, s.records)).file }
     : null
   const { record } = await runE2eSuite(rc.ctx, rc.measure(typical.input), s.e2eRuns, { typical, large, matrix })
   await annotateVerdicts(record, context.annotate)

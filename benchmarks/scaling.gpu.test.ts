@@ -9,6 +9,7 @@
  * GPU machine: npx vitest run --project gpu benchmarks/scaling.gpu.test.ts
  */
 import { beforeAll, describe, expect, test } from 'vitest'
+import { architectureLine, compareArchitectures } from '../src/capacity/architecture-compare.ts'
 import {
   CapacityPlanError,
   type ConfigMeasurements,
@@ -17,7 +18,6 @@ import {
   runCapacitySuite,
   sequenceEquivalents,
 } from '../src/capacity/index.ts'
-import { architectureLine, compareArchitectures } from '../src/capacity/architecture-compare.ts'
 import { recordAnswer } from '../src/capacity/record-answer.ts'
 import { placementEntries, placementVerdict } from '../src/engine/placement.ts'
 import type { ResolvedInput } from '../src/input/resolver.ts'

@@ -7,14 +7,17 @@ import { describeUnavailable, type GpuAvailability } from './gpu-availability.ts
 
 /**
  * Before anything else, the settings are checked as `virnucpro-bench doctor` checks them (src/config/check.ts): every
- * VIRNUCPRO_BENCH_* variable, the thresholds file, and the input, read and validated the way the suites read it (its
- * identity is cached, so they do not read it again). A bad one fails the project here, one line each, before any GPU
+ * VIRNUCPRO_BENCH_* variable, the thresholds file, the input, read and validated the way the suites read it (its
+ * identity is cached, so they do not read it again), and the user's pipeline options against the target's own help. A bad one fails the project here, one line each, before any GPU
  * time or fixture is spent; it used to fail each file's setup and end as `0 passed, 0 failed, 5 skipped`.
  * Then NVML is probed once for the whole project. Without a driver (or with no device) it says so in one line, here,
  * rather than once per test; gpu-setup.ts then skips every test with the same reason.
  */
 export default async function setup(project: TestProject): Promise<void> {
-  const problems = await checkSuiteSettings(process.env, { cacheDir: FIXTURES_CACHE_DIR })
+  const problems = await checkSuiteSettings(process.env, {
+    cacheDir: FIXTURES_CACHE_DIR,
+    onNote: (note) => console.warn(`virnucpro-bench: note: ${note}`),
+  })
   if (problems.length > 0) {
     for (const problem of problems) console.error(`virnucpro-bench: ${problem.message}`)
     failProject(

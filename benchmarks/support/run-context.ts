@@ -53,7 +53,8 @@ export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
   return {
     ctx,
     settings,
-    configs: configsFor(ctx.profile.name, settings.modelScale),
+    // Every configuration of every suite, with the user's own pipeline options (VIRNUCPRO_BENCH_PIPELINE_ARGS).
+    configs: configsFor(ctx.profile.name, settings.modelScale, settings.device, settings.pipelineArgs),
     gpuCount: availability.ok ? availability.gpuCount : 0,
     inputs,
     unavailable,

@@ -23,6 +23,7 @@ import {
   yesNo,
 } from './env-parsers.ts'
 import { pathSetting } from './path-settings.ts'
+import { pipelineArgs } from './pipeline-args.ts'
 
 /**
  * The longest run ID or campaign task: a task ends record file names (`<id>.<task>.json`) within 255 bytes, and a short
@@ -48,7 +49,7 @@ export const VARIABLES = {
     0,
   ),
   VIRNUCPRO_BENCH_MATRIX: yesNo(
-    'the optimization-impact matrix on or off (default off: 4 more arms, minutes of GPU time)',
+    'the optimization-impact matrix on or off (default off: 4 or 5 more arms, minutes of GPU time)',
   ),
   VIRNUCPRO_BENCH_STUDY: yesNo(
     "the settings study on the target's default grid in the gpu project (default off; VIRNUCPRO_BENCH_SWEEP also runs it)",
@@ -89,6 +90,9 @@ export const VARIABLES = {
   // directory itself, so it is one directory name, refused otherwise rather than rewritten.
   VIRNUCPRO_BENCH_TASK: directoryName("this invocation's task name in a campaign", DIRECTORY_NAME_MAX_CHARS),
   VIRNUCPRO_BENCH_TARGET: choice('the pipeline the suites drive', Object.keys(PROFILES)),
+  VIRNUCPRO_BENCH_PIPELINE_ARGS: pipelineArgs(
+    "the pipeline's own predict options, added to every configuration the suites run (words split as a shell splits them, e.g. --esm-batch-size 4096 --threads 32)",
+  ),
   VIRNUCPRO_BENCH_INPUT: pathSetting(
     "the user's sample",
     'either',

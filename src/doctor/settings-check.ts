@@ -8,17 +8,19 @@ import type { SettingsFinding } from './report.ts'
  */
 export async function checkSettingsHere(env: NodeJS.ProcessEnv = process.env): Promise<SettingsFinding> {
   let input: SettingsFinding['input'] = null
+  const unchecked: string[] = []
   const problems = await checkSuiteSettings(env, {
     onInput: (identity) => {
       input = { path: identity.path, files: identity.files.length, records: identity.records }
     },
+    onNote: (note) => unchecked.push(note),
   })
   return {
     set: Object.keys(env)
       .filter((name) => name.startsWith('VIRNUCPRO_BENCH_') && env[name]?.trim())
       .sort(),
     problems: problems.map((p) => p.message),
-    notes: [thresholdsScopeNote(env)].filter((note) => note !== null),
+    notes: [thresholdsScopeNote(env), ...unchecked].filter((note) => note !== null),
     input,
   }
 }

@@ -1,9 +1,18 @@
 /**
- * Configurations per target profile: the base run on N GPUs, the optimizations a profile lists (for the impact matrix),
- * the equivalence pair, a configuration that cannot fit (OOM), and the persistent-models pair where the target has it.
+ * Configurations per target profile: the base run on N GPUs, the optimization matrix (each switch on the path that
+ * reads it: optimization-matrix/), the equivalence pair, a configuration that cannot fit (OOM), and the
+ * persistent-models pair where the target has one. configsFor adds the user's own pipeline options to every one.
  */
+import { readSetting } from '../config/variables.ts'
 import type { Architecture } from '../pipeline/architecture-line.ts'
 import type { Configuration } from './configuration.ts'
+import {
+  type MakeConfiguration,
+  type OptimizationMatrix,
+  optimizationMatrix,
+  REFERENCE_SWITCHES,
+  VIRNUCPRO_SWITCHES,
+} from './optimization-matrix/index.ts'
 import { type TargetDevice, targetDevice } from './settings.ts'
 
 export interface ProfileConfigs {
@@ -15,8 +24,8 @@ export interface ProfileConfigs {
   base(gpus: number[]): Configuration
   /** The v1.0 path on `gpus`, the baseline v2.0 is judged against: no `--parallel` on one GPU, `--v1-fallback` on more. */
   v1(gpus: number[]): Configuration
-  /** Baseline with every optimization off, then each one alone, then all together. */
-  matrix(gpus: number[]): Configuration[]
+  /** Baseline with every optimization that acts on these GPUs off, then each one alone, then all together. */
+  matrix(gpus: number[]): OptimizationMatrix
   /** [reference, candidate] whose outputs must agree. */
   equivalence(gpus: number[]): [Configuration, Configuration]
   oom(gpus: number[]): Configuration
@@ -62,8 +71,8 @@ function onArchitecture(
   }
 }
 
-/** The bundled reference pipeline at `scale`: fp16 and a 32k token budget are its optimizations. */
-export function referenceConfigs(scale: string): ProfileConfigs {
+/** The bundled reference pipeline at `scale`: packing, fp16 and a 32k token budget are its optimizations. */
+export function referenceConfigs(scale: string, device: TargetDevice = 'gpu'): ProfileConfigs {
   const make = (gpus: number[], label: string, args: string[]): Configuration => ({
     label: `${gpuLabel(gpus)}, ${label}`,
     gpus,
@@ -72,24 +81,23 @@ export function referenceConfigs(scale: string): ProfileConfigs {
   })
   const fp32 = ['--precision', 'fp32']
   const fp16 = ['--precision', 'fp16']
-  const small = ['--esm-batch-size', '8192', '--dnabert-batch-size', '8192']
   return {
     base: (gpus) => onArchitecture('v2.0', gpus, ['--model-scale', scale], PCI_ORDER),
     v1: (gpus) => onArchitecture('v1.0', gpus, ['--model-scale', scale], PCI_ORDER),
-    matrix: (gpus) => [
-      make(gpus, 'baseline (fp32, 8k tokens)', [...fp32, ...small]),
-      make(gpus, 'fp16', [...fp16, ...small]),
-      make(gpus, '32k token budget', fp32),
-      make(gpus, 'all (fp16, 32k tokens)', fp16),
-    ],
+    matrix: (gpus) =>
+      optimizationMatrix(REFERENCE_SWITCHES, gpus.length, device, (label, args, env) => ({
+        ...make(gpus, label, args),
+        env: { ...PCI_ORDER, ...env },
+      })),
     equivalence: (gpus) => [make(gpus, 'fp32', fp32), make(gpus, 'fp16', fp16)],
     oom: (gpus) => make(gpus, 'oom injected', ['--inject', 'oom']),
-    persistentModels: () => 'the reference pipeline has no --persistent-models flag',
+    // refpipe accepts the flag and logs it, and builds no model fewer with it (reference-pipeline/README.md).
+    persistentModels: () => 'the reference pipeline has no persistent models: its --persistent-models changes nothing',
   }
 }
 
 /** VirNucPro: packing, fp16 and CUDA streams are its optimizations (env switches and flags, UPSTREAM.md). */
-export function virnucproConfigs(): ProfileConfigs {
+export function virnucproConfigs(device: TargetDevice = 'gpu'): ProfileConfigs {
   const make = (gpus: number[], label: string, args: string[], env: Record<string, string> = {}): Configuration => ({
     label: `${gpuLabel(gpus)}, ${label}`,
     gpus,
@@ -97,33 +105,85 @@ export function virnucproConfigs(): ProfileConfigs {
     env: { ...PCI_ORDER, ...env },
   })
   const noPacking = { VIRNUCPRO_DISABLE_PACKING: 'true' }
-  const noFp16 = { VIRNUCPRO_DISABLE_FP16: '1' }
   return {
     base: (gpus) => onArchitecture('v2.0', gpus, [], PCI_ORDER),
     v1: (gpus) => onArchitecture('v1.0', gpus, [], PCI_ORDER),
-    matrix: (gpus) => [
-      make(gpus, 'baseline (no packing, fp32, no streams)', ['--no-cuda-streams'], { ...noPacking, ...noFp16 }),
-      make(gpus, 'packing', ['--no-cuda-streams'], noFp16),
-      make(gpus, 'fp16', ['--no-cuda-streams'], noPacking),
-      make(gpus, 'cuda streams', ['--cuda-streams'], { ...noPacking, ...noFp16 }),
-      make(gpus, 'all', ['--cuda-streams']),
+    matrix: (gpus) => {
+      const build: MakeConfiguration = (label, args, env) => make(gpus, label, args, env)
+      return optimizationMatrix(VIRNUCPRO_SWITCHES, gpus.length, device, build)
+    },
+    // Packing is read by the v2.0 async inference alone (optimization-matrix/virnucpro-switches.ts): without --parallel
+    // one GPU runs v1.0 and the pair would compare one output with itself.
+    equivalence: (gpus) => [
+      make(gpus, 'v2.0, packing off', ['--parallel'], noPacking),
+      make(gpus, 'v2.0, packing on', ['--parallel']),
     ],
-    equivalence: (gpus) => [make(gpus, 'packing off', [], noPacking), make(gpus, 'packing on', [])],
     oom: (gpus) => make(gpus, 'oversize ESM-2 batch', ['--esm-batch-size', '100000000']),
-    persistentModels: (gpus) => [
-      make(gpus, 'persistent models', ['--persistent-models']),
-      make(gpus, 'no persistent models', ['--no-persistent-models']),
-    ],
+    // Read only by the multi-GPU worker pools (pipeline/prediction.py BatchQueueManager use_persistent_pool):
+    // DNABERT-S on 2 or more GPUs with --parallel. On 1 GPU both sides would be one run.
+    persistentModels: (gpus) =>
+      gpus.length < 2
+        ? 'VirNucPro reads --persistent-models only in its multi-GPU worker pools (2 or more GPUs with --parallel): on 1 GPU it changes nothing'
+        : [
+            make(gpus, 'v2.0, persistent models', ['--parallel', '--persistent-models']),
+            make(gpus, 'v2.0, no persistent models', ['--parallel', '--no-persistent-models']),
+          ],
   }
 }
 
 /**
- * The profile's configurations on `device` (default VIRNUCPRO_BENCH_DEVICE, else gpu).
- * @throws SuiteSettingsError for a bad VIRNUCPRO_BENCH_DEVICE.
+ * The profile's configurations on `device` (default VIRNUCPRO_BENCH_DEVICE, else gpu), each with the user's own
+ * pipeline options (default VIRNUCPRO_BENCH_PIPELINE_ARGS): the one place every configuration of every suite is made.
+ * @throws SuiteSettingsError for a bad VIRNUCPRO_BENCH_DEVICE or VIRNUCPRO_BENCH_PIPELINE_ARGS.
  */
-export function configsFor(profile: string, scale: string, device: TargetDevice = targetDevice()): ProfileConfigs {
-  const configs = profile === 'virnucpro' ? virnucproConfigs() : referenceConfigs(scale)
+export function configsFor(
+  profile: string,
+  scale: string,
+  device: TargetDevice = targetDevice(),
+  pipelineArgs: readonly string[] = readSetting(process.env, 'VIRNUCPRO_BENCH_PIPELINE_ARGS') ?? [],
+): ProfileConfigs {
+  const own = profile === 'virnucpro' ? virnucproConfigs(device) : referenceConfigs(scale, device)
+  const configs = withPipelineArgs(own, pipelineArgs)
   return device === 'cpu' ? onCpu(configs, profile) : configs
+}
+
+/** Every configuration `configs` makes, passed through `change` (made for its GPUs); `rename` relabels the arms not run. */
+export function mapConfigurations(
+  configs: ProfileConfigs,
+  change: (gpus: number[]) => (config: Configuration) => Configuration,
+  rename: (label: string) => string = (label) => label,
+): ProfileConfigs {
+  return {
+    base: (gpus) => change(gpus)(configs.base(gpus)),
+    v1: (gpus) => change(gpus)(configs.v1(gpus)),
+    matrix: (gpus) => {
+      const { arms, notRun } = configs.matrix(gpus)
+      return {
+        arms: arms.map((arm) => ({ ...arm, config: change(gpus)(arm.config) })),
+        notRun: notRun.map((n) => ({ ...n, label: rename(n.label) })),
+      }
+    },
+    equivalence: (gpus) => configs.equivalence(gpus).map(change(gpus)) as [Configuration, Configuration],
+    oom: (gpus) => change(gpus)(configs.oom(gpus)),
+    persistentModels: (gpus) => {
+      const pair = configs.persistentModels(gpus)
+      return typeof pair === 'string' ? pair : (pair.map(change(gpus)) as [Configuration, Configuration])
+    },
+  }
+}
+
+/**
+ * The user's own `predict` options (VIRNUCPRO_BENCH_PIPELINE_ARGS, e.g. `--esm-batch-size 4096 --threads 32`) in front
+ * of every configuration's own: the CLI's last occurrence of an option wins, so a configuration that measures an option
+ * (a matrix arm's token budget, the OOM configuration's batch) keeps its value, and every other runs with the user's.
+ * The options the suite sets itself were refused when the setting was read (config/pipeline-args.ts).
+ */
+export function withPipelineArgs(configs: ProfileConfigs, pipelineArgs: readonly string[]): ProfileConfigs {
+  if (pipelineArgs.length === 0) return configs
+  return mapConfigurations(configs, () => (config) => ({
+    ...config,
+    extraArgs: [...pipelineArgs, ...(config.extraArgs ?? [])],
+  }))
 }
 
 /**
@@ -146,15 +206,5 @@ export function onCpu(configs: ProfileConfigs, profile: string): ProfileConfigs 
         extraArgs: [...(config.extraArgs ?? []), ...workers],
       }
     }
-  return {
-    base: (gpus) => move(gpus)(configs.base(gpus)),
-    v1: (gpus) => move(gpus)(configs.v1(gpus)),
-    matrix: (gpus) => configs.matrix(gpus).map(move(gpus)),
-    equivalence: (gpus) => configs.equivalence(gpus).map(move(gpus)) as [Configuration, Configuration],
-    oom: (gpus) => move(gpus)(configs.oom(gpus)),
-    persistentModels: (gpus) => {
-      const pair = configs.persistentModels(gpus)
-      return typeof pair === 'string' ? pair : (pair.map(move(gpus)) as [Configuration, Configuration])
-    },
-  }
+  return mapConfigurations(configs, move, (label) => `${label} (cpu)`)
 }

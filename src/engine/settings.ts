@@ -13,6 +13,7 @@ import { type InputIdentity, identifyInput } from '../input/identity.ts'
 import type { PresetName } from '../input/presets.ts'
 import { DEFAULT_WORK_CHUNK_LENGTH } from '../input/sample.ts'
 import { DEFAULT_REPETITION_POLICY, type RepetitionPolicy } from '../measure/index.ts'
+import { checkPipelineArgs, type HelpReader } from './pipeline-args-check.ts'
 import { parseShardSpec } from './shard-settings.ts'
 import { parseSweepGrid } from './sweep-grid.ts'
 
@@ -69,6 +70,11 @@ export interface SuiteSettings {
   capacityGpus: number[] | null
   /** VIRNUCPRO_BENCH_DEVICE: gpu (default) or cpu; see targetDevice. */
   device: TargetDevice
+  /**
+   * VIRNUCPRO_BENCH_PIPELINE_ARGS: the user's own `predict` options, as words, added to every configuration
+   * (profile-configs.ts configsFor). Default none.
+   */
+  pipelineArgs: string[]
 }
 
 /**
@@ -109,7 +115,8 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
     e2eRuns: read('VIRNUCPRO_BENCH_E2E_RUNS') ?? 2,
     // Off unless asked (issue 44): one 10,000-record run and its fixture, about 50 s of the main job on an H200.
     largeSequences: read('VIRNUCPRO_BENCH_LARGE_SEQUENCES') ?? 0,
-    // Off unless asked (issue 44): 4 more arms of 1 warm-up and 3 runs, about 4 of the main job's minutes on an H200.
+    // Off unless asked (issue 44): 4 or 5 more arms of 1 warm-up and 3 runs (4 arms took about 4 of the main job's
+    // minutes on an H200).
     matrix: read('VIRNUCPRO_BENCH_MATRIX') ?? false,
     monitorIntervalMs: read('VIRNUCPRO_BENCH_MONITOR_INTERVAL_MS') ?? 100,
     runTimeoutMs: read('VIRNUCPRO_BENCH_RUN_TIMEOUT_MS') ?? 540_000,
@@ -126,6 +133,7 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
       read('VIRNUCPRO_BENCH_V1_GPUS') ?? ((read('VIRNUCPRO_BENCH_TARGET') ?? 'reference') === 'virnucpro' ? [1] : []),
     capacityGpus: read('VIRNUCPRO_BENCH_CAPACITY_GPUS') ?? null,
     device: targetDevice(env),
+    pipelineArgs: read('VIRNUCPRO_BENCH_PIPELINE_ARGS') ?? [],
   }
 }
 
@@ -160,15 +168,25 @@ const SUITE_PARSED: Record<(typeof PARSED_ELSEWHERE)[number], Setting<unknown>> 
   ),
 }
 
+export interface SuiteSettingsCheckOptions {
+  cacheDir?: string
+  readInput?: boolean
+  onInput?: (identity: InputIdentity) => void
+  /** Reads the target's `predict --help` (default: runs it, pipeline/target-help.ts). */
+  readHelp?: HelpReader
+  /** A check that could not be made here, in one line (the target's help not readable). */
+  onNote?: (note: string) => void
+}
+
 /**
  * Every setting the gpu project reads, checked before any work (doctor and the gpu project's global setup): each
- * variable, the thresholds file, and the input read as the suites read it (its identity, cached in `cacheDir` when
- * given, so the suites do not read it again).
+ * variable, the thresholds file, the input read as the suites read it (its identity, cached in `cacheDir` when
+ * given, so the suites do not read it again), and the user's pipeline options against the target's own help.
  * @returns one line per problem; none when all is well.
  */
 export async function checkSuiteSettings(
   env: NodeJS.ProcessEnv = process.env,
-  options: { cacheDir?: string; readInput?: boolean; onInput?: (identity: InputIdentity) => void } = {},
+  options: SuiteSettingsCheckOptions = {},
 ): Promise<SettingProblem[]> {
   let records: number | null = null
   const readInput = async (path: string) => {
@@ -192,6 +210,14 @@ export async function checkSuiteSettings(
     const problem = sampleSizesProblem(records, sizes)
     if (problem)
       problems.push({ variable: sizes ? 'VIRNUCPRO_BENCH_SIZES' : 'VIRNUCPRO_BENCH_INPUT', message: problem })
+  }
+  // The user's options against the target's help (issue 56), where both parse: an option it lacks fails here, not as
+  // a usage error of every run.
+  const bad = (name: string) => problems.some((p) => p.variable === name)
+  if (!bad('VIRNUCPRO_BENCH_PIPELINE_ARGS') && !bad('VIRNUCPRO_BENCH_TARGET')) {
+    const checked = await checkPipelineArgs(env, options.readHelp)
+    if (checked.problem) problems.push({ variable: 'VIRNUCPRO_BENCH_PIPELINE_ARGS', message: checked.problem })
+    if (checked.note) options.onNote?.(checked.note)
   }
   return problems
 }

@@ -14,10 +14,12 @@ import {
   measureConfiguration,
   SUITE_POLICY,
 } from '../engine/measure-configuration.ts'
+import type { OptimizationMatrix } from '../engine/optimization-matrix/index.ts'
 import { failureReason, type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
 import type { ResultKind } from '../results/schema/index.ts'
 import { analyzeAb } from './ab/ab.ts'
 import { analyzeE2e } from './e2e/e2e-verdicts.ts'
+import { checkMatrix } from './e2e/matrix-checks.ts'
 import { analyzeEquivalence } from './equivalence/equivalence.ts'
 import { analyzeMemory } from './memory/memory-verdicts.ts'
 import { analyzeScaling } from './scaling/scaling.ts'
@@ -131,7 +133,8 @@ export async function runMemorySuite(ctx: SuiteContext, m: SuiteMeasure, c: Memo
 export interface E2eSuiteInputs {
   typical: { config: Configuration; input: string }
   large: { config: Configuration; input: string } | null
-  matrix: { configs: Configuration[]; input: string } | null
+  /** The profile's optimization matrix (profile-configs.ts) and its input. */
+  matrix: { matrix: OptimizationMatrix; input: string } | null
 }
 
 export async function runE2eSuite(
@@ -150,10 +153,17 @@ export async function runE2eSuite(
   })
   const once = { ...options(ctx, m, purpose), policy: runs(m, 0, 1) }
   const large = i.large ? await measureConfiguration(i.large.config, { ...once, input: i.large.input }) : null
-  const matrix = i.matrix
-    ? await measureArms(i.matrix.configs, { ...options(ctx, m, purpose), input: i.matrix.input })
-    : null
-  const { stats, verdicts } = analyzeE2e({ typical, large, matrix }, ctx.thresholds)
+  const arms = i.matrix?.matrix.arms ?? []
+  const matrix =
+    i.matrix && arms.length > 0
+      ? await measureArms(
+          arms.map((arm) => arm.config),
+          { ...options(ctx, m, purpose), input: i.matrix.input },
+        )
+      : null
+  // Every arm's runs against its switches (read from their logs) before any is judged.
+  const matrixChecks = i.matrix ? checkMatrix(i.matrix.matrix, matrix ?? []) : null
+  const { stats, verdicts } = analyzeE2e({ typical, large, matrix, matrixChecks }, ctx.thresholds)
   const measurements = [typical, ...(large ? [large] : []), ...(matrix ?? [])]
   return writeSuiteRecord(ctx, {
     ...purpose,

@@ -93,7 +93,8 @@ describe('VIRNUCPRO_BENCH_DEVICE', () => {
     const cpu = configsFor('reference', 'tiny', 'cpu')
     for (const n of [1, 2, 4]) {
       const gpus = Array.from({ length: n }, (_, i) => i)
-      const all = [cpu.base(gpus), cpu.v1(gpus), ...cpu.matrix(gpus), ...cpu.equivalence(gpus), cpu.oom(gpus)]
+      const arms = cpu.matrix(gpus).arms.map((arm) => arm.config)
+      const all = [cpu.base(gpus), cpu.v1(gpus), ...arms, ...cpu.equivalence(gpus), cpu.oom(gpus)]
       for (const config of all) {
         expect(config.gpus).toBeNull()
         expect(config.device).toBe('cpu')

@@ -30,6 +30,7 @@ const CONTINUE = 'to continue, run the same command again into the same results 
 
 interface StudyJson {
   study: { entries: { shows: string; statusText: string; best: string | null; settings: { label: string }[] }[] }
+  capacity: { entries: { statusText: string }[] }
 }
 const summaryOf = (work: string) => JSON.parse(readFileSync(join(work, 'reports', 'summary.json'), 'utf8')) as StudyJson
 

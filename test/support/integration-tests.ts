@@ -23,6 +23,8 @@ const REFERENCE_PIPELINE = [
   'test/pipeline/profiles.test.ts',
   // The target's own `predict --help` read through the reference profile (torch imported first: 3 s).
   'test/pipeline/target-help-reference.test.ts',
+  // VIRNUCPRO_BENCH_PIPELINE_ARGS against that help, as doctor reads it (issue 56: 5 s).
+  'test/engine/pipeline-args-check-reference.test.ts',
   'test/platform/python.test.ts',
   // The CLI's doctor as a real process, which probes python and torch (4-5 s a test).
   'test/cli/doctor.test.ts',
@@ -30,6 +32,8 @@ const REFERENCE_PIPELINE = [
   'test/capacity/analyze.test.ts',
   'test/suites/e2e/e2e-equivalence.test.ts',
   'test/suites/e2e/e2e-projection.test.ts',
+  // Issue 56: e2e's matrix refuses an arm whose run shows no sign of its switch (4 tiny runs).
+  'test/suites/e2e/e2e-matrix.test.ts',
   'test/engine/measure-interleaved.test.ts',
   'test/suites/memory/memory.test.ts',
   'test/suites/scaling/scaling.test.ts',

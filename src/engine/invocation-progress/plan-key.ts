@@ -37,8 +37,9 @@ export const WORK_SETTINGS = [
   'VIRNUCPRO_BENCH_CAPACITY_GPUS',
   'VIRNUCPRO_BENCH_CAPACITY_DIRECT',
   'VIRNUCPRO_BENCH_CAPACITY_STOP',
-  // The v1.0 baseline's own capacity answer (issue 56), on these GPU counts.
+  // The v1.0 baseline's own capacity answer (issue 56), on these GPU counts; the user's own options in every run.
   'VIRNUCPRO_BENCH_V1_GPUS',
+  'VIRNUCPRO_BENCH_PIPELINE_ARGS',
   // Which parts run at all: the matrix, the study and its grid, the validation files, the A/B arms.
   'VIRNUCPRO_BENCH_MATRIX',
   'VIRNUCPRO_BENCH_STUDY',

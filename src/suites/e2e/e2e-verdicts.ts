@@ -132,15 +132,22 @@ function stabilityVerdicts(stats: E2eStats): Verdict[] {
 }
 
 function matrixVerdicts(stats: E2eStats): Verdict[] {
-  if (!stats.matrix)
+  const m = stats.matrix
+  if (!m)
     return [verdict({ id: 'e2e/matrix', title: 'optimization impact', verdict: 'skipped', detail: 'matrix not run' })]
-  return stats.matrix.arms.map((arm) => {
-    const base = {
-      id: `e2e/matrix/${arm.label}`,
-      title: `optimization impact: ${arm.label} vs ${stats.matrix!.baseline}`,
-      unit: 'x',
-      threshold: '>= 1x (not slower)',
-    }
+  const against = m.baseline ? ` vs ${m.baseline}` : ''
+  const titled = (label: string) => ({ id: `e2e/matrix/${label}`, title: `optimization impact: ${label}${against}` })
+  // An arm no path reads, or whose runs do not show their switches, has no verdict on its impact: one line says why.
+  const notRun = m.notRun.map((n) =>
+    verdict({ ...titled(n.label), verdict: 'skipped', detail: `not run: ${n.reason}` }),
+  )
+  const baseline =
+    m.baseline && m.baselineRefused
+      ? [verdict({ ...titled(m.baseline), verdict: 'skipped', detail: `refused: ${m.baselineRefused}` })]
+      : []
+  const arms = m.arms.map((arm) => {
+    const base = { ...titled(arm.label), unit: 'x', threshold: '>= 1x (not slower)' }
+    if (arm.refused) return verdict({ ...base, verdict: 'skipped', detail: `refused: ${arm.refused}` })
     const s = arm.speedup
     if (!s) return verdict({ ...base, verdict: 'error', detail: `no completed run on one side${because(arm.failure)}` })
     return verdict({
@@ -151,6 +158,7 @@ function matrixVerdicts(stats: E2eStats): Verdict[] {
       detail: s.reason,
     })
   })
+  return [...baseline, ...arms, ...notRun]
 }
 
 /** Stats and verdicts of the e2e suite. */

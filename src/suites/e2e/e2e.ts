@@ -6,10 +6,12 @@
 import type { Thresholds } from '../../config/thresholds.ts'
 import { completedRuns, type MeasuredConfiguration } from '../../engine/measure-configuration.ts'
 import type { RunObservation } from '../../engine/observe-run.ts'
+import type { ArmNotRun } from '../../engine/optimization-matrix/index.ts'
 import { failureReason } from '../../engine/record.ts'
 import { type EstimateStat, estimate, toStat } from '../../engine/stage-metrics.ts'
 import { type SpeedupResult, speedup } from '../../measure/index.ts'
 import { type ProjectionOutcome, projectRun } from './e2e-projection.ts'
+import type { MatrixChecks } from './matrix-checks.ts'
 
 export interface E2eStats {
   typical: {
@@ -43,9 +45,23 @@ export interface E2eStats {
     failure: string | null
   } | null
   matrix: {
-    baseline: string
-    /** `failure`: why the arm or the baseline has no completed run, when one of them failed. */
-    arms: { label: string; wallMs: EstimateStat | null; speedup: SpeedupResult | null; failure: string | null }[]
+    /** The baseline's label; null when no arm was measured (every switch left out here: `notRun`). */
+    baseline: string | null
+    /** Why the baseline's runs do not show its switches off (then no arm is compared with it); null when they do. */
+    baselineRefused: string | null
+    /**
+     * `failure`: why the arm or the baseline has no completed run, when one of them failed. `refused`: why its runs do
+     * not show its switches (or the baseline's), so its time is no measure of them and it gets no speedup.
+     */
+    arms: {
+      label: string
+      wallMs: EstimateStat | null
+      speedup: SpeedupResult | null
+      failure: string | null
+      refused: string | null
+    }[]
+    /** Switches no path of the pipeline reads on these GPUs: their arms were not run, each with why. */
+    notRun: ArmNotRun[]
   } | null
 }
 
@@ -54,6 +70,8 @@ export interface E2eInput {
   large?: MeasuredConfiguration | null
   /** Baseline first, then each optimization, then all together. */
   matrix?: readonly MeasuredConfiguration[] | null
+  /** The matrix's arms left out before running, and those refused after (matrix-checks.ts). */
+  matrixChecks?: MatrixChecks | null
 }
 
 const sequencesOf = (o: RunObservation) => o.measured.run.summary?.sequencesProcessed ?? null
@@ -143,16 +161,32 @@ function largeStats(m: MeasuredConfiguration | null | undefined, typical: Typica
   }
 }
 
-function matrixStats(arms: readonly MeasuredConfiguration[] | null | undefined): E2eStats['matrix'] {
-  if (!arms || arms.length < 2) return null
+function matrixStats(
+  arms: readonly MeasuredConfiguration[] | null | undefined,
+  checks: MatrixChecks | null | undefined,
+): E2eStats['matrix'] {
+  const notRun = [...(checks?.notRun ?? [])]
+  if (!arms || arms.length < 2)
+    return notRun.length > 0 ? { baseline: null, baselineRefused: null, arms: [], notRun } : null
+  const refused = checks?.refused ?? new Map<string, string>()
+  const baselineLabel = arms[0]!.config.label
+  const baselineRefused = refused.get(baselineLabel) ?? null
   const base = completedRuns(arms[0]!).map((o) => o.measured.run.wallMs)
   return {
-    baseline: arms[0]!.config.label,
+    baseline: baselineLabel,
+    baselineRefused,
     arms: arms.slice(1).map((arm) => {
       const times = completedRuns(arm).map((o) => o.measured.run.wallMs)
-      // Speedup over the baseline; an optimization passes when its whole CI is at or above 1x (never slower).
+      // Only an arm with completed runs is refused: one without any has its failure for a verdict.
+      const why =
+        times.length === 0
+          ? null
+          : (refused.get(arm.config.label) ??
+            (baselineRefused === null ? null : `its baseline '${baselineLabel}' was refused (${baselineRefused})`))
+      // Speedup over the baseline; an optimization passes when its whole CI is at or above 1x (never slower). An arm
+      // whose runs do not show its switches (or whose baseline's do not) measured something else: no speedup.
       const result =
-        base.length > 0 && times.length > 0
+        base.length > 0 && times.length > 0 && why === null
           ? speedup(base, times, 1, { band: { low: 1, high: Number.MAX_VALUE } })
           : null
       return {
@@ -160,8 +194,10 @@ function matrixStats(arms: readonly MeasuredConfiguration[] | null | undefined):
         wallMs: toStat(estimate(times, `${arm.config.label} wallMs`)),
         speedup: result,
         failure: failureReason([arms[0]!, arm]),
+        refused: why,
       }
     }),
+    notRun,
   }
 }
 
@@ -173,5 +209,9 @@ export function e2eStats(input: E2eInput, t: Thresholds): E2eStats {
     wholeRunSeqPerS: estimate(runs.map(perSecond), 'typical seq/s')?.median ?? null,
     esm2TokensPerS: estimate(runs.map(esm2TokensPerS), 'typical ESM-2 tok/s')?.median ?? null,
   }
-  return { typical, large: largeStats(input.large, rates), matrix: matrixStats(input.matrix) }
+  return {
+    typical,
+    large: largeStats(input.large, rates),
+    matrix: matrixStats(input.matrix, input.matrixChecks),
+  }
 }
