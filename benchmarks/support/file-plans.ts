@@ -96,9 +96,9 @@ function baseAtSuiteInput(o: OutlineContext): { group: string; runs: PlannedRuns
 }
 
 /** The capacity test's runs (capacity-inputs.ts, src/capacity/probe.ts, held-out-plan.ts): probe, sizes, held-out. */
-export function capacityRuns(o: OutlineContext): PlannedRuns[] {
+export function capacityRuns(o: OutlineContext, gpus: number[] = capacityGpuCounts(o)): PlannedRuns[] {
+  if (gpus.length === 0) return []
   const meanLengthBp = o.user?.meanLengthBp ?? presetMeanLengthBp(o.settings.preset)
-  const gpus = capacityGpuCounts(o)
   const out: PlannedRuns[] = []
   let fitted: number[]
   let heldOut: number[]
@@ -154,7 +154,11 @@ function heldOutRuns(
 
 /** Each file of the gpu project by its path; a file not listed has no outline (its forecast follows its first run). */
 const OUTLINES: Record<string, (o: OutlineContext) => FileOutline> = {
-  'benchmarks/scaling.gpu.test.ts': (o) => ({ runs: capacityRuns(o), unplanned: [] }),
+  // The v2.0 answer, then the v1.0 baseline's own (VIRNUCPRO_BENCH_V1_GPUS: its own probe, plan and held-out run).
+  'benchmarks/scaling.gpu.test.ts': (o) => ({
+    runs: [...capacityRuns(o), ...capacityRuns(o, o.settings.v1Gpus.filter((n) => n <= o.gpuCount))],
+    unplanned: [],
+  }),
   'benchmarks/stage-throughput.gpu.test.ts': (o) => ({ runs: [], unplanned: [], shared: baseAtSuiteInput(o) }),
   'benchmarks/e2e.gpu.test.ts': (o) => ({
     runs: [
