@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
+import { gunzipSync } from 'node:zlib'
 import { createFakeNvml } from '../test/support/fake-nvml.ts'
 
 type Outcome = 'clear' | 'fine' | 'unclear' | 'wrong' | 'loss'
@@ -128,7 +129,10 @@ const runDirs = (results: string) =>
 function readersOf(dir: string, console: string): { words: Record<string, string | null>; problems: string[] } {
   const before = snapshot(dir)
   const text = run(['src/cli.ts', 'capacity', dir])
-  const json = run(['src/cli.ts', 'capacity', dir, '--json', '-'])
+  const jsonFile = join(OUT, 'json', `${createHash('sha1').update(dir).digest('hex').slice(0, 8)}.json`)
+  mkdirSync(join(OUT, 'json'), { recursive: true })
+  rmSync(jsonFile, { force: true })
+  const json = run(['src/cli.ts', 'capacity', dir, '--json', jsonFile])
   const rep = join(OUT, 'reports', createHash('sha1').update(dir).digest('hex').slice(0, 8))
   rmSync(rep, { recursive: true, force: true })
   run(['src/cli.ts', 'report', dir, '--out', rep])
@@ -137,8 +141,7 @@ function readersOf(dir: string, console: string): { words: Record<string, string
   if (lost.length > 0) problems.push(`loss: ${lost.join(', ')}`)
   let answer: { statusText?: string; decisions?: { state: string; ci: { low: number } | null; kind: string }[] } = {}
   try {
-    const jsonText = json.out.slice(json.out.indexOf('{'))
-    answer = JSON.parse(jsonText).answer ?? {}
+    answer = JSON.parse(readFileSync(jsonFile, 'utf8')).answer ?? {}
   } catch {
     /* no JSON: the capacity text says why */
   }
@@ -154,10 +157,14 @@ function readersOf(dir: string, console: string): { words: Record<string, string
           ?.replace(/^== .*/, ''),
       ) ?? word(text.out.split('\n').find((l) => /^(FINAL|UNCHECKED|UNDECIDED|PROVISIONAL)/.test(l))),
     json: word(answer.statusText),
-    report: word(/\*\*([A-Z]+)/.exec(summary)?.[1]),
+    // The answer's own line: the first bold word after the summary's answer heading (a note above it is bold too).
+    report: word(/\*\*([A-Z]+)/.exec(summary.slice(Math.max(0, summary.indexOf('## The capacity answer'))))?.[1]),
   }
   const seen = new Set(Object.values(words).filter((w) => w !== null))
   if (seen.size > 1) problems.push(`wrong: readers disagree ${JSON.stringify(words)}`)
+  const silent = Object.entries(words).filter(([k, w]) => w === null && (k !== 'console' || console !== ''))
+  if (silent.length > 0 && seen.size > 0)
+    problems.push(`unclear: no status from ${silent.map(([k]) => k).join(', ')} (${text.out.split('\n').slice(-1)[0]})`)
   for (const d of answer.decisions ?? [])
     if (d.kind !== 'utilization' && d.state !== 'undecided' && d.ci && d.ci.low <= 0)
       problems.push(`wrong: a decided ${d.kind} verdict on an interval held at zero`)
@@ -489,7 +496,8 @@ answerCase('A19', '1 refit and held-out', 'one run a size', {
   run(CAP, capEnv(work, { ...base, VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '1' }))
   const r = run(CAP, capEnv(work, { ...base, VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '3' }), 900_000)
   const plan = r.out.split('\n').find((l) => l.startsWith('[plan] gpu project')) ?? ''
-  const fromOther = /Forecast: about \d+ s\b/.test(plan) && !/another plan|differ/.test(plan)
+  // The budget-1 invocation took seconds: a forecast read from its ledger would say so; the prior or none is fine.
+  const fromOther = /from (the|an) (last|earlier) invocation/.test(plan) && !/another plan|differ/.test(plan)
   add(
     'F01',
     '7 forecasts',
@@ -534,6 +542,172 @@ targetCase('O06', 'report --out inside it', ['src/cli.ts', 'report', pin, '--out
 targetCase('O07', '--json outside', ['src/cli.ts', 'capacity', pin, '--json', join(OUT, 'refit.json')], pin, false)
 targetCase('O08', 'report --out outside', ['src/cli.ts', 'report', pin, '--out', join(OUT, 'report-ok')], pin, false)
 
+// 1: refits of one directory, each judged on its held-out runs as the suite judged its own fit.
+function refitCase(id: string, what: string, args: string[], want: string, line: RegExp) {
+  const r = run(['src/cli.ts', 'capacity', ...args])
+  const got = word(r.out.split('\n').find((l) => /^(FINAL|UNCHECKED|UNDECIDED|PROVISIONAL)/.test(l))) ?? 'null'
+  const outcome: Outcome = STACK.test(r.out)
+    ? 'unclear'
+    : got === 'FINAL' && want !== 'FINAL'
+      ? 'wrong'
+      : got === want && line.test(r.out)
+        ? 'fine'
+        : got === want
+          ? 'unclear'
+          : 'wrong'
+  add(
+    id,
+    '1 refit and held-out',
+    what,
+    outcome,
+    `${got}: ${r.out.split('\n').find((l) => line.test(l)) ?? r.out.split('\n')[0]}`,
+  )
+}
+const a04dir = runDirs(join(OUT, 'A04', 'results'))[0]
+if (a04dir) {
+  const a04 = readFileSync(join(OUT, 'A04.log'), 'utf8')
+  const status = word(/gpu-report: capacity capacity, [^:]*: (\S+)/.exec(a04)?.[1]) ?? 'FINAL'
+  refitCase(
+    'C01',
+    'A04 refitted as stored: its held-out run checks it',
+    [a04dir],
+    status,
+    /held out|inside the interval|UNDECIDED|FINAL/,
+  )
+  refitCase(
+    'C02',
+    'A04 fitted at 16 / 64: the 32-record runs lie within, no check',
+    [a04dir, '--sizes', '16,64'],
+    'UNCHECKED',
+    /lie(s)? within the fitted sizes/,
+  )
+  refitCase(
+    'C03',
+    'A04 fitted at 16 / 32 and projected to 45 K and 1 M',
+    [a04dir, '--sizes', '16,32', '--at', '45000,1000000'],
+    status,
+    /./,
+  )
+  refitCase(
+    'C04',
+    'A04 fitted at one size: refused in one line',
+    [a04dir, '--sizes', '16'],
+    'null',
+    /no configuration has completed runs at two or more sizes/,
+  )
+}
+const a01dir = runDirs(join(OUT, 'A01', 'results'))[0]
+if (a01dir) {
+  refitCase(
+    'C05',
+    'A01 (budget 1) refitted: UNCHECKED with the budget as why',
+    [a01dir],
+    'UNCHECKED',
+    /UNCHECKED, .*budget/,
+  )
+  refitCase(
+    'C06',
+    'A01 fitted at 16 only, 32 left out below nothing: refused',
+    [a01dir, '--sizes', '32'],
+    'null',
+    /two or more sizes/,
+  )
+}
+const pinDir = join(OUT, 'pinned', 'results', 'pin1')
+if (existsSync(pinDir))
+  refitCase(
+    'C07',
+    'pin1 holding three questions: each architecture group read, no two 1-GPU fits mixed',
+    [pinDir],
+    'UNCHECKED',
+    /UNCHECKED|FINAL|UNDECIDED/,
+  )
+
+// More refusals before any run.
+refusalCase(
+  'R06',
+  '6 small samples',
+  'one size',
+  { VIRNUCPRO_BENCH_SIZES: '16' },
+  /VIRNUCPRO_BENCH_SIZES.*not two or more distinct record counts/,
+)
+refusalCase(
+  'R07',
+  '6 small samples',
+  'a size that is not a number',
+  { VIRNUCPRO_BENCH_SIZES: '16,x' },
+  /VIRNUCPRO_BENCH_SIZES/,
+)
+refusalCase(
+  'R08',
+  '2 no check',
+  'a budget of 0',
+  { VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '0' },
+  /VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN/,
+)
+refusalCase(
+  'R09',
+  '2 no check',
+  'CAPACITY_DIRECT=3 (no such GPU count)',
+  { VIRNUCPRO_BENCH_CAPACITY_DIRECT: '3' },
+  /VIRNUCPRO_BENCH_CAPACITY_DIRECT/,
+)
+refusalCase(
+  'R10',
+  '6 small samples',
+  'an input that does not exist',
+  { VIRNUCPRO_BENCH_INPUT: join(OUT, 'nothing.fa') },
+  /VIRNUCPRO_BENCH_INPUT/,
+)
+{
+  const bad = join(OUT, 'samples', 'bad.fa')
+  writeFileSync(bad, '>r1\nACGT\nthis is not dna\n')
+  refusalCase('R11', '6 small samples', 'a malformed FASTA', { VIRNUCPRO_BENCH_INPUT: bad }, /bad\.fa.*line 3/)
+}
+refusalCase(
+  'R12',
+  '6 small samples',
+  'sizes over a 4-record sample',
+  { VIRNUCPRO_BENCH_INPUT: s4, VIRNUCPRO_BENCH_SIZES: '2,8' },
+  /8 records is more than the sample's 4/,
+)
+
+// More output targets: every command that writes where a user points it.
+targetCase(
+  'O09',
+  'history add --db into the run directory',
+  ['src/cli.ts', 'history', 'add', pin, '--db', join(pin, 'h.sqlite')],
+  pin,
+  true,
+)
+targetCase(
+  'O10',
+  'fixtures generate --out into the run directory',
+  ['src/cli.ts', 'fixtures', 'generate', '--preset', 'TINY', '--records', '4', '--out', join(pin, 'f')],
+  pin,
+  true,
+)
+targetCase(
+  'O11',
+  'capacity --json onto a journal file',
+  [
+    'src/cli.ts',
+    'capacity',
+    pin,
+    '--json',
+    join(pin, 'work', 'measurements', readdirSync(join(pin, 'work', 'measurements'))[0] ?? 'm.jsonl'),
+  ],
+  pin,
+  true,
+)
+targetCase(
+  'O12',
+  'report --out onto its record file',
+  ['src/cli.ts', 'report', pin, '--out', join(pin, record ?? 'x.json')],
+  pin,
+  true,
+)
+
 // Stored results (docs/results): every record kept there (a record gzipped beside its README, or results tarballs),
 // unpacked into a run directory of its own and read by capacity and report: one headline each, the same in both.
 const stored: { dir: string; run: string; words: Record<string, string | null>; problem: string | null }[] = []
@@ -542,23 +716,32 @@ for (const dir of readdirSync(join(ROOT, 'docs', 'results')).sort()) {
   const into = join(OUT, 'stored', dir)
   rmSync(into, { recursive: true, force: true })
   mkdirSync(into, { recursive: true })
+  const gzipped: string[] = []
   for (const f of readdirSync(at)) {
     const file = join(at, f)
-    if (f.endsWith('.json.gz')) {
-      const run = join(into, f.replace(/\.json\.gz$/, ''))
-      mkdirSync(run, { recursive: true })
-      writeFileSync(join(run, f.replace(/\.gz$/, '')), spawnSync('gunzip', ['-c', file]).stdout)
-    } else if (/\.(tgz|tar\.gz)$/.test(f)) spawnSync('tar', ['-xzf', file, '-C', into])
+    if (f.endsWith('.json.gz')) gzipped.push(f)
+    else if (/\.(tgz|tar\.gz)$/.test(f)) spawnSync('tar', ['-xzf', file, '-C', into])
     else if (f.endsWith('.tar.xz')) spawnSync('tar', ['-xJf', file, '-C', into])
   }
-  // A run directory: one holding a capacity record (the store's JSON with a kind).
+  // A run directory: one holding a capacity record, or a run's work (its journal: a partial record is read from it).
   const runs: string[] = []
+  const holdsRecord = (d: string) => readdirSync(d).some((f) => /^capacity.*\.json$/.test(f))
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true }))
       if (e.isDirectory() && e.name !== 'work' && e.name !== 'invocations') walk(join(d, e.name))
-    if (readdirSync(d).some((f) => /^capacity.*\.json$/.test(f))) runs.push(d)
+    if (holdsRecord(d) || existsSync(join(d, 'work', 'measurements'))) runs.push(d)
   }
   walk(into)
+  // A gzipped record beside its runs' tarball goes into the run directory that lacks it; else into one of its own.
+  for (const f of gzipped) {
+    const name = f.replace(/\.gz$/, '')
+    if (runs.some((r) => existsSync(join(r, name)))) continue
+    const lacking = runs.filter((r) => !holdsRecord(r))
+    const run = lacking.length === 1 ? lacking[0]! : join(into, name.replace(/\.json$/, ''))
+    mkdirSync(run, { recursive: true })
+    writeFileSync(join(run, name), gunzipSync(readFileSync(join(at, f))))
+    if (!runs.includes(run)) runs.push(run)
+  }
   if (runs.length === 0) {
     stored.push({ dir, run: '-', words: {}, problem: null })
     continue
