@@ -51,11 +51,11 @@ describe.skipIf(pipeline.state !== 'ready')('the capacity answer beside its know
     const answers = answersIn(lines)
     expect
       .soft(answers.map((a) => a.name))
-      .toEqual([expect.stringMatching(/^capacity, 1 GPU \(cpu\) at 8 \/ 16 seqs$/)])
+      .toEqual([expect.stringMatching(/^capacity, 1 GPU, v2\.0 \(cpu\) at 8 \/ 16 seqs$/)])
     const suites = capacitySuiteNames(lines)
     expect.soft(suites.filter((n) => !n.startsWith('known answer: '))).toEqual([answers[0]?.name])
-    expect.soft(suites).toContain('known answer: direct check at 40 records, 1 GPU (1 GPU (cpu) at 8 / 16 seqs)')
-    expect.soft(out).toMatch(/^\[annotation\] gpu > .* \| known answer: direct check, 1 GPU \(cpu\): fit /m)
+    expect.soft(suites).toContain('known answer: direct check at 40 records, 1 GPU (1 GPU, v2.0 (cpu) at 8 / 16 seqs)')
+    expect.soft(out).toMatch(/^\[annotation\] gpu > .* \| known answer: direct check, 1 GPU, v2\.0 \(cpu\): fit /m)
     // One level for the answer, named, from its first run's line to its tables.
     expect.soft(levelsIn(lines.filter((l) => /^(gpu-report: )?capacity /.test(l)))).toEqual(['95% CI, judged once'])
 

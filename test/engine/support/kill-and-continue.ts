@@ -121,10 +121,10 @@ export async function uncutCampaign(env: (work: string) => Record<string, string
   expect(whole.exitCode, whole.output).toBe(0)
   const reference = await stageRecord(runDir(work))
   expect(reference.state).toBe('completed')
-  // On the CPU the suite's 1-GPU configuration is labelled `1 GPU (cpu)` (profile-configs.ts).
+  // On the CPU the suite's 1-GPU configuration is labelled `1 GPU, v2.0 (cpu)` (profile-configs.ts).
   expect(reference.runs.map((r) => r.label)).toEqual([
-    '1 GPU (cpu) warm-up 1',
-    ...[2, 3, 4].map((n) => `1 GPU (cpu) run ${n}`),
+    '1 GPU, v2.0 (cpu) warm-up 1',
+    ...[2, 3, 4].map((n) => `1 GPU, v2.0 (cpu) run ${n}`),
   ])
   expect(perf02(reference).length).toBeGreaterThan(0)
   return reference

@@ -13,6 +13,8 @@ const ANSWER = /^gpu-report: capacity (\S.*?): ((?:FINAL|PROVISIONAL|UNDECIDED|U
 const RUN_LINE = /^capacity (?:PROVISIONAL|FINAL|UNDECIDED|UNCHECKED)\b/
 /** A reason line: an undecided verdict with why and what would decide it. */
 export const REASON = /\bUNDECIDED: .+; to decide it: \S/
+/** An UNCHECKED answer's reason line: why it has no check, and what would check it (capacity/held-out-status.ts). */
+export const CHECK = /\bUNCHECKED, .+; to check it: \S/
 /** A suite line of the report for a capacity record: its verdict and name. */
 const SUITE = /^gpu-report: [A-Z-]+ +capacity +(.+?)(?: \| .*)?$/
 
@@ -59,7 +61,10 @@ export function undecidedWithoutReason(lines: readonly string[]): string[] {
   return lines.filter((l, i) => {
     if (!saysUndecided(l) || REASON.test(l)) return false
     const head = headOf(lines, i)
-    return head < 0 || !REASON.test(lines[head + 1] ?? '')
+    // Issue 58: an UNCHECKED answer's own reason lines come first, then each undecided verdict's.
+    let next = head + 1
+    while (CHECK.test(lines[next] ?? '')) next++
+    return head < 0 || !REASON.test(lines[next] ?? '')
   })
 }
 
