@@ -156,7 +156,13 @@ function heldOutRuns(
 const OUTLINES: Record<string, (o: OutlineContext) => FileOutline> = {
   // The v2.0 answer, then the v1.0 baseline's own (VIRNUCPRO_BENCH_V1_GPUS: its own probe, plan and held-out run).
   'benchmarks/scaling.gpu.test.ts': (o) => ({
-    runs: [...capacityRuns(o), ...capacityRuns(o, o.settings.v1Gpus.filter((n) => n <= o.gpuCount))],
+    runs: [
+      ...capacityRuns(o),
+      ...capacityRuns(
+        o,
+        o.settings.v1Gpus.filter((n) => n <= o.gpuCount),
+      ),
+    ],
     unplanned: [],
   }),
   'benchmarks/stage-throughput.gpu.test.ts': (o) => ({ runs: [], unplanned: [], shared: baseAtSuiteInput(o) }),
