@@ -4,7 +4,7 @@
  * read it). A switch pair the default's command line leaves out is at the target's own default, which only its
  * `--help` can tell (grid-help.ts); where it cannot, either side is a setting of its own.
  */
-import type { GridChoice, GridEntry, SweepGrid } from '../engine/sweep-grid.ts'
+import type { GridChoice } from '../engine/sweep-grid.ts'
 
 /** The value the arguments give `option` (its last occurrence, `--opt V` or `--opt=V`); undefined when absent. */
 export function optionValue(args: readonly string[], option: string): string | undefined {

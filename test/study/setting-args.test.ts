@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { gridEntries, gridPoints, type SweepGrid } from '../../src/engine/sweep-grid.ts'
+import { gridPoints, type SweepGrid } from '../../src/engine/sweep-grid.ts'
 import { argsWithSetting, flagState, flagsTakenAway, optionValue, sameAsDefault } from '../../src/study/setting-args.ts'
 
 /** The one grid point of a grid of single values. */
