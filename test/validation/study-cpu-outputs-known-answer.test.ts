@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/capacity/analyze.ts'
+import { recordAnswer } from '../../src/capacity/record-answer.ts'
+import { readResultRecords } from '../../src/results/store.ts'
 import { acquireWriter, releaseWriter } from '../../src/results/writer-lock.ts'
 import type { StudyStats } from '../../src/study/stats.ts'
 import { runStudySuite } from '../../src/study/study.ts'
@@ -76,11 +78,17 @@ describe.skipIf(ready.state !== 'ready')(
       const refit = await execa(process.execPath, [CLI, 'capacity', ctx.resultsDir, '--json', file], { reject: false })
       expect(refit.exitCode, refit.stderr).toBe(0)
       const json = JSON.parse(await readFile(file, 'utf8')) as {
+        answer: { statusText: string }
         configurations: { label: string }[]
         notes: string[]
         study: { entries: { recordId: string }[] }
       }
       expect(json.configurations.map((c) => c.label)).toEqual(['1 worker'])
+      // Issue 58: the refit reads the status the measurement earned, as the reports read it from the record.
+      const defaultRecord = (await readResultRecords(ctx.resultsDir)).records.find(
+        (r) => r.kind === 'capacity' && r.id === row('default').capacity!.recordId,
+      )!
+      expect(json.answer.statusText).toBe(recordAnswer(defaultRecord)!.statusText)
       expect(json.notes.join('\n')).toContain(`the capacity answer of setting ${PLANTED_BEST}`)
       expect(json.study.entries.map((e) => e.recordId)).toEqual([record.id])
 
