@@ -4,7 +4,7 @@
  * throws naming the variable, the value, the problem and the fix.
  */
 
-import { sampleSizesProblem } from '../config/capacity-sample.ts'
+import { noHeldOutNote, sampleSizesProblem } from '../config/capacity-sample.ts'
 import { type CapacityStopRule, capacityTargets } from '../config/capacity-targets.ts'
 import { checkSettings, type SettingProblem } from '../config/check.ts'
 import { parsedBy, type Setting } from '../config/env-parsers.ts'
@@ -210,6 +210,9 @@ export async function checkSuiteSettings(
     const problem = sampleSizesProblem(records, sizes)
     if (problem)
       problems.push({ variable: sizes ? 'VIRNUCPRO_BENCH_SIZES' : 'VIRNUCPRO_BENCH_INPUT', message: problem })
+    // Sizes that leave no size above them to hold out: said before any run (doctor too), the answer UNCHECKED.
+    const none = !problem && sizes ? noHeldOutNote(records, sizes) : null
+    if (none) options.onNote?.(none)
   }
   // The user's options against the target's help (issue 56), where both parse: an option it lacks fails here, not as
   // a usage error of every run.
