@@ -167,6 +167,7 @@ const NOT_SUPPORTED = 'not supported by the sizes measured'
 
 function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
   const [host, gpu] = [figures(a.gpus.map((g) => g.memory.hostGiB)), figures(a.gpus.map((g) => g.memory.gpuGiB))]
+  const proc = figures(a.gpus.map((g) => g.memory.processGiB ?? null))
   const final = a.status.final
   return {
     id: 'memory',
@@ -175,6 +176,7 @@ function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
       'GPUs',
       `host memory of the pipeline's processes (GiB) [${level}]`,
       'fits the host',
+      `its largest process (GiB) [${level}]`,
       `memory of one GPU (GiB) [${level}]`,
       'fits the GPU',
     ],
@@ -182,6 +184,11 @@ function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
       g.label,
       g.memory.hostUnsupported ? NOT_SUPPORTED : host(g.memory.hostGiB),
       verdictCell(g.memory.host, final),
+      g.memory.process === undefined
+        ? 'not recorded'
+        : g.memory.processWhy
+          ? NOT_SUPPORTED
+          : proc(g.memory.processGiB ?? null),
       g.memory.gpuUnsupported ? NOT_SUPPORTED : gpu(g.memory.gpuGiB),
       verdictCell(g.memory.gpu, final),
     ]),
@@ -189,6 +196,7 @@ function memoryTable(a: CapacityAnswer, level: string): AnswerTable {
     notes: a.gpus.flatMap((g) => [
       ...(g.memory.hostUnsupported ? [`${g.label}, host memory: ${g.memory.hostWhy ?? NOT_SUPPORTED}`] : []),
       ...(g.memory.gpuUnsupported ? [`${g.label}, GPU memory: ${g.memory.gpuWhy ?? NOT_SUPPORTED}`] : []),
+      ...(g.memory.processWhy ? [`${g.label}, its largest process: ${g.memory.processWhy}`] : []),
     ]),
   }
 }
@@ -241,7 +249,7 @@ function decisionLine(d: CapacityAnswer['decisions'][number], a: CapacityAnswer)
   return `${d.question}: ${decisionCell(d.state, a.status.final)}: ${d.why}${d.needs ? `; to decide it: ${d.needs}` : ''}`
 }
 
-const EMPTY = new Set(['n/a', 'not measured', 'not judged'])
+const EMPTY = new Set(['n/a', 'not measured', 'not judged', 'not recorded'])
 /** A table with a figure in some row (records written before memory or stage times were kept have none: not shown). */
 const holdsFigures = (t: AnswerTable) => t.rows.some((r) => r.slice(1).some((c) => !EMPTY.has(c)))
 

@@ -68,6 +68,10 @@ export interface GpuAnswer {
     /** Why, where a peak is not supported: the verdict's own words (issue 58: every "not supported" says why). */
     hostWhy?: string | null
     gpuWhy?: string | null
+    /** The largest process's host memory at 6 M (issue 56: a v2.0 worker holds its embeddings), where recorded. */
+    processGiB?: Figure | null
+    process?: VerdictValue | null
+    processWhy?: string | null
   }
 }
 
@@ -181,7 +185,7 @@ function gpuAnswer(
     .filter((s) => s.hours !== null)
     .sort((a, b) => b.hours.value - a.hours.value)
   const top = c.at.find((a) => a.sequences === production)?.dominant?.[0]
-  const mem = (kind: 'host' | 'gpu') => byId.get(`capacity/${c.gpuCount}/memory/${kind}/${production}`)
+  const mem = (kind: 'host' | 'process' | 'gpu') => byId.get(`capacity/${c.gpuCount}/memory/${kind}/${production}`)
   const gib = (v: Verdict | undefined) => figureOf(v?.value, v?.ci, v?.unit === 'GiB' ? 1 : 1 / GIB)
   return {
     gpuCount: c.gpuCount,
@@ -209,6 +213,12 @@ function gpuAnswer(
       hostUnsupported: unsupportedPeak(mem('host')),
       gpuUnsupported: unsupportedPeak(mem('gpu')),
       hostWhy: unsupportedPeak(mem('host')) ? notSupportedWhy(mem('host')!) : null,
+      // Absent in records written before issue 56: nothing said of it.
+      ...(mem('process') && {
+        processGiB: gib(mem('process')),
+        process: mem('process')!.verdict,
+        processWhy: unsupportedPeak(mem('process')) ? notSupportedWhy(mem('process')!) : null,
+      }),
       gpuWhy: unsupportedPeak(mem('gpu')) ? notSupportedWhy(mem('gpu')!) : null,
     },
   }

@@ -10,7 +10,7 @@
 import { judgeAtMost, verdict } from '../engine/verdict.ts'
 import type { SizeEstimate } from '../measure/index.ts'
 import type { Verdict, VerdictValue } from '../results/schema/index.ts'
-import { type ConfigMemory, fitConfigMemory, HOST_TREE, type MemorySeries } from './memory-fit.ts'
+import { type ConfigMemory, fitConfigMemory, HOST_PROCESS, HOST_TREE, type MemorySeries } from './memory-fit.ts'
 import type { CapacityRun } from './runs.ts'
 
 export type { ConfigMemory, MemorySeries } from './memory-fit.ts'
@@ -109,11 +109,25 @@ function judge(
   return { value, why: against }
 }
 
-function hostVerdict(c: ConfigMemory, sequences: number, host: MemoryHost): Verdict {
-  const s = c.series.find((x) => x.series === HOST_TREE)
+function hostVerdict(c: ConfigMemory, sequences: number, host: MemoryHost, of: 'tree' | 'process' = 'tree'): Verdict {
+  const s = c.series.find((x) => x.series === (of === 'tree' ? HOST_TREE : HOST_PROCESS))
   const judged = s ? judge(s, sequences, host.memBytes, c.sizes) : null
   // A projection the runs cannot support is no figure: its detail says what it read and why it stands for nothing.
   const bytes = judged?.unsupported ? undefined : s?.at.find((a) => a.sequences === sequences)?.bytes
+  // The largest process alone (issue 56: a v2.0 worker keeps every embedding of its share until it aggregates).
+  if (of === 'process')
+    return verdict({
+      id: `capacity/${c.gpuCount}/memory/process/${sequences}`,
+      title: `host memory of the pipeline's largest process on ${c.label} at ${count(sequences)} sequences`,
+      verdict: judged?.value ?? 'inconclusive',
+      value: bytes ? bytes.estimate / GIB : null,
+      unit: 'GiB',
+      ci: bytes ? ciGib(bytes) : null,
+      threshold: host.memBytes === null ? 'host RAM (unknown)' : `<= ${gib(host.memBytes)} GiB (host RAM)`,
+      detail: judged
+        ? `peak of its largest process: ${judged.why}${c.ciProblem ? `; ${c.ciProblem}` : ''}`
+        : `no line of its largest process: ${c.notFitted ?? 'the runs did not read their processes'}`,
+    })
   return verdict({
     id: `capacity/${c.gpuCount}/memory/host/${sequences}`,
     title: `host memory of the pipeline's processes on ${c.label} at ${count(sequences)} sequences`,
@@ -207,7 +221,11 @@ export function memoryCapacity(
   )
   const figures = judged.map((c) => fitConfigMemory(c, sizes))
   const verdicts = figures.flatMap((c) =>
-    sizes.flatMap((sequences) => [hostVerdict(c, sequences, on), gpuVerdict(c, sequences, on)]),
+    sizes.flatMap((sequences) => [
+      hostVerdict(c, sequences, on),
+      hostVerdict(c, sequences, on, 'process'),
+      gpuVerdict(c, sequences, on),
+    ]),
   )
   return { figures, verdicts }
 }

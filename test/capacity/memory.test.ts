@@ -70,12 +70,20 @@ describe('memoryCapacity', () => {
 
   test('against a 512 GiB host: PASS at 45 K (~34 GiB), FAIL at 6 M (~2.9 TiB); each 80 GiB GPU PASSes both', () => {
     const { figures, verdicts } = memoryCapacity([config(runsOf(V2, 'judge'))], TARGETS)
+    // Issue 56: the largest process on its own too (a v2.0 worker keeps its embeddings): half the tree here.
     expect(byId(verdicts)).toEqual({
       'capacity/2/memory/host/45000': 'pass',
+      'capacity/2/memory/process/45000': 'pass',
       'capacity/2/memory/gpu/45000': 'pass',
       'capacity/2/memory/host/6000000': 'fail',
+      'capacity/2/memory/process/6000000': 'fail',
       'capacity/2/memory/gpu/6000000': 'pass',
     })
+    const process6M = verdicts.find((v) => v.id === 'capacity/2/memory/process/6000000')!
+    expect(process6M.value! / verdicts.find((v) => v.id === 'capacity/2/memory/host/6000000')!.value!).toBeCloseTo(
+      0.5,
+      1,
+    )
     const host6M = verdicts.find((v) => v.id === 'capacity/2/memory/host/6000000')!
     const truthGib = (V2.hostFixedBytes + V2.hostPerSequenceBytes * 6e6) / GIB
     expect(host6M.ci!.low).toBeLessThanOrEqual(truthGib)
@@ -115,8 +123,10 @@ describe('memoryCapacity', () => {
     const { verdicts } = memoryCapacity([config(runsOf(V2, 'two-sizes', 3, [1_000, 45_000]))], TARGETS)
     expect(byId(verdicts)).toEqual({
       'capacity/2/memory/host/45000': 'pass',
+      'capacity/2/memory/process/45000': 'pass',
       'capacity/2/memory/gpu/45000': 'pass',
       'capacity/2/memory/host/6000000': 'inconclusive',
+      'capacity/2/memory/process/6000000': 'inconclusive',
       'capacity/2/memory/gpu/6000000': 'inconclusive',
     })
     const host6M = verdicts.find((v) => v.id === 'capacity/2/memory/host/6000000')!
