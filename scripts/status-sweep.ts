@@ -662,7 +662,13 @@ refusalCase(
 {
   const bad = join(OUT, 'samples', 'bad.fa')
   writeFileSync(bad, '>r1\nACGT\nthis is not dna\n')
-  refusalCase('R11', '6 small samples', 'a malformed FASTA', { VIRNUCPRO_BENCH_INPUT: bad }, /bad\.fa:3:\d+: invalid character/)
+  refusalCase(
+    'R11',
+    '6 small samples',
+    'a malformed FASTA',
+    { VIRNUCPRO_BENCH_INPUT: bad },
+    /bad\.fa:3:\d+: invalid character/,
+  )
 }
 refusalCase(
   'R12',
