@@ -223,6 +223,27 @@ function refusalCase(id: string, klass: string, what: string, over: Record<strin
   add(id, klass, what, outcome, r.out.split('\n').find((l) => line.test(l)) ?? `exit ${r.code}: ${r.out.slice(-200)}`)
 }
 
+/**
+ * A sample no plan can split: a note before any run, the capacity test failing in that one line, the file's other
+ * tests skipping with it, nothing measured, exit not 0.
+ */
+function planFailCase(id: string, what: string, input: string, line: RegExp) {
+  const work = join(OUT, id)
+  const r = run(CAP, capEnv(work, { VIRNUCPRO_BENCH_INPUT: input }), 300_000)
+  writeFileSync(join(OUT, `${id}.log`), r.out)
+  const noted = new RegExp(`note: .*${line.source}`).test(r.out)
+  const failed = new RegExp(`CapacityPlanError: .*${line.source}`).test(r.out)
+  const skipped = new RegExp(`skipped .*: no capacity runs to read: .*${line.source}`).test(r.out)
+  const outcome: Outcome = r.code !== 0 && noted && failed && skipped && !STACK.test(r.out) ? 'clear' : 'unclear'
+  add(
+    id,
+    '6 small samples',
+    what,
+    outcome,
+    r.out.split('\n').find((l) => l.startsWith('CapacityPlanError')) ?? r.out.slice(-200),
+  )
+}
+
 /** A reader's output target: refused in one line and nothing there changed, or written where it may be. */
 function targetCase(id: string, what: string, args: string[], runDir: string, refused: boolean) {
   const before = snapshot(runDir)
@@ -335,20 +356,8 @@ answerCase(
   { VIRNUCPRO_BENCH_INPUT: s4, VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '2' },
   /fitted at 1 \/ 2 records/,
 )
-refusalCase(
-  'R01',
-  '6 small samples',
-  'a 1-record sample',
-  { VIRNUCPRO_BENCH_INPUT: s1 },
-  /VIRNUCPRO_BENCH_INPUT.*a sample of 1 record is too small/,
-)
-refusalCase(
-  'R02',
-  '6 small samples',
-  'a 3-record sample',
-  { VIRNUCPRO_BENCH_INPUT: s3 },
-  /a sample of 3 records is too small/,
-)
+planFailCase('R01', 'a 1-record sample', s1, /a sample of 1 record is too small/)
+planFailCase('R02', 'a 3-record sample', s3, /a sample of 3 records is too small/)
 refusalCase(
   'R03',
   '6 small samples',
@@ -797,5 +806,30 @@ const table = [
   ...rows.map((r) => `| ${r.id} | ${r.klass} | ${r.what} | ${r.outcome} | ${r.seen} |`),
 ].join('\n')
 writeFileSync(join(OUT, 'sweep.md'), `${table}\n`)
+// The folder docs/results keeps: how the sweep judges, its cases, the stored records read.
+writeFileSync(
+  join(OUT, 'README.md'),
+  `# Issue 58's sweep: one status on every path (\`node scripts/status-sweep.ts OUT\`)
+
+The reference pipeline on the CPU and a fake NVML, on this repository's code. Each case is read by every reader of its
+directory: the suite's console line, \`capacity\` text and \`--json\`, \`report\`'s summary.md.
+- \`fine\`: every reader tells one status; FINAL only with a held-out check inside; UNCHECKED with its reason line.
+- \`clear\`: a refusal or failure in one line naming what and where, exit not 0, no stack trace, nothing measured.
+- \`unclear\`: an answer or refusal without its reason, or a stack trace. \`wrong\`: readers disagree, FINAL without a
+  check, a decided verdict on an interval held at zero, a refused output written. \`loss\`: a run directory's file
+  changed by a reader.
+
+## The cases
+
+${table}
+
+## Stored results
+
+Every record kept under docs/results, unpacked from its folder's gzipped record and results tarballs (a record with
+the runs of its tarball; a run's journal alone read as its partial record), read by \`capacity\`, \`capacity --json\`
+and \`report\`.
+
+${readFileSync(join(OUT, 'stored.md'), 'utf8')}`,
+)
 console.log(table.split('\n')[0])
 fake.remove()

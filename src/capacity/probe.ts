@@ -6,6 +6,7 @@
  * read from disk the first time). Its run goes through the run journal under a label of its own, so a continuation
  * reads it back and plans the same sizes. VIRNUCPRO_BENCH_SIZES given by the user is used as given (no probe).
  */
+import { sampleSizesProblem } from '../config/capacity-sample.ts'
 import { capacityTargets } from '../config/capacity-targets.ts'
 import type { SuiteContext } from '../engine/context.ts'
 import { journalFor } from '../engine/journal-options.ts'
@@ -84,6 +85,9 @@ export async function capacitySizes(
   if (given) return { inputs: await resolver.nested(preset, given), plan: null, structure: null, probe: null }
   const [smallest] = await resolver.nested(preset, [PROBE_RECORDS])
   const limit = resolver.sizeLimit(smallest!)
+  // A sample no plan can split: the capacity answer fails in the one line the set-up already said (issue 58).
+  const tooSmall = Number.isFinite(limit) ? sampleSizesProblem(limit, null) : null
+  if (tooSmall) throw new CapacityPlanError(tooSmall)
   const probeInput =
     smallest!.records > limit / 4
       ? (await resolver.nested(preset, [Math.max(1, Math.floor(limit / 8))]))[0]!

@@ -26,7 +26,8 @@ export function tooCloseSizes(sizes: readonly number[]): [number, number] | null
 
 /**
  * What refuses a sample of `sampleRecords` for the capacity answer, in one line, or null: a sample too small to plan
- * sizes from; sizes given (VIRNUCPRO_BENCH_SIZES) that the sample does not hold.
+ * sizes from (a note before any run, the capacity answer's own failure: probe.ts); sizes given (VIRNUCPRO_BENCH_SIZES)
+ * that the sample does not hold (a bad setting).
  */
 export function sampleSizesProblem(sampleRecords: number, given: readonly number[] | null): string | null {
   if (given) {
@@ -44,7 +45,7 @@ export function sampleSizesProblem(sampleRecords: number, given: readonly number
     : formatRefusal(
         'VIRNUCPRO_BENCH_INPUT',
         `a sample of ${n(sampleRecords)} record${sampleRecords === 1 ? '' : 's'} is too small for the capacity answer's sizes (two sizes x2 apart and a larger one held out need ${SMALLEST_SAMPLE} records at the least; ${n(1_000)} or more to fit above start-up)`,
-        'give a larger sample',
+        'give a larger sample for the capacity answer (the other suites run on it)',
       )
 }
 

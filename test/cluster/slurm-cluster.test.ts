@@ -124,7 +124,10 @@ describe('a 2-task campaign on the cluster', () => {
 
     const { records, invalid } = await readResultRecords(sub.runDir)
     expect(invalid).toEqual([])
-    expect(records.map((r) => r.id).sort()).toEqual([`stage-1-GPU-cpu.${host}-t0`, `stage-1-GPU-cpu.${host}-t1`])
+    expect(records.map((r) => r.id).sort()).toEqual([
+      `stage-1-GPU-v2.0-cpu.${host}-t0`,
+      `stage-1-GPU-v2.0-cpu.${host}-t1`,
+    ])
     for (const record of records) {
       expect(record.state, record.reason ?? '').toBe('completed')
       expect(record.provenance.runId).toBe(sub.runId)
@@ -142,8 +145,8 @@ describe('a 2-task campaign on the cluster', () => {
     })
     expect(report.exitCode, report.stderr).toBe(0)
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))
-    expect(JSON.stringify(summary)).toContain(`stage-1-GPU-cpu.${host}-t0`)
-    expect(JSON.stringify(summary)).toContain(`stage-1-GPU-cpu.${host}-t1`)
+    expect(JSON.stringify(summary)).toContain(`stage-1-GPU-v2.0-cpu.${host}-t0`)
+    expect(JSON.stringify(summary)).toContain(`stage-1-GPU-v2.0-cpu.${host}-t1`)
 
     const lines = await captured(() => run(['status', sub.runId, '--results-dir', root], env))
     expect(lines.stdout).toContain(`run ${sub.runId}: 2 task(s), 2 record(s) in ${sub.runDir}`)

@@ -129,10 +129,10 @@ describe('a requeued campaign task', () => {
     const record = records.find((r) => r.kind === 'stage')!
     expect(record.state, record.reason ?? '').toBe('completed')
     expect(record.runs.map((r) => r.label)).toEqual([
-      '1 GPU (cpu) warm-up 1',
-      '1 GPU (cpu) run 2',
-      '1 GPU (cpu) run 3',
-      '1 GPU (cpu) run 4',
+      '1 GPU, v2.0 (cpu) warm-up 1',
+      '1 GPU, v2.0 (cpu) run 2',
+      '1 GPU, v2.0 (cpu) run 3',
+      '1 GPU, v2.0 (cpu) run 4',
     ])
     const kept = record.runs.filter((r) => r.keptFrom)
     expect(kept.length).toBeGreaterThanOrEqual(before)

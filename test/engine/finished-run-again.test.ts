@@ -1,5 +1,5 @@
 // Issue 40, case 3: a finished run run again with its run ID pinned (the requeued Slurm task the README recommends
-// pinning for) measured nothing, yet wrote its record a second time (`stage-1-GPU-cpu-2.json`), printed every verdict
+// pinning for) measured nothing, yet wrote its record a second time (`stage-1-GPU-v2.0-cpu-2.json`), printed every verdict
 // twice, and `history add` stored both. Run again, it reuses every kept run and writes no record beside the one there.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -28,7 +28,7 @@ describe.skipIf(pipeline.state !== 'ready')('a finished run run again (its run I
     const first = await startCampaign(pinned)
     expect(first.exitCode, first.all).toBe(0)
     const before = records(work)
-    expect(Object.keys(before)).toEqual(['stage-1-GPU-cpu.json'])
+    expect(Object.keys(before)).toEqual(['stage-1-GPU-v2.0-cpu.json'])
 
     const again = await startCampaign(pinned)
     const out = stripVTControlCharacters(again.all ?? '')

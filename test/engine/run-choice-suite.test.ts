@@ -47,7 +47,7 @@ describe.skipIf(pipeline.state !== 'ready')('which run the same command continue
     )
     expect(out).toContain(`virnucpro-bench: continuing ${interrupted} (running `)
     expect(runIds(work)).toEqual([interrupted, future])
-    expect(readdirSync(join(work, 'results', interrupted))).toContain('stage-1-GPU-cpu.json')
+    expect(readdirSync(join(work, 'results', interrupted))).toContain('stage-1-GPU-v2.0-cpu.json')
   })
 
   test('a cut-off state.json is named; a new run starts and the damaged run stays as it was', {

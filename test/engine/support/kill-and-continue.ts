@@ -188,7 +188,7 @@ export async function cutAndContinue(
   expect(runLines.length, second.output).toBe(record.runs.length - reusedNow)
   if (reusedNow > 0)
     expect(second.output).toMatch(
-      /^\[run\] stage-throughput > 1 GPU \(cpu\): .*kept by an earlier invocation, reused, not measured again; /m,
+      /^\[run\] stage-throughput > 1 GPU, v2\.0 \(cpu\): .*kept by an earlier invocation, reused, not measured again; /m,
     )
   if (Object.keys(recordBefore).length > 0) {
     // The continuation reuses every run and writes no second record: the one there stays byte for byte.
@@ -198,7 +198,7 @@ export async function cutAndContinue(
     return 'record-kept'
   }
   if (measured > 0)
-    expect(second.output).toMatch(/continuing \S+: stage throughput, 1 GPU \(cpu\): \d+ of 3 measured runs kept/)
+    expect(second.output).toMatch(/continuing \S+: stage throughput, 1 GPU, v2\.0 \(cpu\): \d+ of 3 measured runs kept/)
   for (const run of record.runs) {
     const kept = before.get(run.label)
     // A run finished before the kill is the very run (same start), named as kept; the others are new.
