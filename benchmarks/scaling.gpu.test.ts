@@ -82,6 +82,7 @@ describe('scaling', () => {
     const { record } = await runCapacitySuite(rc.ctx, armMeasure(), configs, inputs, {
       budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
       rule: rc.settings.capacityStop,
+      ...(rc.jobDeadlineMs !== undefined && { deadlineMs: rc.jobDeadlineMs }),
       onAnswer: (line) => console.log(line),
       ...heldOutOptions(rc, sizes, configs),
       // Where the settings study of the same run measured these configurations first (its default's answer): that
@@ -118,6 +119,7 @@ describe('scaling', () => {
     const { record } = await runCapacitySuite(rc.ctx, m, configs, v1Sizes.inputs, {
       budgetGpuMinutes: rc.settings.capacityBudgetGpuMin - 1,
       rule: rc.settings.capacityStop,
+      ...(rc.jobDeadlineMs !== undefined && { deadlineMs: rc.jobDeadlineMs }),
       onAnswer: (line) => console.log(line),
       ...heldOutOptions(rc, v1Sizes, configs),
       takeAnswered: true,

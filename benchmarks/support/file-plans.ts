@@ -33,7 +33,16 @@ export type FileOutline =
    * other files measure too (the same configuration on the same input bytes), which the run journal measures once an
    * invocation and gives back to the others: counted once, with the first such file.
    */
-  | { runs: PlannedRuns[]; unplanned: string[]; shared?: { group: string; runs: PlannedRuns[] } }
+  | {
+      runs: PlannedRuns[]
+      unplanned: string[]
+      shared?: { group: string; runs: PlannedRuns[] }
+      /**
+       * GPU-minutes and GPUs held of what the capacity design may add beyond the planned runs (its budget less what
+       * they take): how much longer the file may take, said apart from the forecast.
+       */
+      design?: { gpuMinutes: number; held: number }[]
+    }
 
 export interface OutlineContext {
   env: NodeJS.ProcessEnv
@@ -152,19 +161,36 @@ function heldOutRuns(
   return []
 }
 
+/**
+ * What the capacity design may add to `planned` (capacityRuns of the same GPU counts): the test's budget
+ * (scaling.gpu.test.ts passes one GPU-minute less) less every planned run but the probe, on the GPUs the host holds
+ * for it (the most of `gpus`).
+ */
+export function designAllowance(o: OutlineContext, gpus: number[], planned: PlannedRuns[]) {
+  if (gpus.length === 0) return []
+  const spent = planned
+    .slice(o.settings.sizesGiven ? 0 : 1)
+    .reduce((a, r) => a + (o.gpuMinutes(r.size, r.gpus) ?? 0) * r.count, 0)
+  return [{ gpuMinutes: Math.max(0, o.settings.capacityBudgetGpuMin - 1 - spent), held: Math.max(...gpus) }]
+}
+
+/** The capacity test's runs on `gpus` and what its design may add. */
+function capacityPart(o: OutlineContext, gpus: number[]) {
+  const runs = capacityRuns(o, gpus)
+  return { runs, design: designAllowance(o, gpus, runs) }
+}
+
 /** Each file of the gpu project by its path; a file not listed has no outline (its forecast follows its first run). */
 const OUTLINES: Record<string, (o: OutlineContext) => FileOutline> = {
   // The v2.0 answer, then the v1.0 baseline's own (VIRNUCPRO_BENCH_V1_GPUS: its own probe, plan and held-out run).
-  'benchmarks/scaling.gpu.test.ts': (o) => ({
-    runs: [
-      ...capacityRuns(o),
-      ...capacityRuns(
-        o,
-        o.settings.v1Gpus.filter((n) => n <= o.gpuCount),
-      ),
-    ],
-    unplanned: [],
-  }),
+  'benchmarks/scaling.gpu.test.ts': (o) => {
+    const v2 = capacityPart(o, capacityGpuCounts(o))
+    const v1 = capacityPart(
+      o,
+      o.settings.v1Gpus.filter((n) => n <= o.gpuCount),
+    )
+    return { runs: [...v2.runs, ...v1.runs], unplanned: [], design: [...v2.design, ...v1.design] }
+  },
   'benchmarks/stage-throughput.gpu.test.ts': (o) => ({ runs: [], unplanned: [], shared: baseAtSuiteInput(o) }),
   'benchmarks/e2e.gpu.test.ts': (o) => ({
     runs: [

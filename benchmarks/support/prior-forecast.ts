@@ -81,11 +81,14 @@ function priced(p: Pricing, file: string, outline: Extract<FileOutline, { runs: 
   const planned = [...outline.runs, ...(outline.shared?.runs ?? [])]
   const anyPriced =
     planned.length === 0 ? outline.unplanned.length === 0 : planned.some((r) => p.runMs(r.size, r.gpus) !== null)
+  // The capacity design's most, on the GPUs held: wall time beyond the plan that its budget allows.
+  const designMs = (outline.design ?? []).reduce((a, d) => a + (d.gpuMinutes * 60_000) / Math.max(1, d.held), 0)
   return {
     ms: anyPriced ? ms + overheadMs(p.prior, p.kind, file) : null,
     runs: countOf(outline.runs),
     unknown: [...new Set(unknown)],
     ...(shared ? { shared } : {}),
+    ...(anyPriced && designMs > 0 ? { designMs } : {}),
   }
 }
 

@@ -43,6 +43,8 @@ declare module 'vitest' {
     writer: { token: string; pid: number } | null
     /** The invocation's progress ledger and earlier progress (reporters/run-lines.ts), or null when nothing is measured. */
     progress: ProgressContext | null
+    /** When the invocation started (epoch ms): its job limit counts from here (run-context.ts jobDeadlineMs). */
+    invocationStartMs: number
   }
 }
 
@@ -150,6 +152,7 @@ async function claimRun(workDir: string, token: string, state: RunState): Promis
  */
 export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
   const env = process.env
+  project.provide('invocationStartMs', Date.now())
   const root = resultsRoot(env)
   project.provide('resultsRoot', root)
   const availability = (project.getProvidedContext() as { gpuAvailability?: GpuAvailability }).gpuAvailability

@@ -6,7 +6,7 @@
 import { beforeAll, inject } from 'vitest'
 import { createSuiteContext, type SuiteContext } from '../../src/engine/context.ts'
 import { configsFor, type ProfileConfigs } from '../../src/engine/profile-configs.ts'
-import { type SuiteSettings, suiteSettings } from '../../src/engine/settings.ts'
+import { JOB_END_KEEP_MS, type SuiteSettings, suiteSettings } from '../../src/engine/settings.ts'
 import type { PresetName } from '../../src/input/presets.ts'
 import { createInputResolver, type InputResolver } from '../../src/input/resolver.ts'
 import type { SuiteMeasure } from '../../src/suites/index.ts'
@@ -22,8 +22,17 @@ export interface RunContext {
   inputs: InputResolver
   /** Why the target cannot run here (with how to install it), or null when it can. */
   unavailable: string | null
+  /**
+   * When a capacity measurement must be done to leave the invocation within its job limit (VIRNUCPRO_BENCH_JOB_LIMIT_S
+   * from the invocation's start, less JOB_END_KEEP_MS), or undefined where there is no limit.
+   */
+  jobDeadlineMs: number | undefined
   measure(input: string): SuiteMeasure
 }
+
+/** The capacity measurement's deadline under a job limit of `jobLimitS` seconds (0: none) from `startMs`. */
+export const jobDeadlineMs = (startMs: number | undefined, jobLimitS: number): number | undefined =>
+  jobLimitS > 0 && startMs !== undefined ? startMs + jobLimitS * 1000 - JOB_END_KEEP_MS : undefined
 
 const INSTALL_HINT: Record<string, string> = {
   reference: 'install torch for python3 (or set REFPIPE_PYTHON to an interpreter that has it)',
@@ -58,6 +67,7 @@ export async function createRunContext(gpusNeeded = 1): Promise<RunContext> {
     gpuCount: availability.ok ? availability.gpuCount : 0,
     inputs,
     unavailable,
+    jobDeadlineMs: jobDeadlineMs(inject('invocationStartMs'), settings.jobLimitS),
     measure: (input) => ({
       input,
       monitor: { intervalMs: settings.monitorIntervalMs },

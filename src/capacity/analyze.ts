@@ -70,6 +70,8 @@ export interface CapacityStats {
       gpuCounts?: number[]
       /** Held-out runs that did not complete, per GPU count, with the failure's own line. */
       failed?: { gpuCount: number; reason: string }[]
+      /** None run: the job limit left no time for it (the same command again runs it: capacity/answered.ts). */
+      jobLimit?: true
     } | null
   }
   /** The sequential design's outcome (capacity/topup.ts's TopUpState: its steps say what it chose and why), when it ran. */

@@ -24,6 +24,8 @@ export interface OpenVerdict {
 /** Why a design's stop left verdicts open; a stop on every verdict decided (or every width reached) adds nothing. */
 const STOPPED: Readonly<Record<string, string>> = {
   budget: 'the design stopped with its GPU-minute budget spent',
+  'job-limit':
+    'the design stopped at the job limit (VIRNUCPRO_BENCH_JOB_LIMIT_S): the same command again goes on with it',
   looks: 'the design stopped after its last look',
   undecidable: 'the design stopped: no run it could make was expected to decide it',
   'max-top-ups': 'the design stopped at its most top-up runs',

@@ -60,13 +60,26 @@ export function answers(record: ResultRecord, asked: CapacityQuestion): boolean 
   return q !== null && q.key === asked.key && q.budgetGpuMinutes >= asked.budgetGpuMinutes - 1e-9
 }
 
+/**
+ * Whether the job limit stopped `record` short (its design, or its held-out check not run: capacity/suite.ts
+ * `deadlineMs`): such a record is no answer yet, and the same question is measured again under its id, the runs it
+ * kept replayed from the journal.
+ */
+export function cutByJobLimit(record: ResultRecord): boolean {
+  const stats = record.stats as {
+    sequential?: { stop?: string } | null
+    sizeChoice?: { heldOut?: { jobLimit?: boolean } | null } | null
+  }
+  return stats.sequential?.stop === 'job-limit' || stats.sizeChoice?.heldOut?.jobLimit === true
+}
+
 /** Where the run stands for a question under record id `purposeId` (capacity/purpose.ts). */
 export type Answered =
   /** A completed record answers it: taken as it is. */
   | { state: 'answered'; record: ResultRecord }
   /** A completed record under the id answers another question: this one gets an id of its own. */
   | { state: 'other'; record: ResultRecord; suffix: string }
-  /** None: measured under the id (a failed or cut record there is measured again). */
+  /** None: measured under the id (a failed record there, or one a job limit cut short, is measured again). */
   | { state: 'none' }
 
 /** The id suffix of a question measured beside another under one record id. */
@@ -86,10 +99,15 @@ export async function answeredInRun(
     records.find((r) => r.kind === 'capacity' && r.id === recordId(ctx, id) && r.state === 'completed')
   const own = completed(purposeId)
   if (!own) return { state: 'none' }
+  if (cutByJobLimit(own)) {
+    // Cut short by a job limit: the same question goes on under its id; another one under an id of its own.
+    const q = questionOf(own)
+    if (q !== null && q.key === asked.key) return { state: 'none' }
+  }
   if (answers(own, asked)) return { state: 'answered', record: own }
   const suffix = questionSuffix(asked)
   const beside = completed(`${purposeId}${suffix}`)
-  return beside && answers(beside, asked)
+  return beside && answers(beside, asked) && !cutByJobLimit(beside)
     ? { state: 'answered', record: beside }
     : { state: 'other', record: own, suffix }
 }

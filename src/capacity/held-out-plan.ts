@@ -19,10 +19,13 @@ export interface HeldOutChoice {
   /** Once run: the GPU counts it ran on, and those whose runs failed with the failure's line (held-out-status.ts). */
   gpuCounts?: number[]
   failed?: { gpuCount: number; reason: string }[]
+  /** None was run because the job limit left no time for it (the next invocation of the same command runs it). */
+  jobLimit?: true
 }
 
 const LOOK = { ...PLAIN_ANALYSIS, answerFigures: false }
 const count = (x: number) => Math.round(x).toLocaleString('en-US')
+const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))} s`
 
 /** GPU-minutes the runs so far took (each run's wall time x the GPUs its configuration holds), warm-ups included. */
 export const spentGpuMinutes = (measured: readonly ConfigMeasurements[]) =>
@@ -38,25 +41,27 @@ export const heldOutGpuMinutes = (heldOut: readonly Pick<HeldOut, 'medianWallMs'
 
 /**
  * GPU-minutes `runs` runs at `sequences` take on each configuration of `gpuCounts`, as the runs so far project them
- * (the estimate, not the interval's high end: a look's intervals at 6 M are wide, at 2-4x the largest size not).
- * Null where some configuration has no fit.
+ * (the estimate, not the interval's high end: a look's intervals at 6 M are wide, at 2-4x the largest size not), and
+ * the wall time they take one after another. Null where some configuration has no fit.
  */
-function projectedGpuMinutes(
+function projectedCost(
   measured: readonly ConfigMeasurements[],
   inputs: readonly ResolvedInput[],
   t: Thresholds,
   gpuCounts: readonly number[],
   sequences: number,
   runs: number,
-): number | null {
+): { gpuMinutes: number; wallMs: number } | null {
   const { stats } = analyzeCapacity(measured, inputs, t, [sequences], LOOK)
-  let total = 0
+  let gpuMinutes = 0
+  let wallMs = 0
   for (const k of gpuCounts) {
     const at = stats.configurations.find((c) => c.gpuCount === k)?.at.find((a) => a.sequences === sequences)
     if (!at) return null
-    total += (at.wallMs.estimate * k * runs) / 60_000
+    gpuMinutes += (at.wallMs.estimate * k * runs) / 60_000
+    wallMs += at.wallMs.estimate * runs
   }
-  return total
+  return { gpuMinutes, wallMs }
 }
 
 /** The sizes to hold out that lie above the largest fitted one and within what the source holds, in order. */
@@ -69,20 +74,28 @@ function candidates(largest: ResolvedInput, limit: number, records: readonly num
 const sequencesAt = (largest: ResolvedInput, records: number) =>
   records * (sequenceEquivalents(largest) / largest.records)
 
-/** The GPU-minutes the design keeps for the check: its cheapest size's runs, as the planned runs project them. */
+/**
+ * What the design keeps for the check: its cheapest size's runs, as the planned runs project them, in GPU-minutes (of
+ * the budget) and wall ms (of the job limit); none where no size can be held out.
+ */
 export function heldOutReserve(
   measured: readonly ConfigMeasurements[],
   inputs: readonly ResolvedInput[],
   t: Thresholds,
   gpuCounts: readonly number[],
   direct: { runs: number; records?: readonly number[] },
-): number {
+): { gpuMinutes: number; wallMs: number } {
   const largest = inputs.at(-1)!
   const limit = largest.source.source === 'user' ? largest.source.records : Number.POSITIVE_INFINITY
   const sizes = candidates(largest, limit, direct.records)
-  if (sizes.length === 0) return 0
+  if (sizes.length === 0) return { gpuMinutes: 0, wallMs: 0 }
   const cheapest = Math.min(...sizes)
-  return projectedGpuMinutes(measured, inputs, t, gpuCounts, sequencesAt(largest, cheapest), direct.runs) ?? 0
+  return (
+    projectedCost(measured, inputs, t, gpuCounts, sequencesAt(largest, cheapest), direct.runs) ?? {
+      gpuMinutes: 0,
+      wallMs: 0,
+    }
+  )
 }
 
 /**
@@ -102,6 +115,8 @@ export async function heldOutChoice(
    * projection; issue 58: 0.1 GPU-min left of a reserve the design never touched, the check not run).
    */
   reserveGpuMinutes = 0,
+  /** ms the job limit leaves now (VIRNUCPRO_BENCH_JOB_LIMIT_S less what the invocation keeps after); absent: no limit. */
+  timeLeftMs?: number,
 ): Promise<HeldOutChoice> {
   const resolver = ctx.inputs
   const largest = inputs.at(-1)!
@@ -119,8 +134,9 @@ export async function heldOutChoice(
   const owed = reserveGpuMinutes > 0 && spent <= budgetGpuMinutes - reserveGpuMinutes + 1e-9
   const cheapest = Math.min(...sizes)
   const costs: string[] = []
+  let cutMs: number | null = null
   for (const records of sizes) {
-    const cost = projectedGpuMinutes(
+    const projected = projectedCost(
       measured,
       inputs,
       ctx.thresholds,
@@ -128,7 +144,14 @@ export async function heldOutChoice(
       sequencesAt(largest, records),
       direct.runs,
     )
-    if (budgetGpuMinutes > 0 && cost !== null && (cost <= left + 1e-9 || (owed && records === cheapest))) {
+    const cost = projected?.gpuMinutes ?? null
+    const affordable = budgetGpuMinutes > 0 && cost !== null && (cost <= left + 1e-9 || (owed && records === cheapest))
+    // Within the budget but not the job limit: the next invocation runs it (the record is not an answer until then).
+    if (affordable && timeLeftMs !== undefined && projected!.wallMs > timeLeftMs) {
+      cutMs ??= projected!.wallMs
+      continue
+    }
+    if (affordable) {
       const input = await resolver.resize(largest, records)
       const whole =
         records === limit
@@ -144,6 +167,12 @@ export async function heldOutChoice(
     }
     costs.push(`${count(records)} records about ${cost === null ? '?' : cost.toFixed(1)} GPU-min`)
   }
+  if (cutMs !== null)
+    return {
+      records: null,
+      jobLimit: true,
+      why: `no held-out run yet: the job limit (VIRNUCPRO_BENCH_JOB_LIMIT_S) leaves ${seconds(timeLeftMs!)} and the check takes about ${seconds(cutMs)}; the same command again runs it`,
+    }
   // A budget of nothing beyond the planned runs (VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN at its least) runs no check
   // either: its GPU time was not given, and the answer says what it would cost (issue 58).
   const room =

@@ -70,6 +70,11 @@ function recordedReason(stats: StatusStats, gpuCount: number): { why: string; fi
       fix: 'the same command again: it measures the held-out run it lacks',
     }
   }
+  if (choice?.jobLimit)
+    return {
+      why: choice.why,
+      fix: 'the same command again: it goes on where the job limit stopped this invocation and runs the check',
+    }
   if (choice) {
     const why = choice.why.replace(/^no held-out run: /, '')
     const budget = /budget/.test(why)

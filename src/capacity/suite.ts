@@ -25,7 +25,15 @@ import { median, toSorted } from '../measure/index.ts'
 import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help.ts'
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
-import { answeredInRun, answeredLine, type CapacityQuestion, capacityQuestion, otherQuestionLine } from './answered.ts'
+import {
+  answeredInRun,
+  answeredLine,
+  type CapacityQuestion,
+  capacityQuestion,
+  cutByJobLimit,
+  otherQuestionLine,
+  questionOf,
+} from './answered.ts'
 import { checkedAnalysis, type JoinOnMiss } from './checked-analysis.ts'
 import { type HeldOut, missedChecks } from './held-out.ts'
 import {
@@ -55,6 +63,8 @@ export type CapacityMeasurements = ConfigMeasurements[] & {
   inputs?: ResolvedInput[]
   /** The GPU-minutes the design kept for the held-out check (held-out-plan.ts heldOutReserve). */
   heldOutReserve?: number
+  /** The wall ms the design kept for it under a job limit (CapacityOptions.deadlineMs). */
+  heldOutReserveMs?: number
 }
 
 const sizeLabel = (config: Configuration, input: ResolvedInput) =>
@@ -96,6 +106,14 @@ export interface CapacityOptions {
    * settings study's default, which are the same configurations at the same sizes.
    */
   takeAnswered?: boolean
+  /**
+   * When the measurement must be done, held-out check included (epoch ms: the invocation's start plus
+   * VIRNUCPRO_BENCH_JOB_LIMIT_S, less what the rest of the invocation keeps); absent: no limit. The design stops short
+   * of it (capacity/topup.ts `job-limit`) and a check it leaves no time for is not run: the record says so, is no
+   * answer (capacity/answered.ts), and the same command run again replays the kept runs and goes on. The planned runs
+   * are not cut: a job limit that kills one is continued as any kill is.
+   */
+  deadlineMs?: number
 }
 
 /**
@@ -160,12 +178,15 @@ export async function measureCapacity(
   // The held-out check's GPU-minutes are kept from the design: its cheapest size, as the planned runs project it.
   const reserve = o.direct
     ? heldOutReserve(byConfig, inputs, ctx.thresholds, heldOutGpus(byConfig, o.direct), o.direct)
-    : 0
-  byConfig.heldOutReserve = reserve
+    : { gpuMinutes: 0, wallMs: 0 }
+  byConfig.heldOutReserve = reserve.gpuMinutes
+  byConfig.heldOutReserveMs = reserve.wallMs
+  const { deadlineMs } = o
   byConfig.sequential = await topUp(byConfig, {
     inputs: byConfig.inputs,
     thresholds: ctx.thresholds,
-    budgetGpuMinutes: Math.max(0, budgetGpuMinutes - reserve),
+    budgetGpuMinutes: Math.max(0, budgetGpuMinutes - reserve.gpuMinutes),
+    ...(deadlineMs !== undefined && { timeLeftMs: () => deadlineMs - Date.now() - reserve.wallMs }),
     ciTarget: capacityTargets(ctx.profile.name).ciHalfWidth,
     rule,
     analysis,
@@ -266,7 +287,16 @@ export async function runCapacitySuite(
   const ownSize = source.source === 'user' && source.records > largest ? [source.records] : []
   const gpuCounts = o.direct ? heldOutGpus(measured, o.direct) : []
   const choice = o.direct
-    ? await heldOutChoice(ctx, measured, sizes, gpuCounts, o.direct, o.budgetGpuMinutes ?? 0, measured.heldOutReserve)
+    ? await heldOutChoice(
+        ctx,
+        measured,
+        sizes,
+        gpuCounts,
+        o.direct,
+        o.budgetGpuMinutes ?? 0,
+        measured.heldOutReserve,
+        o.deadlineMs === undefined ? undefined : o.deadlineMs - Date.now(),
+      )
     : null
   let direct =
     choice?.input && o.direct
@@ -287,7 +317,9 @@ export async function runCapacitySuite(
     )
     const budget = o.budgetGpuMinutes ?? 0
     const spent = spentGpuMinutes(measured) + heldOutGpuMinutes(direct.heldOut)
-    if (again.length > 0 && (budget <= 0 || spent + more <= budget))
+    const moreMs = direct.heldOut.filter((h) => again.includes(h.gpuCount)).reduce((a, h) => a + h.medianWallMs, 0)
+    const inTime = o.deadlineMs === undefined || Date.now() + moreMs <= o.deadlineMs
+    if (again.length > 0 && (budget <= 0 || spent + more <= budget) && inTime)
       direct = await measureDirect(ctx, m, measured, inputs, choice.input, gpuCounts, o.direct.runs, again, suffix)
   }
   const record = await writeCapacityRecord(
@@ -307,6 +339,7 @@ export async function runCapacitySuite(
       heldOut: choice && {
         records: choice.records,
         why: choice.why,
+        ...(choice.jobLimit && { jobLimit: true as const }),
         gpuCounts,
         failed: direct.runs.flatMap((one, i) =>
           one.failure ? [{ gpuCount: direct.gpuCounts[i]!, reason: one.failure.reason }] : [],
@@ -419,21 +452,26 @@ export function writeCapacityRecord(
   const { stats, verdicts } = checkedAnalysis(measured, inputs, ctx.thresholds, extraSizes, options, joinOnMiss)
   const all = [...measured.flatMap((c) => c.bySize), ...heldOut]
   const reason = failureReason(all)
-  return writeSuiteRecord(ctx, {
-    ...capacityPurpose(
-      measured.map((c) => c.config),
-      inputs,
-      naming,
-    ),
-    measurements: all,
-    stats: {
-      ...stats,
-      sequential,
-      ...(sizeChoice && { sizeChoice }),
-      ...(question && { question }),
-      ...stageOptions,
+  return writeSuiteRecord(
+    ctx,
+    {
+      ...capacityPurpose(
+        measured.map((c) => c.config),
+        inputs,
+        naming,
+      ),
+      measurements: all,
+      stats: {
+        ...stats,
+        sequential,
+        ...(sizeChoice && { sizeChoice }),
+        ...(question && { question }),
+        ...stageOptions,
+      },
+      verdicts,
+      ...(reason ? { state: 'failed' as const, reason } : {}),
     },
-    verdicts,
-    ...(reason ? { state: 'failed' as const, reason } : {}),
-  })
+    // The same question's record a job limit cut short: this one, its continuation, takes its place.
+    (stored) => question !== null && cutByJobLimit(stored) && questionOf(stored)?.key === question.key,
+  )
 }

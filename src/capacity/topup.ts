@@ -48,6 +48,7 @@ export interface TopUpState {
     | 'undecidable'
     | 'targets-reached'
     | 'budget'
+    | 'job-limit'
     | 'max-top-ups'
     | 'no-fit'
     | 'no-ci'
@@ -95,6 +96,13 @@ export interface TopUpOptions {
   rule?: CapacityStopRule
   /** How each look judges (capacity/analysis-options.ts); default a plain 95% analysis. */
   analysis?: AnalysisOptions
+  /**
+   * ms the job limit leaves the design now (VIRNUCPRO_BENCH_JOB_LIMIT_S, less what the held-out check and the rest of
+   * the invocation keep); absent: no limit. A step is cut to the runs that fit, and the design stops (`job-limit`)
+   * where none does. The choice itself is the budget's, not the clock's, so the same command run again after the
+   * limit replays the same steps from the journal and goes on where this one stopped.
+   */
+  timeLeftMs?: () => number
 }
 
 const runsMs = (measured: readonly ConfigMeasurements[]) =>
@@ -199,10 +207,16 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
     if ('stop' in next) return state(next.stop)
     if (added + next.runs > (o.maxTopUps ?? CAPACITY_MAX_TOPUPS)) return state('max-top-ups')
     const c = measured.find((m) => m.config.label === next.step.label)!
+    const runs = runsWithinLimit(next, c.gpuCount, overrun, o.timeLeftMs?.())
+    if (runs === 0) return state('job-limit')
     const input = await inputOf(o, next.records)
-    steps.push(next.step)
+    steps.push(
+      runs < next.runs
+        ? { ...next.step, why: `${next.step.why}; cut to ${runs} of ${next.runs} runs by the job limit` }
+        : next.step,
+    )
     const before = gpuMinutes()
-    const extra = await o.measure(c, input, next.runs, look)
+    const extra = await o.measure(c, input, runs, look)
     added += extra.observations.filter((x) => !x.measured.warmup).length
     merge(measured, o.inputs, c, input, extra)
     if (next.gpuMinutes > 0) overrun = Math.max(overrun, (gpuMinutes() - before) / next.gpuMinutes)
@@ -211,7 +225,25 @@ export async function topUp(measured: ConfigMeasurements[], o: TopUpOptions): Pr
       failure = `${extra.failure.label} ended as ${extra.failure.exitClass}: ${extra.failure.reason}`
       return state('run-failed')
     }
+    if (runs < next.runs) return state('job-limit')
   }
+}
+
+/**
+ * The runs of `next` the job limit leaves time for: each as slow as its share of the step's GPU-minutes on its
+ * configuration's GPUs, times the overrun seen (a run slower than its median must not carry the invocation past the
+ * limit). All of them where there is no limit.
+ */
+export function runsWithinLimit(
+  next: { runs: number; gpuMinutes: number },
+  gpuCount: number,
+  overrun: number,
+  timeLeftMs: number | undefined,
+): number {
+  if (timeLeftMs === undefined) return next.runs
+  const runMs = ((next.gpuMinutes / Math.max(1, next.runs)) * 60_000 * overrun) / Math.max(1, gpuCount)
+  if (!(runMs > 0)) return next.runs
+  return Math.max(0, Math.min(next.runs, Math.floor(timeLeftMs / runMs)))
 }
 
 /** What one step measures: the record's step, and the runs at which size it costs. */

@@ -68,6 +68,12 @@ export const VARIABLES = {
     undefined,
     15,
   ),
+  VIRNUCPRO_BENCH_JOB_LIMIT_S: decimalInteger(
+    "seconds one invocation of the gpu project may take, a scheduler's job limit (default 600; 0: none): the capacity design and its held-out check stop short of it, the same command again goes on, and the first line says how many such limits the work takes",
+    0,
+    undefined,
+    600,
+  ),
   VIRNUCPRO_BENCH_CAPACITY_GPUS: gpuCountList(
     'GPU counts the capacity measurement compares (default 1, 2, 4 and 8 as the host holds them; 1 is always the baseline)',
     CAPACITY_GPU_COUNTS,

@@ -80,8 +80,9 @@ export async function buildRecord(ctx: SuiteContext, input: RecordInput): Promis
 export async function writeSuiteRecord(
   ctx: SuiteContext,
   input: RecordInput,
+  supersedes?: (stored: ResultRecord) => boolean,
 ): Promise<{ record: ResultRecord; path: string }> {
-  return storeSuiteRecord(ctx, await buildRecord(ctx, input))
+  return storeSuiteRecord(ctx, await buildRecord(ctx, input), supersedes)
 }
 
 /**
@@ -92,13 +93,19 @@ export async function writeSuiteRecord(
 export async function storeSuiteRecord(
   ctx: SuiteContext,
   record: ResultRecord,
+  /**
+   * Whether the record of the same id there is one this record supersedes (a capacity record a job limit cut short:
+   * capacity/answered.ts): written over it, so the run holds one answer, not the cut one beside it as `<id>-2`.
+   */
+  supersedes?: (stored: ResultRecord) => boolean,
 ): Promise<{ record: ResultRecord; path: string }> {
   checkWriter(ctx.workDir, ctx.writer.token)
   // A finished run run again (a requeued task with its run ID pinned) reuses every kept run: its record is there.
   const stored = await readResultRecords(ctx.resultsDir).catch(() => ({ records: [] as ResultRecord[] }))
   const copyOf = stored.records.find((r) => isRecordOf(r.id, record.id) && sameRuns(r, record))
   if (copyOf) return { record: copyOf, path: join(ctx.resultsDir, `${copyOf.id}.json`) }
-  return storeResultRecord(ctx.resultsDir, record)
+  const replace = supersedes !== undefined && stored.records.some((r) => r.id === record.id && supersedes(r))
+  return storeResultRecord(ctx.resultsDir, record, { replace })
 }
 
 /** The first failure among the measurements, as a record reason; null when every measurement ran to its end. */

@@ -56,6 +56,11 @@ export interface SuiteSettings {
   /** VIRNUCPRO_BENCH_CAPACITY_STOP: `decided` (default) or `width` (config/capacity-targets.ts CapacityStopRule). */
   capacityStop: CapacityStopRule
   /**
+   * VIRNUCPRO_BENCH_JOB_LIMIT_S: seconds one invocation of the gpu project may take (a scheduler's job limit; 0: none).
+   * Default DEFAULT_JOB_LIMIT_S.
+   */
+  jobLimitS: number
+  /**
    * VIRNUCPRO_BENCH_CAPACITY_DIRECT: GPU counts whose held-out size (the user's whole sample, else the next size up)
    * the capacity suite runs directly, once each, kept out of the fit to check its projection there. Default empty:
    * every configuration measured (issue 48: a FINAL answer is one its held-out check confirmed).
@@ -94,6 +99,18 @@ export type TargetDevice = 'gpu' | 'cpu'
  * design's top-up runs at 4,000 (capacity/topup.ts). docs/VALIDATION.md has the figures measured.
  */
 export const DEFAULT_SIZES = [1_000, 4_000]
+/**
+ * A common scheduler's shortest limit for a GPU job, and the one the main job is made to fit on one GPU (issue 57):
+ * past it the capacity design stops short and the same command again goes on.
+ */
+export const DEFAULT_JOB_LIMIT_S = 600
+/**
+ * What an invocation keeps of its job limit after a capacity measurement: the tests after it (they read its runs back;
+ * the stage-throughput file shares its runs with memory's), the reports of the global teardown, and the limit's own
+ * slack (a scheduler signals at the limit, not before). On an H100 the main job's scaling file ended 10 s before the
+ * last file, whose reports took a few seconds more (docs/results/2026-12-07-main-job-h100).
+ */
+export const JOB_END_KEEP_MS = 45_000
 
 /** A bad setting: one line naming the variable, its value, the problem and the fix (src/platform/setting-error.ts). */
 export { SettingError as SuiteSettingsError } from '../platform/setting-error.ts'
@@ -127,6 +144,7 @@ export function suiteSettings(env: NodeJS.ProcessEnv = process.env): SuiteSettin
       read('VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN') ??
       capacityTargets(read('VIRNUCPRO_BENCH_TARGET') ?? undefined).budgetGpuMinutes,
     capacityStop: read('VIRNUCPRO_BENCH_CAPACITY_STOP') ?? 'decided',
+    jobLimitS: read('VIRNUCPRO_BENCH_JOB_LIMIT_S') ?? DEFAULT_JOB_LIMIT_S,
     capacityDirect: read('VIRNUCPRO_BENCH_CAPACITY_DIRECT') ?? [],
     // VirNucPro's own claim is v2.0 against v1.0 on one GPU (issue 56); the reference pipeline's main job leaves it out.
     v1Gpus:

@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomicNew } from '../platform/atomic-write.ts'
+import { writeFileAtomic, writeFileAtomicNew } from '../platform/atomic-write.ts'
 import { jsonSyntaxProblem } from '../platform/json-problem.ts'
 import { escapeControls } from '../platform/one-line.ts'
 import { FileRefusedError, readRegularFile } from '../platform/regular-file.ts'
@@ -35,10 +35,15 @@ export async function writeResultRecord(dir: string, record: ResultRecord): Prom
   return (await storeResultRecord(dir, record)).path
 }
 
-/** As writeResultRecord; also returns the record as written (its id may carry a suffix). */
+/**
+ * As writeResultRecord; also returns the record as written (its id may carry a suffix). `replace`: the record of the
+ * same id there is superseded by this one (a capacity record a job limit cut short, by its continuation's: the caller
+ * decides), written over it atomically.
+ */
 export async function storeResultRecord(
   dir: string,
   record: ResultRecord,
+  o: { replace?: boolean } = {},
 ): Promise<{ record: ResultRecord; path: string }> {
   // A partial record is the run journal read back (partial-records.ts); a file of one would outlive the continuation.
   if (record.state === 'partial')
@@ -51,6 +56,11 @@ export async function storeResultRecord(
     throw new InvalidResultRecordError(`result record '${record.id}': ${issue.path.join('.')}: ${issue.message}`)
   }
   await mkdir(dir, { recursive: true })
+  if (o.replace) {
+    const path = join(dir, `${record.id}.json`)
+    await writeFileAtomic(path, `${JSON.stringify(record, null, 2)}\n`)
+    return { record, path }
+  }
   for (let n = 1; n <= MAX_ID_SUFFIX; n++) {
     const stored = n === 1 ? record : { ...record, id: `${record.id}-${n}` }
     const path = join(dir, `${stored.id}.json`)

@@ -73,6 +73,32 @@ describe('answeredInRun', () => {
     const old = await runWith(answering(null))
     expect((await answeredInRun(old, id, asked())).state).toBe('other')
   })
+
+  test('issue 57: a record the job limit cut short (its design, or its check not run) is no answer: the same question goes on under its id', async () => {
+    const id = 'capacity-1 worker + 2 workers'
+    const cut = (edit: (stats: Record<string, unknown>) => void) => (text: string) => {
+      const record = JSON.parse(answering(asked({ budget: 4 }))(text))
+      edit(record.stats)
+      return JSON.stringify(record)
+    }
+    const designCut = await runWith(
+      cut((s) => {
+        s.sequential = { stop: 'job-limit', topUps: 2, gpuMinutes: 1, budgetGpuMinutes: 4, steps: [] }
+      }),
+    )
+    expect(await answeredInRun(designCut, id, asked({ budget: 2 }))).toEqual({ state: 'none' })
+    const checkCut = await runWith(
+      cut((s) => {
+        s.sizeChoice = {
+          plan: null,
+          heldOut: { records: null, why: 'no held-out run yet: the job limit', jobLimit: true },
+        }
+      }),
+    )
+    expect(await answeredInRun(checkCut, id, asked({ budget: 2 }))).toEqual({ state: 'none' })
+    // Another question beside a cut record is still another question, under an id of its own.
+    expect((await answeredInRun(checkCut, id, asked({ sizes: [16, 32] }))).state).toBe('other')
+  })
 })
 
 describe('runCapacitySuite with takeAnswered', () => {

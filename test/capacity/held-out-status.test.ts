@@ -85,6 +85,16 @@ describe('the held-out status of a stopped answer', () => {
     )
   })
 
+  test('issue 57: a check the job limit left no time for: why, and the same command again as the fix', () => {
+    const why =
+      'no held-out run yet: the job limit (VIRNUCPRO_BENCH_JOB_LIMIT_S) leaves 20 s and the check takes about 31 s; the same command again runs it'
+    const s = heldOutStatus(stats({ sizeChoice: { plan: null, heldOut: { records: null, why, jobLimit: true } } }))
+    expect(s.state).toBe('unchecked')
+    expect(uncheckedLine(s.unchecked[0]!)).toBe(
+      `UNCHECKED, 1 GPU: ${why}; to check it: the same command again: it goes on where the job limit stopped this invocation and runs the check`,
+    )
+  })
+
   test('a GPU count VIRNUCPRO_BENCH_CAPACITY_DIRECT left out, and a held-out run that failed, each say so', () => {
     const choice = { records: 1002, why: 'Held out 1,002 records', gpuCounts: [1], failed: [] }
     const left = heldOutStatus(

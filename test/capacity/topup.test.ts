@@ -1,7 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { analyzeCapacity, type ConfigMeasurements } from '../../src/capacity/analyze.ts'
 import { REACH_RUN_TIME_RATIO } from '../../src/capacity/design.ts'
-import { CAPACITY_MAX_TOPUPS, overrunFactor, type TopUpOptions, topUp } from '../../src/capacity/topup.ts'
+import {
+  CAPACITY_MAX_TOPUPS,
+  overrunFactor,
+  runsWithinLimit,
+  type TopUpOptions,
+  topUp,
+} from '../../src/capacity/topup.ts'
 import { DEFAULT_THRESHOLDS } from '../../src/config/thresholds.ts'
 import type { MeasuredConfiguration } from '../../src/engine/measure-configuration.ts'
 import type { RunObservation } from '../../src/engine/observe-run.ts'
@@ -143,6 +149,55 @@ describe('the sequential design, repeats only (no way to make a new size)', () =
       measure: async (_c, input) => measurement(input.records, [3]),
     })
     expect(first).toMatchObject({ stop: 'budget', topUps: 0, steps: [] })
+  })
+})
+
+describe('the sequential design under a job limit (VIRNUCPRO_BENCH_JOB_LIMIT_S, issue 57)', () => {
+  test('a step is cut to the runs its time left holds, each as slow as the overrun seen, on its own GPUs', () => {
+    // 4 runs of 0.5 GPU-min on 1 GPU: 30 s each.
+    expect(runsWithinLimit({ runs: 4, gpuMinutes: 2 }, 1, 1, undefined)).toBe(4)
+    expect(runsWithinLimit({ runs: 4, gpuMinutes: 2 }, 1, 1, 95_000)).toBe(3)
+    expect(runsWithinLimit({ runs: 4, gpuMinutes: 2 }, 1, 1.2, 95_000)).toBe(2)
+    expect(runsWithinLimit({ runs: 4, gpuMinutes: 2 }, 1, 1, 29_999)).toBe(0)
+    expect(runsWithinLimit({ runs: 4, gpuMinutes: 2 }, 1, 1, -5_000)).toBe(0)
+    expect(runsWithinLimit({ runs: 4, gpuMinutes: 2 }, 1, 1, 1e9)).toBe(4)
+    // On 2 GPUs the same GPU-minutes are half the wall time.
+    expect(runsWithinLimit({ runs: 4, gpuMinutes: 2 }, 2, 1, 45_000)).toBe(3)
+  })
+
+  /** The design on the noisy fixture with the runs' own wall times as its clock: `limitMs` of it for top-ups. */
+  async function limited(limitMs: number | undefined) {
+    const measured = noisy()
+    const start = spentMs(measured)
+    const added: { records: number; runs: number }[] = []
+    const state = await topUp(measured, {
+      inputs: inputs(),
+      thresholds: DEFAULT_THRESHOLDS,
+      budgetGpuMinutes: 1_000,
+      ...(limitMs !== undefined && { timeLeftMs: () => limitMs - (spentMs(measured) - start) }),
+      measure: async (_c, input, runs) => {
+        added.push({ records: input.records, runs })
+        return measurement(input.records, Array(runs).fill(3))
+      },
+    })
+    return { state, added, addedMs: spentMs(measured) - start }
+  }
+
+  test('the design stops short of the limit, says so, and took the steps the unlimited design takes first', async () => {
+    const free = await limited(undefined)
+    expect(free.added.length).toBeGreaterThan(1)
+    for (const limitMs of [0, 20_000, 40_000, 90_000]) {
+      const cut = await limited(limitMs)
+      expect(cut.state.stop, `limit ${limitMs}`).toBe('job-limit')
+      expect(cut.addedMs, `limit ${limitMs}`).toBeLessThanOrEqual(limitMs)
+      // The choice is the budget's, not the clock's: the same command again replays these steps and goes on.
+      expect(cut.state.steps.map((x) => [x.label, x.records])).toEqual(
+        free.state.steps.slice(0, cut.state.steps.length).map((x) => [x.label, x.records]),
+      )
+    }
+    expect((await limited(0)).added).toEqual([])
+    // A limit the whole design fits stops as the unlimited one did.
+    expect((await limited(1e9)).state.stop).toBe(free.state.stop)
   })
 })
 

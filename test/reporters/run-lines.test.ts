@@ -26,6 +26,7 @@ function reporterOnLedger(
     continuable: true,
     earlier,
     prior,
+    jobLimitS: 0,
   }
   const project = { name: 'gpu', getProvidedContext: () => ({ progress }) } as unknown as TestProject
   const other = { name: 'unit', getProvidedContext: () => ({}) } as unknown as TestProject

@@ -4,8 +4,12 @@
 // tests check holds for any choice, so they run beside other files (integration), not alone as the known answers do.
 import { describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/capacity/analyze.ts'
-import { measureCapacity, writeCapacityRecord } from '../../src/capacity/suite.ts'
+import { cutByJobLimit } from '../../src/capacity/answered.ts'
+import { uncheckedLine } from '../../src/capacity/held-out-status.ts'
+import { recordAnswer } from '../../src/capacity/record-answer.ts'
+import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/capacity/suite.ts'
 import { createInputResolver } from '../../src/input/resolver.ts'
+import { readResultRecords } from '../../src/results/store.ts'
 import { acquireWriter, releaseWriter } from '../../src/results/writer-lock.ts'
 import { cpuConfig, cpuContext, fakeGpu, scripted } from '../suites/support/cpu-suite.ts'
 import { referencePipelineOnCpu } from '../support/reference-pipeline.ts'
@@ -103,5 +107,42 @@ describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () =>
     expect(again.inputs!.map((i) => i.records)).toEqual(first.inputs!.map((i) => i.records))
     const all = again[0]!.bySize
     expect(all.reduce((a, s) => a + s.reusedRuns, 0)).toBe(all.reduce((a, s) => a + s.observations.length, 0))
+  }, 300_000)
+
+  // Issue 57: the main job fits one job limit (VIRNUCPRO_BENCH_JOB_LIMIT_S): what the limit leaves no time for is not
+  // started, the record says so and is no answer, and the same command again goes on under the same id.
+  test('a job limit stops the design and its check short; the same command again goes on under the same id and checks it', async () => {
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-job-limit-inputs-', 4)
+    const options = { budgetGpuMinutes: budget, direct: { runs: 1, records: [80] }, takeAnswered: true }
+    // The limit reached as the measurement starts: its planned runs (kept, replayed) and nothing more.
+    const first = await runCapacitySuite({ ...ctx, inputs: resolver }, m, configs, inputs, {
+      ...options,
+      deadlineMs: Date.now(),
+    })
+    expect(first.record.state, first.record.reason ?? '').toBe('completed')
+    expect(cutByJobLimit(first.record)).toBe(true)
+    const cut = first.record.stats as unknown as CapacityStats
+    expect(cut.sizeChoice?.heldOut).toMatchObject({ records: null, jobLimit: true })
+    expect(cut.sizeChoice?.heldOut?.why).toMatch(/^no held-out run yet: the job limit \(VIRNUCPRO_BENCH_JOB_LIMIT_S\)/)
+    expect(first.record.runs.filter((r) => !r.warmup)).toHaveLength(4)
+    expect(['job-limit', 'decided']).toContain(cut.sequential?.stop)
+    const answer = recordAnswer(first.record)!
+    expect(answer.statusText).not.toMatch(/^FINAL/)
+    expect(answer.unchecked.map(uncheckedLine).join('\n')).toMatch(
+      /^UNCHECKED, 1 worker: no held-out run yet: the job limit .*; to check it: the same command again/,
+    )
+    // The next invocation: the same question, no answer yet, so measured under the same id; the runs kept reused.
+    releaseWriter(ctx.workDir, ctx.writer.token)
+    await acquireWriter(ctx.workDir, { token: 'the-next-job' })
+    const later = { ...ctx, inputs: resolver, writer: { token: 'the-next-job' } }
+    const again = await runCapacitySuite(later, m, configs, inputs, options)
+    expect(again.record.id).toBe(first.record.id)
+    // One answer in the run: the continuation's, written over the cut one (not beside it as `-2`).
+    const { records } = await readResultRecords(ctx.resultsDir)
+    expect(records.filter((r) => r.kind === 'capacity').map((r) => r.id)).toEqual([first.record.id])
+    expect(cutByJobLimit(again.record)).toBe(false)
+    expect((again.record.stats as unknown as CapacityStats).sizeChoice?.heldOut?.records).toBe(80)
+    const planned = again.measured.inputs!.flatMap((input, i) => ([8, 40].includes(input.records) ? [i] : []))
+    expect(planned.map((i) => again.measured[0]!.bySize[i]!.reusedRuns >= 2)).toEqual([true, true])
   }, 300_000)
 })

@@ -37,6 +37,8 @@ export const WORK_SETTINGS = [
   'VIRNUCPRO_BENCH_CAPACITY_GPUS',
   'VIRNUCPRO_BENCH_CAPACITY_DIRECT',
   'VIRNUCPRO_BENCH_CAPACITY_STOP',
+  // Where each invocation's capacity design stops short (a job limit): what one invocation measures.
+  'VIRNUCPRO_BENCH_JOB_LIMIT_S',
   // The v1.0 baseline's own capacity answer (issue 56), on these GPU counts; the user's own options in every run.
   'VIRNUCPRO_BENCH_V1_GPUS',
   'VIRNUCPRO_BENCH_PIPELINE_ARGS',

@@ -22,6 +22,8 @@ export type FilePrior =
        * such file, the others get them back. Not in `ms` or `runs`.
        */
       shared?: { group: string; ms: number; runs: number }
+      /** The most the capacity design may add beyond the planned runs (its budget's wall time): not in `ms`. */
+      designMs?: number
     }
 
 export interface PriorForecast {
@@ -61,6 +63,12 @@ export function priorFileMs(
   if (p.ms === null) return null
   const shared = p.shared && measuresShared(prior!, file, files) ? p.shared.ms : 0
   return (p.ms + shared) * ratio
+}
+
+/** The most the capacity design of `file` may add by the prior, scaled by `ratio` (0 where it has none). */
+export function priorDesignMs(prior: PriorForecast | null, file: string, ratio = 1): number {
+  const p = prior?.files[file]
+  return p && !('skip' in p) ? (p.designMs ?? 0) * ratio : 0
 }
 
 /** Runs `file` plans by the prior in an invocation of `files` (runs another file measures for it apart). */

@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { readSetting } from '../../config/variables.ts'
 import type { RunKey } from '../../results/run-key.ts'
+import { DEFAULT_JOB_LIMIT_S } from '../settings.ts'
 import { type EarlierProgress, readEarlierProgress } from './earlier-progress.ts'
 import { appendLedgerLine, ledgerPath } from './ledger.ts'
 import { planKey } from './plan-key.ts'
@@ -23,6 +24,8 @@ export interface ProgressContext {
   earlier: EarlierProgress
   /** Every gpu-project file priced by its plan and the host's cost prior (prior-forecast.ts), or null where none was made. */
   prior: PriorForecast | null
+  /** VIRNUCPRO_BENCH_JOB_LIMIT_S (0: none): how many such limits the forecast work takes, said at the start. */
+  jobLimitS: number
 }
 
 /**
@@ -57,5 +60,6 @@ export async function openProgress(o: {
     continuable: !(readSetting(o.env, 'VIRNUCPRO_BENCH_FRESH') ?? false),
     earlier,
     prior: o.prior ?? null,
+    jobLimitS: readSetting(o.env, 'VIRNUCPRO_BENCH_JOB_LIMIT_S') ?? DEFAULT_JOB_LIMIT_S,
   }
 }

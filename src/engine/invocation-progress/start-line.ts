@@ -5,8 +5,9 @@
  * run), and whether the same command run again after a job limit continues where it stopped. Pure: data in, a line out.
  */
 import { escapeControls } from '../../platform/one-line.ts'
+import { JOB_END_KEEP_MS } from '../settings.ts'
 import { type EarlierProgress, fileForecastMs } from './earlier-progress.ts'
-import { type PriorForecast, priorFileMs, priorFileRuns, willSkip } from './prior-forecast.ts'
+import { type PriorForecast, priorDesignMs, priorFileMs, priorFileRuns, willSkip } from './prior-forecast.ts'
 import { spanText, suiteName } from './run-progress-line.ts'
 
 export interface InvocationStart {
@@ -19,6 +20,16 @@ export interface InvocationStart {
   resultsRoot: string
   /** Whether the same command run again continues this run (false with VIRNUCPRO_BENCH_FRESH=1, which starts afresh). */
   continuable: boolean
+  /** VIRNUCPRO_BENCH_JOB_LIMIT_S (0 or absent: none): the forecast is said in such limits too. */
+  jobLimitS?: number
+}
+
+/** What the forecast adds up to: the files' time, the most the capacity design may add, and whether it is partial. */
+interface ForecastSum {
+  text: string
+  totalMs: number | null
+  designMs: number
+  partial: boolean
 }
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
@@ -74,13 +85,18 @@ function unknownText(s: InvocationStart, unknown: readonly string[], priced: rea
   return [...files, ...more].map((t) => `; ${t}`).join('')
 }
 
-function forecastText(s: InvocationStart, files: readonly string[]): string {
+function forecastSum(s: InvocationStart, files: readonly string[]): ForecastSum {
   const known = files.filter((f) => s.earlier?.files[f])
   const priced = files.filter((f) => !s.earlier?.files[f] && priorFileMs(s.prior ?? null, f, files) !== null)
   const unknown = files.filter((f) => !known.includes(f) && !priced.includes(f))
   if (known.length === 0 && priced.length === 0) {
     const why = s.prior?.missing ? `, and the cost prior has no figure here: ${s.prior.missing}` : ''
-    return `no earlier invocation of this plan under this key in ${s.resultsRoot} ran these files${otherPlanText(s.earlier)}${why}, so the forecast follows the first run`
+    return {
+      text: `no earlier invocation of this plan under this key in ${s.resultsRoot} ran these files${otherPlanText(s.earlier)}${why}, so the forecast follows the first run`,
+      totalMs: null,
+      designMs: 0,
+      partial: true,
+    }
   }
   const totalMs =
     known.reduce((sum, f) => sum + (fileForecastMs(s.earlier, f) ?? 0), 0) +
@@ -92,7 +108,33 @@ function forecastText(s: InvocationStart, files: readonly string[]): string {
   const rest = unknownText(s, unknown, priced)
   const atLeast = rest !== '' ? 'at least ' : ''
   const refined = priced.length > 0 ? '; refined after each run' : ''
-  return `${atLeast}about ${spanText(totalMs)}, ${from.join(', and ')}${rest}${refined}`
+  // An earlier invocation's span holds the top-ups its design made; the prior's plan holds none, so its most is apart.
+  const designMs = priced.reduce((sum, f) => sum + priorDesignMs(s.prior ?? null, f), 0)
+  const design =
+    designMs > 0 ? `; the capacity design may add up to ${spanText(designMs)} more (its GPU-minute budget)` : ''
+  return {
+    text: `${atLeast}about ${spanText(totalMs)}, ${from.join(', and ')}${rest}${refined}${design}`,
+    totalMs,
+    designMs,
+    partial: rest !== '',
+  }
+}
+
+/**
+ * How many job limits the forecast work takes (issue 57): each invocation gets the limit less what it keeps after the
+ * capacity measurement (JOB_END_KEEP_MS); the most where the capacity design spends its whole budget. Nothing where no
+ * limit is set or nothing is forecast.
+ */
+function jobLimitsText(s: InvocationStart, sum: ForecastSum): string {
+  const limitS = s.jobLimitS ?? 0
+  if (!(limitS > 0) || sum.totalMs === null) return ''
+  const usableMs = Math.max(1, limitS * 1000 - JOB_END_KEEP_MS)
+  const n = Math.max(1, Math.ceil(sum.totalMs / usableMs))
+  const most = Math.max(1, Math.ceil((sum.totalMs + sum.designMs) / usableMs))
+  const span = limitS % 60 === 0 ? `${limitS / 60} min` : spanText(limitS * 1000)
+  const limit = `job limit${n === 1 ? '' : 's'} of ${span} (VIRNUCPRO_BENCH_JOB_LIMIT_S)`
+  const upTo = most > n ? `, ${most} if the capacity design spends its budget` : ''
+  return ` Takes ${sum.partial ? 'at least ' : ''}${n} ${limit}${upTo}: the capacity design stops short of each limit, and the same command again goes on.`
 }
 
 function keptText(earlier: EarlierProgress | null): string {
@@ -115,7 +157,8 @@ export function startLine(s: InvocationStart): string {
   const again = s.continuable
     ? `If a job limit cuts it, the same command run again continues run ${s.runId} where it stopped: every run kept is reused, only the run in flight is measured again.`
     : `VIRNUCPRO_BENCH_FRESH=1 is set: the same command run again would start afresh; run without it to continue run ${s.runId} where it stopped.`
+  const sum = forecastSum(s, run)
   return escapeControls(
-    `[plan] gpu project: ${files}. Forecast: ${forecastText(s, run)}.${keptText(s.earlier)} Each file plans its runs as it starts; a [run] line follows every run. ${again}`,
+    `[plan] gpu project: ${files}. Forecast: ${sum.text}.${jobLimitsText(s, sum)}${keptText(s.earlier)} Each file plans its runs as it starts; a [run] line follows every run. ${again}`,
   )
 }

@@ -12,7 +12,7 @@ import { suiteSettings } from '../../../src/engine/settings.ts'
 const H200 = 'NVIDIA H200'
 const H100 = 'NVIDIA H100 80GB HBM3'
 const FILES = gpuTestFiles()
-const firstLine = (env: NodeJS.ProcessEnv, gpuNames: string[], files = FILES) =>
+const firstLine = (env: NodeJS.ProcessEnv, gpuNames: string[], files = FILES, jobLimitS = 0) =>
   startLine({
     files,
     earlier: { files: {}, kept: {} },
@@ -20,6 +20,7 @@ const firstLine = (env: NodeJS.ProcessEnv, gpuNames: string[], files = FILES) =>
     runId: 'R',
     resultsRoot: '/results',
     continuable: true,
+    jobLimitS,
   })
 
 describe('the first [plan] line of a first-ever invocation', () => {
@@ -27,9 +28,30 @@ describe('the first [plan] line of a first-ever invocation', () => {
   test('the main job on one H200: a forecast from the H200 prior, the files that skip named apart and not counted', () => {
     const line = firstLine({}, [H200])
     expect(line).toMatch(
-      /^\[plan\] gpu project: 8 files, one at a time: e2e, equivalence, memory, monitor, nvml, runner, scaling, stage-throughput \(8 more skip, each saying why: shard, study, validation\/capacity, .*\)\. Forecast: about (\d+) min \d+ s, from the NVIDIA H200 prior \(e2e 2 runs .*scaling 12 runs .*\); refined after each run\. /,
+      /^\[plan\] gpu project: 8 files, one at a time: e2e, equivalence, memory, monitor, nvml, runner, scaling, stage-throughput \(8 more skip, each saying why: shard, study, validation\/capacity, .*\)\. Forecast: about (\d+) min \d+ s, from the NVIDIA H200 prior \(e2e 2 runs .*scaling 12 runs .*\); refined after each run; the capacity design may add up to \d+ min \d+ s more \(its GPU-minute budget\)\. /,
     )
     expect(line).not.toContain('at least')
+  })
+
+  // Issue 57: how many job limits the work takes, and what the capacity design may add beyond its plan.
+  test('the job limits it takes: the planned work in limits of VIRNUCPRO_BENCH_JOB_LIMIT_S, and the most with the design', () => {
+    const line = firstLine({}, [H100], FILES, 600)
+    const design = /the capacity design may add up to (\d+) min \d+ s more \(its GPU-minute budget\)\./.exec(line)
+    // 15 GPU-minutes less the minute the test keeps, less the planned runs' 3 min or so.
+    expect(Number(design?.[1])).toBeGreaterThanOrEqual(9)
+    expect(Number(design?.[1])).toBeLessThanOrEqual(11)
+    expect(line).toContain(
+      ' Takes at least 1 job limit of 10 min (VIRNUCPRO_BENCH_JOB_LIMIT_S), 2 if the capacity design spends its budget: the capacity design stops short of each limit, and the same command again goes on.',
+    )
+    // A longer limit holds the design too; none set, nothing said of limits.
+    expect(firstLine({}, [H100], FILES, 3600)).toContain(
+      ' Takes at least 1 job limit of 60 min (VIRNUCPRO_BENCH_JOB_LIMIT_S): ',
+    )
+    expect(firstLine({}, [H100], FILES, 0)).not.toContain('job limit of')
+    // A budget given: the design's most follows it.
+    const small = firstLine({ VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '4' }, [H100], FILES, 600)
+    expect(small).toMatch(/the capacity design may add up to \d+ s more/)
+    expect(small).toContain(' Takes at least 1 job limit of 10 min (VIRNUCPRO_BENCH_JOB_LIMIT_S): ')
   })
 
   test("each file's forecast is what the main job measured for it: its plan's runs, sizes and shared runs", () => {
@@ -87,7 +109,7 @@ describe('the first [plan] line of a first-ever invocation', () => {
     const line = firstLine({ VIRNUCPRO_BENCH_TARGET: 'virnucpro' }, [H200])
     expect(line).toMatch(
       // An hour and more since the v1.0 baseline's own capacity answer is part of VirNucPro's scaling file (issue 56).
-      /Forecast: about (\d+ h )?\d+ min( \d+ s)?, from the NVIDIA H200 prior \(.*scaling \d+ runs .*\); refined after each run\./,
+      /Forecast: about (\d+ h )?\d+ min( \d+ s)?, from the NVIDIA H200 prior \(.*scaling \d+ runs .*\); refined after each run; the capacity design may add up to .* more \(its GPU-minute budget\)\./,
     )
   })
 

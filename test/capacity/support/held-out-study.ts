@@ -116,7 +116,7 @@ export async function heldOutDesign(t: SyntheticTarget, seed: number, sample: nu
   const inputs = plan.fitted.map((r) => syntheticInput(r, sample))
   const measured = plannedMeasurements(t, plan.fitted, 2, random)
   const direct = { runs: 1, records: plan.heldOut }
-  const reserve = heldOutReserve(measured, inputs, DEFAULT_THRESHOLDS, [1], direct)
+  const reserve = heldOutReserve(measured, inputs, DEFAULT_THRESHOLDS, [1], direct).gpuMinutes
   await topUp(measured, {
     inputs,
     thresholds: DEFAULT_THRESHOLDS,
