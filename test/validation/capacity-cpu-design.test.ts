@@ -142,7 +142,8 @@ describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () =>
     expect(records.filter((r) => r.kind === 'capacity').map((r) => r.id)).toEqual([first.record.id])
     expect(cutByJobLimit(again.record)).toBe(false)
     expect((again.record.stats as unknown as CapacityStats).sizeChoice?.heldOut?.records).toBe(80)
-    const planned = again.measured.inputs!.flatMap((input, i) => ([8, 40].includes(input.records) ? [i] : []))
+    const sizes = (again.record.stats as unknown as CapacityStats).sizes
+    const planned = sizes.flatMap((records, i) => ([8, 40].includes(records) ? [i] : []))
     expect(planned.map((i) => again.measured[0]!.bySize[i]!.reusedRuns >= 2)).toEqual([true, true])
   }, 300_000)
 })
