@@ -39,12 +39,13 @@ describe.skipIf(ready.state !== 'ready')('capacity suite on the CPU', () => {
     for (const c of stats.configurations) {
       expect(c.sizes.map((s) => s.runs)).toEqual([2, 2])
       expect(c.wall.msPerSequence.estimate).toBeGreaterThan(0)
-      // Every projection is the wall line at its size, and the parts add up to it.
-      for (const at of c.at)
-        expect(at.wallMs.estimate).toBeCloseTo(
-          c.wall.fixedMs.estimate + c.wall.msPerSequence.estimate * at.sequences,
-          3,
-        )
+      // Every projection is the wall line at its size, and the parts add up to it: within 0.1%, since a projection
+      // is the parts' sum at the size (capacity/parts.ts partValue), and a part the model counts per file is a step
+      // there, not a line (one CI run: 4,579.000 ms against the line's 4,578.039).
+      for (const at of c.at) {
+        const line = c.wall.fixedMs.estimate + c.wall.msPerSequence.estimate * at.sequences
+        expect(Math.abs(at.wallMs.estimate - line) / line, `at ${at.sequences} sequences`).toBeLessThan(1e-3)
+      }
       const partsPerSequence = c.parts.reduce((a, p) => a + p.msPerSequence.estimate, 0)
       expect(partsPerSequence).toBeCloseTo(c.wall.msPerSequence.estimate, 6)
       expect(c.at[2]!.wallMs.ci!.low).toBeLessThan(c.at[2]!.wallMs.estimate)
