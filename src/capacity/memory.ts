@@ -114,31 +114,31 @@ function hostVerdict(c: ConfigMemory, sequences: number, host: MemoryHost, of: '
   const judged = s ? judge(s, sequences, host.memBytes, c.sizes) : null
   // A projection the runs cannot support is no figure: its detail says what it read and why it stands for nothing.
   const bytes = judged?.unsupported ? undefined : s?.at.find((a) => a.sequences === sequences)?.bytes
-  // The largest process alone (issue 56: a v2.0 worker keeps every embedding of its share until it aggregates).
-  if (of === 'process')
-    return verdict({
-      id: `capacity/${c.gpuCount}/memory/process/${sequences}`,
-      title: `host memory of the pipeline's largest process on ${c.label} at ${count(sequences)} sequences`,
-      verdict: judged?.value ?? 'inconclusive',
-      value: bytes ? bytes.estimate / GIB : null,
-      unit: 'GiB',
-      ci: bytes ? ciGib(bytes) : null,
-      threshold: host.memBytes === null ? 'host RAM (unknown)' : `<= ${gib(host.memBytes)} GiB (host RAM)`,
-      detail: judged
-        ? `peak of its largest process: ${judged.why}${c.ciProblem ? `; ${c.ciProblem}` : ''}`
-        : `no line of its largest process: ${c.notFitted ?? 'the runs did not read their processes'}`,
-    })
+  // The largest process alone (issue 56: a v2.0 worker keeps every embedding of its share until it aggregates), or the
+  // whole tree: the same judgement, in its own words.
+  const words =
+    of === 'process'
+      ? {
+          id: 'process',
+          whose: "the pipeline's largest process",
+          read: 'peak of its largest process',
+          none: `no line of its largest process: ${c.notFitted ?? 'the runs did not read their processes'}`,
+        }
+      : {
+          id: 'host',
+          whose: "the pipeline's processes",
+          read: 'peak of the whole process tree, each page once',
+          none: `no host-memory line: ${c.notFitted ?? 'the runs did not read the process tree'}`,
+        }
   return verdict({
-    id: `capacity/${c.gpuCount}/memory/host/${sequences}`,
-    title: `host memory of the pipeline's processes on ${c.label} at ${count(sequences)} sequences`,
+    id: `capacity/${c.gpuCount}/memory/${words.id}/${sequences}`,
+    title: `host memory of ${words.whose} on ${c.label} at ${count(sequences)} sequences`,
     verdict: judged?.value ?? 'inconclusive',
     value: bytes ? bytes.estimate / GIB : null,
     unit: 'GiB',
     ci: bytes ? ciGib(bytes) : null,
     threshold: host.memBytes === null ? 'host RAM (unknown)' : `<= ${gib(host.memBytes)} GiB (host RAM)`,
-    detail: judged
-      ? `peak of the whole process tree, each page once: ${judged.why}${c.ciProblem ? `; ${c.ciProblem}` : ''}`
-      : `no host-memory line: ${c.notFitted ?? 'the runs did not read the process tree'}`,
+    detail: judged ? `${words.read}: ${judged.why}${c.ciProblem ? `; ${c.ciProblem}` : ''}` : words.none,
   })
 }
 
