@@ -94,25 +94,27 @@ const gpu0 = (name: string) => stage(name).gpus[0]!
 test('utilization and GPM SM util show the busy window and the idle ones', async ({ annotate }) => {
   const lines = ['idle-before', 'busy', 'idle-after'].map((name) => {
     const g = gpu0(name)
-    return `${name}: ${g.sampleCount} samples, util ${g.metrics.utilPct?.mean.toFixed(1)}%, GPM SM ${g.metrics.gpmSmUtilPct?.mean.toFixed(1)}%, tensor ${g.metrics.gpmTensorUtilPct?.mean.toFixed(1)}%, power ${((g.metrics.powerMw?.mean ?? 0) / 1000).toFixed(0)} W`
+    return `${name}: ${g.sampleCount} samples, util ${g.metrics.utilPct?.mean.toFixed(1)}%, GPM SM ${g.metrics.gpmSmUtilPct?.mean.toFixed(1)}%, tensor ${g.metrics.gpmTensorUtilPct?.mean.toFixed(1)}%, power ${((g.metrics.powerMw?.mean ?? 0) / 1000).toFixed(0)} W, longest idle ${g.longestIdle?.samples ?? 0} samples`
   })
   await annotate(lines.join(' | '))
+  // Each check names its window and measure: a failure on a GPU machine must say which of them read off (the H100 of
+  // 2026-12-07 failed this test with only the annotation above to go on).
   const busy = gpu0('busy')
-  expect(busy.sampleCount).toBeGreaterThanOrEqual(BUSY_S * 10 * 0.8)
-  expect(busy.metrics.utilPct!.mean).toBeGreaterThan(90)
-  expect(busy.metrics.gpmSmUtilPct!.mean).toBeGreaterThan(50)
-  expect(busy.metrics.gpmTensorUtilPct!.mean).toBeGreaterThan(30)
+  expect(busy.sampleCount, 'busy: samples').toBeGreaterThanOrEqual(BUSY_S * 10 * 0.8)
+  expect(busy.metrics.utilPct!.mean, 'busy: mean utilization %').toBeGreaterThan(90)
+  expect(busy.metrics.gpmSmUtilPct!.mean, 'busy: mean GPM SM util %').toBeGreaterThan(50)
+  expect(busy.metrics.gpmTensorUtilPct!.mean, 'busy: mean GPM tensor util %').toBeGreaterThan(30)
   for (const name of ['idle-before', 'idle-after']) {
     const idle = gpu0(name)
-    expect(idle.sampleCount).toBeGreaterThanOrEqual((IDLE_MS / 100) * 0.8)
-    expect(idle.metrics.utilPct!.mean).toBeLessThan(10)
-    expect(idle.metrics.gpmSmUtilPct!.mean).toBeLessThan(5)
-    expect(idle.longestIdle!.durationMs).toBeGreaterThan(IDLE_MS * 0.8)
+    expect(idle.sampleCount, `${name}: samples`).toBeGreaterThanOrEqual((IDLE_MS / 100) * 0.8)
+    expect(idle.metrics.utilPct!.mean, `${name}: mean utilization %`).toBeLessThan(10)
+    expect(idle.metrics.gpmSmUtilPct!.mean, `${name}: mean GPM SM util %`).toBeLessThan(5)
+    expect(idle.longestIdle?.durationMs ?? 0, `${name}: longest idle run, ms`).toBeGreaterThan(IDLE_MS * 0.8)
   }
   // The busy window ends when python prints `done`; the driver's utilization averages over its own sample period, so
   // the one sample taken between the last kernel and that line reaching us may read idle (seen on the H200: one 100 ms
   // sample). More than that inside the busy window would be a real gap.
-  expect(busy.longestIdle?.samples ?? 0).toBeLessThanOrEqual(1)
+  expect(busy.longestIdle?.samples ?? 0, 'busy: longest idle run, samples').toBeLessThanOrEqual(1)
 })
 
 test('the matmul process is attributed the memory it holds; nothing foreign ran', async ({ annotate }) => {
