@@ -1,6 +1,7 @@
 import { globSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
+import { gpuTestTimeoutMs } from './benchmarks/support/gpu-timeouts.ts'
 import AnnotationLineReporter from './reporters/annotations.ts'
 import FileTimesReporter from './reporters/file-times.ts'
 import GpuReportReporter from './reporters/gpu-report.ts'
@@ -191,8 +192,10 @@ export default defineConfig({
           // GPU runs are long and share devices: one file at a time.
           maxWorkers: 1,
           fileParallelism: false,
-          testTimeout: 600_000,
-          hookTimeout: 600_000,
+          // The job limit (benchmarks/support/gpu-timeouts.ts): no test outlasts the job it runs in, and none is cut
+          // short of it.
+          testTimeout: gpuTestTimeoutMs(),
+          hookTimeout: gpuTestTimeoutMs(),
           benchmark: {
             enabled: true,
             include: ['benchmarks/**/*.gpu.bench.ts'],
