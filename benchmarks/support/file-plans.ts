@@ -105,7 +105,12 @@ function baseAtSuiteInput(o: OutlineContext): { group: string; runs: PlannedRuns
 }
 
 /** The capacity test's runs (capacity-inputs.ts, src/capacity/probe.ts, held-out-plan.ts): probe, sizes, held-out. */
-export function capacityRuns(o: OutlineContext, gpus: number[] = capacityGpuCounts(o)): PlannedRuns[] {
+export function capacityRuns(
+  o: OutlineContext,
+  gpus: number[] = capacityGpuCounts(o),
+  /** The path planned for (its unit: v2.0's buffer a worker, v1.0's file on one GPU): the suite's default is v2.0. */
+  architecture: 'v2.0' | 'v1.0' = 'v2.0',
+): PlannedRuns[] {
   if (gpus.length === 0) return []
   const meanLengthBp = o.user?.meanLengthBp ?? presetMeanLengthBp(o.settings.preset)
   const out: PlannedRuns[] = []
@@ -123,7 +128,7 @@ export function capacityRuns(o: OutlineContext, gpus: number[] = capacityGpuCoun
       gpus: 1,
       count: 1,
     })
-    const units = gpus.map((k) => repeatingUnit(priorStructure(o, meanLengthBp), k))
+    const units = gpus.map((k) => repeatingUnit(priorStructure(o, meanLengthBp), k, architecture))
     const need = Math.max(0, ...units.map((u) => u?.records ?? 0))
     const plan = planSizes(units, o.user?.records ?? 2 * Math.max(need, 4_000))
     fitted = plan.fitted
@@ -175,8 +180,8 @@ export function designAllowance(o: OutlineContext, gpus: number[], planned: Plan
 }
 
 /** The capacity test's runs on `gpus` and what its design may add. */
-function capacityPart(o: OutlineContext, gpus: number[]) {
-  const runs = capacityRuns(o, gpus)
+function capacityPart(o: OutlineContext, gpus: number[], architecture: 'v2.0' | 'v1.0') {
+  const runs = capacityRuns(o, gpus, architecture)
   return { runs, design: designAllowance(o, gpus, runs) }
 }
 
@@ -184,10 +189,11 @@ function capacityPart(o: OutlineContext, gpus: number[]) {
 const OUTLINES: Record<string, (o: OutlineContext) => FileOutline> = {
   // The v2.0 answer, then the v1.0 baseline's own (VIRNUCPRO_BENCH_V1_GPUS: its own probe, plan and held-out run).
   'benchmarks/scaling.gpu.test.ts': (o) => {
-    const v2 = capacityPart(o, capacityGpuCounts(o))
+    const v2 = capacityPart(o, capacityGpuCounts(o), 'v2.0')
     const v1 = capacityPart(
       o,
       o.settings.v1Gpus.filter((n) => n <= o.gpuCount),
+      'v1.0',
     )
     return { runs: [...v2.runs, ...v1.runs], unplanned: [], design: [...v2.design, ...v1.design] }
   },

@@ -5,8 +5,9 @@
  * 45-76 s an ESM-2 build; its 6 M projection missed a 20,000-record run by +15%). So the largest fitted size holds
  * at least UNITS_AT_LARGEST of the units that repeat at production:
  * - a stage that builds its model once per file (VirNucPro's 1-GPU v1 path): two files per process;
- * - a stage whose workers pack a batch only past a buffer (VirNucPro's v2 ESM-2 workers, 2,000 sequences, from 2
- *   GPUs on; config/capacity-targets.ts `batching`): twice that buffer on every worker.
+ * - a stage whose workers pack a batch only past a buffer (VirNucPro's v2 ESM-2 workers, 2,000 sequences;
+ *   config/capacity-targets.ts `batching`): every fitted size past that buffer on every worker (BUFFERS_AT_SMALLEST),
+ *   the largest four times the smallest.
  * The units are read from a probe run's log (its files' size, items per record) and the pipeline's targets; the fitted
  * sizes are three, spread geometrically (x2) up to that size, and one larger size is held out for the check
  * (capacity/held-out.ts): the user's whole sample, else the next size up. Pure.
@@ -30,6 +31,15 @@ export const FITTED_SIZES = 3
 export const SIZE_RATIO = 2
 /** The smallest fitted size a plan goes down to: below it a run is start-up only. */
 export const MIN_FITTED_RECORDS = 500
+/**
+ * Buffers a worker the smallest fitted size holds on a batching path. Below one buffer a worker never packs a batch:
+ * it flushes everything through its collator unbatched, with no batch line to read a rate from, a path production
+ * never takes. On an H200 (2026-12-07) a plan of 810 / 1,620 / 3,239 reads (2.5 buffers at the largest) ran ESM-2 on
+ * 1,247 proteins by that flush (`0.0 seq/s`) and on 2,493 barely past the buffer: two of its three sizes measured
+ * another path than the one it projected. A quarter past one buffer, the remainder flushed at the end is the smaller
+ * part of every fitted run; the sizes x2 apart are then 1.25, 2.5 and 5 buffers a worker.
+ */
+export const BUFFERS_AT_SMALLEST = 1.25
 
 /** What one probe run says of the pipeline's structure. */
 export interface PipelineStructure {
@@ -86,6 +96,8 @@ export interface RepeatingUnit {
   why: string
   /** Records one unit holds (a file; a buffer on every worker): where the unit boundaries fall. */
   unitRecords?: number
+  /** The smallest size on the unit's path (a batching path: BUFFERS_AT_SMALLEST on every worker); absent: none. */
+  floorRecords?: number
 }
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
@@ -99,12 +111,19 @@ export function repeatingUnit(
 ): RepeatingUnit | null {
   if (s.batching && onBatchingPath(s.batching, gpuCount, architecture)) {
     const b = s.batching
-    const records = Math.ceil(((UNITS_AT_LARGEST + UNIT_MARGIN) * gpuCount * b.itemsPerWorker) / b.itemsPerRecord)
+    const buffer = (gpuCount * b.itemsPerWorker) / b.itemsPerRecord
+    const floorRecords = Math.ceil(BUFFERS_AT_SMALLEST * buffer)
+    const buffersAtLargest = Math.max(
+      UNITS_AT_LARGEST + UNIT_MARGIN,
+      BUFFERS_AT_SMALLEST * SIZE_RATIO ** (FITTED_SIZES - 1),
+    )
+    const records = Math.ceil(buffersAtLargest * buffer)
     return {
       gpuCount,
       records,
-      unitRecords: (gpuCount * b.itemsPerWorker) / b.itemsPerRecord,
-      why: `${gpuCount} GPUs: ${b.stage} packs a batch past its ${n(b.itemsPerWorker)}-item buffer a worker; ${n(records)} records give each of ${gpuCount} workers ${UNITS_AT_LARGEST + UNIT_MARGIN} buffers (${b.itemsPerRecord.toFixed(2)} items a record${b.counted ? '' : ', not counted by the probe: 1 assumed'})`,
+      unitRecords: buffer,
+      floorRecords,
+      why: `${gpuCount} GPUs: ${b.stage} packs a batch past its ${n(b.itemsPerWorker)}-item buffer a worker and flushes anything short of it unbatched; ${n(floorRecords)} to ${n(records)} records give each of ${gpuCount} workers ${BUFFERS_AT_SMALLEST} to ${buffersAtLargest} buffers, every fitted run on the packed path production takes (${b.itemsPerRecord.toFixed(2)} items a record${b.counted ? '' : ', not counted by the probe: 1 assumed'})`,
     }
   }
   // A stage that builds per file in the main process: VirNucPro's v1.0 on one GPU (ESM-2 and DNABERT-S), and on
@@ -164,7 +183,9 @@ export function planSizes(units: readonly (RepeatingUnit | null)[], sampleRecord
   const largest = Math.max(2, need === null ? room : need <= room ? need : offBoundary(room, known))
   // Sizes under MIN_FITTED_RECORDS only where the sample leaves no two sizes above it, said in the plan (issue 58: a
   // 1,002-record sample was fitted at 500 and 501 records, "x2 apart", and read FINAL at 23.3 h [0.0, 8743.1]).
-  const above = spacedSizes(largest, Math.min(MIN_FITTED_RECORDS, largest))
+  // A batching path's floor keeps every fitted run past its buffer (BUFFERS_AT_SMALLEST), where the sample allows.
+  const floor = Math.max(MIN_FITTED_RECORDS, ...known.map((u) => u.floorRecords ?? 0))
+  const above = spacedSizes(largest, Math.min(floor, largest))
   const fitted = above.length >= 2 ? above : spacedSizes(largest, 1)
   // Said where the sample is what holds the sizes down (a small repeating unit is no fault of the sample).
   const belowFloor = above.length < 2 && need === null

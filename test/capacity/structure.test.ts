@@ -59,9 +59,9 @@ describe('repeatingUnit', () => {
     expect(repeatingUnit(s, 1)).toMatchObject({ records: 15_625 })
     expect(repeatingUnit(s, 1)!.why).toContain('once per file of 10,000 items')
   })
-  test('k GPUs: two 2,000-protein buffers on each of k workers', () => {
-    expect(repeatingUnit(s, 2)!.records).toBe(Math.ceil((2.5 * 2 * 2_000) / 1.6))
-    expect(repeatingUnit(s, 4)!.records).toBe(12_500)
+  test('k GPUs: from 1.25 to 5 buffers of 2,000 proteins on each of k workers', () => {
+    expect(repeatingUnit(s, 2)).toMatchObject({ records: Math.ceil((5 * 2 * 2_000) / 1.6), floorRecords: 3_125 })
+    expect(repeatingUnit(s, 4)).toMatchObject({ records: 25_000, floorRecords: 6_250 })
   })
   test('a pipeline without either has no unit', () => {
     expect(repeatingUnit(structureOf({ records: 10, progress: [] }, null), 1)).toBeNull()
@@ -80,6 +80,19 @@ describe('planSizes', () => {
     expect(plan.heldOut).toEqual([45_000, 31_250])
     expect(plan.tooSmall).toBeNull()
     expect(plan.why).toContain('2.5 files')
+  })
+
+  // The H200 of 2026-12-07: 45,000 reads of 100-200 bp at 1.54 proteins a read, v2.0 on 1 GPU, were planned at 810 /
+  // 1,620 / 3,239 reads: 1,247 proteins flushed without a batch, 2,493 barely past the 2,000-protein buffer.
+  test('v2.0 on 1 GPU: every fitted size packs batches past its buffer, a quarter past one at the smallest', () => {
+    const v2 = structureOf({ records: 1_000, progress: [fileLines(1_000, 1.54)] }, VIRNUCPRO_TARGETS.batching)
+    const plan = planSizes([repeatingUnit(v2, 1, 'v2.0')], 45_000)
+    const buffers = plan.fitted.map((r) => (r * 1.54) / 2_000)
+    expect(buffers[0]).toBeGreaterThanOrEqual(1.25)
+    expect(buffers.at(-1)).toBeGreaterThanOrEqual(5)
+    expect(plan.fitted).toHaveLength(3)
+    expect(plan.heldOut[0]).toBe(45_000)
+    expect(plan.why).toContain('every fitted run on the packed path')
   })
 
   test("today's 20,000-read sample is too small for two files with a larger size held out: says which sample would do", () => {
