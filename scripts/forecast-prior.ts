@@ -11,18 +11,25 @@
  *   G and I, MEDIUM 1,000-20,000 records).
  * - reference pipeline, full scale, NVIDIA H100 80GB HBM3, 1 and 2 GPUs: test/fixtures/capacity/h100x2 (issue 24's
  *   calls A, C and D; call B's prework runs, another configuration, left out).
- * - VirNucPro, NVIDIA H200: docs/results/2026-11-29-virnucpro-h200-held-out/call-3-json-logs.tgz, the 16,000-read
- *   sample (SMALL lengths) at 2,000 / 4,000 / 8,000 and the 16,000 held-out run; ESM-2's build per file is each run's
- *   `setupMs` over its files (about 20 s).
- * - VirNucPro, NVIDIA H100 80GB HBM3: docs/results/2026-11-26-virnucpro-h100/capacity-1-GPU.json.gz (MEDIUM 1,000 and
- *   4,000: one file each); its record keeps no `setupMs`, so ESM-2's build is the time from the stage's start to its
- *   first file line.
+ * - VirNucPro v1.0, NVIDIA H200: docs/results/2026-11-29-virnucpro-h200-held-out/call-3-json-logs.tgz, the
+ *   16,000-read sample (SMALL lengths) at 2,000 / 4,000 / 8,000 and the 16,000 held-out run; ESM-2's build per file is
+ *   each run's `setupMs` over its files (about 20 s).
+ * - VirNucPro v1.0, NVIDIA H100 80GB HBM3: docs/results/2026-11-26-virnucpro-h100/capacity-1-GPU.json.gz (MEDIUM 1,000
+ *   and 4,000: one file each); its record keeps no `setupMs`, so ESM-2's build is the time from the stage's start to
+ *   its first file line.
+ * - VirNucPro v2.0 (`--parallel`), NVIDIA H200: docs/results/2026-12-07-virnucpro-v2-h200/json-logs.tgz, a user's
+ *   45,000 reads of 100-200 bp at 810 / 1,620 / 3,239 (its probe, a cold first process, kept apart, left out). Its
+ *   ESM-2 is built once a worker: no build per file. No v2.0 run on an H100 is kept: no v2.0 cost there.
  * - the CPU stand-in (reference pipeline, tiny scale, VIRNUCPRO_BENCH_DEVICE=cpu): docs/results/2026-12-07-cpu-prior/,
  *   the gpu project's capacity test and its stage, e2e and memory files on the fake NVML, on the 2-core machine the
  *   CPU tests run on, at the CPU tests' settings (TINY, 10 records a suite input).
  *
  * Each cost is a least-squares line of wall time against the kilobases read (after VirNucPro's extra ESM-2 builds,
- * measured, are taken off). Run: `node scripts/forecast-prior.ts` prints the JSON; `--write` writes it.
+ * measured, are taken off), one per pipeline, scale, GPU kind, GPU count and architecture: VirNucPro's v1.0 and v2.0
+ * apart (issue 56), the reference pipeline's not told apart (null: its two paths cost alike at the sizes measured).
+ * ESM-2's proteins a kilobase (`perFile`) come from every VirNucPro run that counted them: v1.0's file lines, v2.0's
+ * worker spans (the same proteins, read by the other path).
+ * Run: `node scripts/forecast-prior.ts` prints the JSON; `--write` writes it.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -30,6 +37,7 @@ import { join, resolve } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { FORECAST_PRIOR_FILE, type ForecastPrior, presetMeanLengthBp } from '../src/config/forecast-prior.ts'
 import type { PresetName } from '../src/input/presets.ts'
+import { ARCHITECTURES, type Architecture } from '../src/pipeline/architecture-line.ts'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const MAIN_JOB = 'docs/results/2026-11-29-main-job-h200/console.log'
@@ -40,6 +48,8 @@ const CPU_RUNS = [
 const VNP_H200 = 'docs/results/2026-11-29-virnucpro-h200-held-out/call-3-json-logs.tgz'
 const VNP_H200_RECORD = './vnp-small/capacity-1-GPU.json'
 const VNP_H100 = 'docs/results/2026-11-26-virnucpro-h100/capacity-1-GPU.json.gz'
+const VNP_V2_H200 = 'docs/results/2026-12-07-virnucpro-v2-h200/json-logs.tgz'
+const VNP_V2_H200_RECORD = './vnp-56/capacity-1-GPU-v2.0.json'
 const H200X2 = ['c24g-capacity-1-GPU-2-GPUs.json.gz', 'c24i-capacity-2-GPUs-2-GPU-direct-check.json.gz'].map(
   (f) => `test/fixtures/capacity/h200x2/${f}`,
 )
@@ -57,12 +67,15 @@ export interface Observation {
   scale: string | null
   kind: string
   gpus: number
+  /** VirNucPro's path (v1.0, v2.0); null for the reference pipeline, whose paths the prior does not tell apart. */
+  architecture: Architecture | null
   records: number
   meanLengthBp: number
   wallMs: number
   /** ESM-2 files of VirNucPro's per-file stage and one build's ms, where the run's log shows them. */
   files: number
   buildMs: number | null
+  /** ESM-2's proteins, where the run's log counts them (v1.0's file lines, v2.0's worker spans). */
   items: number | null
   source: string
 }
@@ -111,6 +124,7 @@ export function consoleRuns(
       scale: at.scale,
       kind: at.kind,
       gpus: 1,
+      architecture: null,
       records: size.records,
       meanLengthBp: presetMeanLengthBp(size.preset),
       wallMs: Number(seconds) * 1000,
@@ -127,7 +141,7 @@ export function consoleRuns(
 interface StoredRun {
   label: string
   warmup: boolean
-  config: { gpus: number[] }
+  config: { gpus: number[]; architecture?: string; extraArgs?: string }
   run: { wallMs: number; exitClass: string; stages?: { name: string; startMs: number }[] }
   progress?: {
     stage: string
@@ -144,8 +158,36 @@ interface StoredRecord {
   runs: StoredRun[]
 }
 
-/** ESM-2's files, one build's ms and its items in one VirNucPro run, from its file lines. */
-function esm2Files(run: StoredRun): { files: number; buildMs: number | null; items: number | null } {
+/**
+ * The path a VirNucPro run took: its configuration's (kept since issue 56, checked against the run's `Architecture:`
+ * line). A run of a record written before then was the suite's configuration of that time: 1 GPU without --parallel,
+ * which VirNucPro runs as v1.0 (its `cli/predict.py`: v2.0 needs --parallel or a list of GPUs).
+ */
+function vnpArchitecture(run: StoredRun, source: string): Architecture {
+  const kept = run.config.architecture
+  if (kept !== undefined) {
+    if (ARCHITECTURES.includes(kept as Architecture)) return kept as Architecture
+    throw new Error(`${source}: ${run.label}: config.architecture ${JSON.stringify(kept)} is none of ${ARCHITECTURES}`)
+  }
+  if (run.config.gpus.length === 1 && !/(^|\s)--parallel(\s|$)/.test(run.config.extraArgs ?? '')) return 'v1.0'
+  throw new Error(`${source}: ${run.label}: no config.architecture kept, and not 1 GPU without --parallel`)
+}
+
+/** ESM-2's proteins in a v2.0 run: its workers' spans summed (each worker's own share of the input). */
+function esm2WorkerItems(run: StoredRun): number | null {
+  const spans = run.progress?.filter((p) => p.stage === ESM2 && p.source === 'worker-span') ?? []
+  return spans.length > 0 ? spans.reduce((a, p) => a + p.total, 0) : null
+}
+
+/**
+ * ESM-2's files, one build's ms and its items in one VirNucPro run: v1.0's from its file lines; v2.0 builds ESM-2 once
+ * a worker (one "file", no build to take off), its items from the workers' spans.
+ */
+function esm2Files(
+  run: StoredRun,
+  architecture: Architecture,
+): { files: number; buildMs: number | null; items: number | null } {
+  if (architecture === 'v2.0') return { files: 1, buildMs: null, items: esm2WorkerItems(run) }
   const series = run.progress?.find((p) => p.stage === ESM2 && p.source === 'file-lines' && p.worker === null)
   if (!series) return { files: 1, buildMs: null, items: null }
   const files = Math.max(1, Math.ceil(series.total / (series.itemsPerFile ?? 10_000)))
@@ -164,19 +206,25 @@ export function recordRuns(
   return record.runs
     .filter(
       (r) =>
-        !r.warmup && r.run.exitClass === 'completed' && /^\d+ GPUs?, [\d,]+ seqs(?: direct)? run \d+$/.test(r.label),
+        !r.warmup &&
+        r.run.exitClass === 'completed' &&
+        /^\d+ GPUs?, (?:v[\d.]+, )?[\d,]+ seqs(?: direct)? run \d+$/.test(r.label),
     )
-    .map((r) => ({
-      pipeline: at.pipeline,
-      scale: at.scale,
-      kind: record.provenance.nvml.gpus[0]!.name,
-      gpus: r.config.gpus.length,
-      records: Number(/, ([\d,]+) seqs/.exec(r.label)![1]!.replaceAll(',', '')),
-      meanLengthBp: source.bases / source.records,
-      wallMs: r.run.wallMs,
-      ...(at.pipeline === 'virnucpro' ? esm2Files(r) : { files: 1, buildMs: null, items: null }),
-      source: at.source,
-    }))
+    .map((r) => {
+      const architecture = at.pipeline === 'virnucpro' ? vnpArchitecture(r, at.source) : null
+      return {
+        pipeline: at.pipeline,
+        scale: at.scale,
+        kind: record.provenance.nvml.gpus[0]!.name,
+        gpus: r.config.gpus.length,
+        architecture,
+        records: Number(/, ([\d,]+) seqs/.exec(r.label)![1]!.replaceAll(',', '')),
+        meanLengthBp: source.bases / source.records,
+        wallMs: r.run.wallMs,
+        ...(architecture ? esm2Files(r, architecture) : { files: 1, buildMs: null, items: null }),
+        source: at.source,
+      }
+    })
 }
 
 /** Least squares of y against x: intercept and slope. */
@@ -206,6 +254,7 @@ function costOf(group: Observation[]): ForecastPrior['costs'][number] {
     scale: first!.scale,
     kind: first!.kind,
     gpus: first!.gpus,
+    architecture: first!.architecture,
     startMs: round(Math.max(0, fit.intercept), 0),
     perKbMs: round(Math.max(0, fit.slope), 3),
     buildPerFileMs: buildMs === null ? null : round(buildMs, 0),
@@ -275,24 +324,34 @@ export function derive(): { prior: ForecastPrior; observations: Observation[] } 
     source: VNP_H200,
   })
   const vnpH100 = recordRuns(gz(VNP_H100), { pipeline: 'virnucpro', scale: null, source: VNP_H100 })
+  const vnpV2H200 = recordRuns(fromTgz(VNP_V2_H200, VNP_V2_H200_RECORD), {
+    pipeline: 'virnucpro',
+    scale: null,
+    source: VNP_V2_H200,
+  })
   const observations = [
     ...main.runs,
     ...reference(H200X2).filter((o) => o.gpus === 2),
     ...reference(H100X2),
     ...vnpH200,
     ...vnpH100,
+    ...vnpV2H200,
     ...cpu.runs,
   ]
   const groups = new Map<string, Observation[]>()
   for (const o of observations) {
-    const key = [o.pipeline, o.scale, o.kind, o.gpus].join('|')
+    const key = [o.pipeline, o.scale, o.kind, o.gpus, o.architecture].join('|')
     groups.set(key, [...(groups.get(key) ?? []), o])
   }
-  const itemsPoint = (runs: Observation[], source: string) => {
+  // Proteins a kilobase makes, from the runs that counted ESM-2's (a path's own count: v1.0's file lines, v2.0's worker
+  // spans); short reads make many more a kilobase (six frames of each read, however short).
+  const itemsPoint = (all: Observation[], source: string) => {
+    const runs = all.filter((o) => o.items !== null)
+    if (runs.length === 0) throw new Error(`${source}: no run counts ESM-2's proteins`)
     const kb = runs.reduce((a, o) => a + (o.records * o.meanLengthBp) / 1000, 0)
     return {
       meanLengthBp: round(runs[0]!.meanLengthBp, 1),
-      itemsPerKb: round(runs.reduce((a, o) => a + (o.items ?? 0), 0) / kb, 3),
+      itemsPerKb: round(runs.reduce((a, o) => a + o.items!, 0) / kb, 3),
       from: `${source}: ESM-2's proteins over the kilobases read, ${runs.length} runs`,
     }
   }
@@ -306,7 +365,7 @@ export function derive(): { prior: ForecastPrior; observations: Observation[] } 
         pipeline: 'virnucpro',
         stage: ESM2,
         itemsPerFile: 10_000,
-        itemsPerKb: [itemsPoint(vnpH200, VNP_H200), itemsPoint(vnpH100, VNP_H100)],
+        itemsPerKb: [itemsPoint(vnpV2H200, VNP_V2_H200), itemsPoint(vnpH200, VNP_H200), itemsPoint(vnpH100, VNP_H100)],
       },
     ],
     fixedFiles: [...mainFiles.fixed, ...cpuFiles.fixed],

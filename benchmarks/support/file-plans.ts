@@ -14,12 +14,19 @@ import { capacityTargets } from '../../src/config/capacity-targets.ts'
 import { presetMeanLengthBp, type RunSize } from '../../src/config/forecast-prior.ts'
 import type { SuiteSettings } from '../../src/engine/settings.ts'
 import { PRESETS, type PresetName } from '../../src/input/presets.ts'
+import type { Architecture } from '../../src/pipeline/architecture-line.ts'
 import { STUDY_NOT_ASKED, studyAsked, VALIDATION_NOT_ASKED, validationAsked } from './main-job.ts'
 
 /** Runs of one configuration at one size. */
 export interface PlannedRuns {
   size: RunSize
   gpus: number
+  /**
+   * The path the configuration asks for (src/engine/profile-configs.ts): every file's base configuration is v2.0
+   * (`--parallel`, issue 56); the scaling file's baseline and a 1-GPU command line without --parallel, v1.0. The prior
+   * prices each by a cost of its own path.
+   */
+  architecture: Architecture
   count: number
 }
 
@@ -54,8 +61,8 @@ export interface OutlineContext {
   user: RunSize | null
   /** Items a record makes in VirNucPro's per-file stage at a mean length (the prior's), or null where none is kept. */
   itemsPerRecord: ((meanLengthBp: number) => number) | null
-  /** The GPU-minutes one run of `size` on `gpus` GPUs costs by the prior, or null where it has none. */
-  gpuMinutes: (size: RunSize, gpus: number) => number | null
+  /** The GPU-minutes one run of `size` on `gpus` GPUs on `architecture` costs by the prior; null: it has none. */
+  gpuMinutes: (size: RunSize, gpus: number, architecture: Architecture) => number | null
 }
 
 /** The size `records` of `preset` (0: the preset's own count), or of the user's sample (0: all of it). */
@@ -101,7 +108,10 @@ function priorStructure(o: OutlineContext, meanLengthBp: number): PipelineStruct
  */
 function baseAtSuiteInput(o: OutlineContext): { group: string; runs: PlannedRuns[] } {
   const size = suiteInput(o)
-  return { group: `1 GPU at ${size.records} records`, runs: [{ size, gpus: 1, count: warmup(o) + runs(o) }] }
+  return {
+    group: `1 GPU at ${size.records} records`,
+    runs: [{ size, gpus: 1, architecture: 'v2.0', count: warmup(o) + runs(o) }],
+  }
 }
 
 /** The capacity test's runs (capacity-inputs.ts, src/capacity/probe.ts, held-out-plan.ts): probe, sizes, held-out. */
@@ -109,7 +119,7 @@ export function capacityRuns(
   o: OutlineContext,
   gpus: number[] = capacityGpuCounts(o),
   /** The path planned for (its unit: v2.0's buffer a worker, v1.0's file on one GPU): the suite's default is v2.0. */
-  architecture: 'v2.0' | 'v1.0' = 'v2.0',
+  architecture: Architecture = 'v2.0',
 ): PlannedRuns[] {
   if (gpus.length === 0) return []
   const meanLengthBp = o.user?.meanLengthBp ?? presetMeanLengthBp(o.settings.preset)
@@ -126,6 +136,7 @@ export function capacityRuns(
     out.push({
       size: { records: Math.min(PROBE_RECORDS, o.user?.records ?? PROBE_RECORDS), meanLengthBp },
       gpus: 1,
+      architecture,
       count: 1,
     })
     const units = gpus.map((k) => repeatingUnit(priorStructure(o, meanLengthBp), k, architecture))
@@ -135,10 +146,10 @@ export function capacityRuns(
     heldOut = plan.heldOut
   }
   for (const k of gpus) {
-    out.push({ size: { records: fitted[0]!, meanLengthBp }, gpus: k, count: warmup(o) })
-    for (const records of fitted) out.push({ size: { records, meanLengthBp }, gpus: k, count: runs(o) })
+    out.push({ size: { records: fitted[0]!, meanLengthBp }, gpus: k, architecture, count: warmup(o) })
+    for (const records of fitted) out.push({ size: { records, meanLengthBp }, gpus: k, architecture, count: runs(o) })
   }
-  out.push(...heldOutRuns(o, gpus, fitted.at(-1)!, heldOut, meanLengthBp, out))
+  out.push(...heldOutRuns(o, gpus, architecture, fitted.at(-1)!, heldOut, meanLengthBp, out))
   return out.filter((r) => r.count > 0)
 }
 
@@ -146,6 +157,7 @@ export function capacityRuns(
 function heldOutRuns(
   o: OutlineContext,
   gpus: number[],
+  architecture: Architecture,
   largest: number,
   preference: number[],
   meanLengthBp: number,
@@ -156,12 +168,12 @@ function heldOutRuns(
   // The test's budget (scaling.gpu.test.ts passes one GPU-minute less) less what the planned runs take, the probe apart.
   const spent = planned
     .slice(o.settings.sizesGiven ? 0 : 1)
-    .reduce((a, r) => a + (o.gpuMinutes(r.size, r.gpus) ?? 0) * r.count, 0)
+    .reduce((a, r) => a + (o.gpuMinutes(r.size, r.gpus, r.architecture) ?? 0) * r.count, 0)
   const left = o.settings.capacityBudgetGpuMin - 1 - spent
   for (const records of preference.filter((r) => r > largest)) {
     const size = { records, meanLengthBp }
-    const cost = checked.reduce((a, k) => a + (o.gpuMinutes(size, k) ?? 0), 0)
-    if (cost <= left) return checked.map((k) => ({ size, gpus: k, count: 1 }))
+    const cost = checked.reduce((a, k) => a + (o.gpuMinutes(size, k, architecture) ?? 0), 0)
+    if (cost <= left) return checked.map((k) => ({ size, gpus: k, architecture, count: 1 }))
   }
   return []
 }
@@ -175,12 +187,12 @@ export function designAllowance(o: OutlineContext, gpus: number[], planned: Plan
   if (gpus.length === 0) return []
   const spent = planned
     .slice(o.settings.sizesGiven ? 0 : 1)
-    .reduce((a, r) => a + (o.gpuMinutes(r.size, r.gpus) ?? 0) * r.count, 0)
+    .reduce((a, r) => a + (o.gpuMinutes(r.size, r.gpus, r.architecture) ?? 0) * r.count, 0)
   return [{ gpuMinutes: Math.max(0, o.settings.capacityBudgetGpuMin - 1 - spent), held: Math.max(...gpus) }]
 }
 
 /** The capacity test's runs on `gpus` and what its design may add. */
-function capacityPart(o: OutlineContext, gpus: number[], architecture: 'v2.0' | 'v1.0') {
+function capacityPart(o: OutlineContext, gpus: number[], architecture: Architecture) {
   const runs = capacityRuns(o, gpus, architecture)
   return { runs, design: designAllowance(o, gpus, runs) }
 }
@@ -200,24 +212,30 @@ const OUTLINES: Record<string, (o: OutlineContext) => FileOutline> = {
   'benchmarks/stage-throughput.gpu.test.ts': (o) => ({ runs: [], unplanned: [], shared: baseAtSuiteInput(o) }),
   'benchmarks/e2e.gpu.test.ts': (o) => ({
     runs: [
-      { size: sizeOf(o, 'TYPICAL', o.settings.e2eSequences), gpus: 1, count: o.settings.e2eRuns },
+      { size: sizeOf(o, 'TYPICAL', o.settings.e2eSequences), gpus: 1, architecture: 'v2.0', count: o.settings.e2eRuns },
       ...(o.settings.largeSequences > 0
-        ? [{ size: sizeOf(o, 'LARGE', o.settings.largeSequences), gpus: 1, count: 1 }]
+        ? [{ size: sizeOf(o, 'LARGE', o.settings.largeSequences), gpus: 1, architecture: 'v2.0' as const, count: 1 }]
         : []),
     ],
     unplanned: o.settings.matrix ? ['the optimization matrix (VIRNUCPRO_BENCH_MATRIX)'] : [],
   }),
   'benchmarks/memory.gpu.test.ts': (o) => ({
     runs: [
-      // The configuration meant to end as OOM: one run.
-      { size: suiteInput(o), gpus: 1, count: 1 },
-      // VirNucPro's persistent-models pair (on, off), each as the suite's policy measures it.
-      ...(o.pipeline === 'virnucpro' ? [{ size: suiteInput(o), gpus: 1, count: 2 * (warmup(o) + runs(o)) }] : []),
+      // The configuration meant to end as OOM: one run, its command line without --parallel (v1.0 on one GPU).
+      { size: suiteInput(o), gpus: 1, architecture: 'v1.0', count: 1 },
+      // VirNucPro's persistent-models pair (on, off, both --parallel), each as the suite's policy measures it.
+      ...(o.pipeline === 'virnucpro'
+        ? [{ size: suiteInput(o), gpus: 1, architecture: 'v2.0' as const, count: 2 * (warmup(o) + runs(o)) }]
+        : []),
     ],
     unplanned: [],
     shared: baseAtSuiteInput(o),
   }),
-  'benchmarks/equivalence.gpu.test.ts': (o) => ({ runs: [{ size: suiteInput(o), gpus: 1, count: 2 }], unplanned: [] }),
+  // VirNucPro's pair runs --parallel (v2.0); the reference pipeline's fp32 / fp16 pair none (v1.0 on one GPU).
+  'benchmarks/equivalence.gpu.test.ts': (o) => ({
+    runs: [{ size: suiteInput(o), gpus: 1, architecture: o.pipeline === 'virnucpro' ? 'v2.0' : 'v1.0', count: 2 }],
+    unplanned: [],
+  }),
   'benchmarks/monitor.gpu.test.ts': () => ({ fixed: true }),
   'benchmarks/nvml.gpu.test.ts': () => ({ fixed: true }),
   'benchmarks/runner.gpu.test.ts': () => ({ fixed: true }),

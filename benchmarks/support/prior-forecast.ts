@@ -9,6 +9,7 @@ import { join, relative } from 'node:path'
 import {
   type ForecastPrior,
   itemsPerKbAt,
+  priorArchitectures,
   priorKind,
   priorKinds,
   type RunSize,
@@ -19,6 +20,7 @@ import {
 import type { FilePrior, PriorForecast } from '../../src/engine/invocation-progress/index.ts'
 import { suiteName } from '../../src/engine/invocation-progress/index.ts'
 import { suiteSettings } from '../../src/engine/settings.ts'
+import type { Architecture } from '../../src/pipeline/architecture-line.ts'
 import { REPO_ROOT, selectProfile } from '../../src/pipeline/profiles.ts'
 import { type FileOutline, fileOutline, type OutlineContext, type PlannedRuns } from './file-plans.ts'
 
@@ -52,15 +54,17 @@ function overheadMs(prior: ForecastPrior, kind: string, file: string): number {
 interface Pricing {
   prior: ForecastPrior
   kind: string
-  runMs: (size: RunSize, gpus: number) => number | null
+  runMs: (size: RunSize, gpus: number, architecture: Architecture) => number | null
+  /** Why runs on `gpus` GPUs on `architecture` have no prior: the GPU count, or the path where the count has others. */
+  why: (gpus: number, architecture: Architecture) => string
 }
 
-/** Runs priced: their ms, and the runs of a GPU count with no prior named. */
+/** Runs priced: their ms, and the runs of a GPU count or an architecture with no prior named. */
 function runsMs(p: Pricing, runs: readonly PlannedRuns[], unknown: string[]): number {
   let ms = 0
   for (const r of runs) {
-    const each = p.runMs(r.size, r.gpus)
-    if (each === null) unknown.push(`${r.gpus}-GPU runs (no ${p.kind} prior for ${r.gpus} GPUs)`)
+    const each = p.runMs(r.size, r.gpus, r.architecture)
+    if (each === null) unknown.push(p.why(r.gpus, r.architecture))
     else ms += each * r.count
   }
   return ms
@@ -80,7 +84,9 @@ function priced(p: Pricing, file: string, outline: Extract<FileOutline, { runs: 
   // Where no planned run has a prior at all, the file's time is not known; where some have, it is at least their sum.
   const planned = [...outline.runs, ...(outline.shared?.runs ?? [])]
   const anyPriced =
-    planned.length === 0 ? outline.unplanned.length === 0 : planned.some((r) => p.runMs(r.size, r.gpus) !== null)
+    planned.length === 0
+      ? outline.unplanned.length === 0
+      : planned.some((r) => p.runMs(r.size, r.gpus, r.architecture) !== null)
   // The capacity design's most, on the GPUs held: wall time beyond the plan that its budget allows.
   const designMs = (outline.design ?? []).reduce((a, d) => a + (d.gpuMinutes * 60_000) / Math.max(1, d.held), 0)
   return {
@@ -109,17 +115,23 @@ export function priorForecast(o: {
   const prior = o.prior ?? readForecastPrior()
   const kind = priorKind(settings.device, o.gpuNames)
   const scale = settings.modelScale
-  const costs = (gpus: number) => (kind ? runCostOf(prior, { pipeline, scale, kind, gpus }) : null)
   const perFile = prior.perFile.find((f) => f.pipeline === pipeline) ?? null
-  const runMs = (size: RunSize, gpus: number) => {
-    const cost = costs(gpus)
+  // Each run by a cost of its own path (v2.0, v1.0) or of one that does not tell them apart: never by the other's.
+  const runMs = (size: RunSize, gpus: number, architecture: Architecture) => {
+    const cost = kind ? runCostOf(prior, { pipeline, scale, kind, gpus, architecture }) : null
     return cost ? runCostMs(cost, perFile, size) : null
   }
+  const why = (gpus: number, architecture: Architecture) =>
+    kind && priorArchitectures(prior, { pipeline, scale, kind, gpus }).length > 0
+      ? `${gpus}-GPU ${architecture} runs (no ${kind} prior for ${architecture})`
+      : `${gpus}-GPU runs (no ${kind} prior for ${gpus} GPUs)`
+  // No cost of this kind on any GPU count or path: no forecast at all (a path or count missing is said per file).
+  const kinds = priorKinds(prior, pipeline, scale)
   const missing =
     kind === null
       ? 'NVML names no GPU here'
-      : costs(1) === null
-        ? `no prior for ${kind} (${pipeline} pipeline${pipeline === 'reference' ? ` at ${scale} scale` : ''}; kept for: ${priorKinds(prior, pipeline, scale).join(', ') || 'none'})`
+      : !kinds.includes(kind)
+        ? `no prior for ${kind} (${pipeline} pipeline${pipeline === 'reference' ? ` at ${scale} scale` : ''}; kept for: ${kinds.join(', ') || 'none'})`
         : null
   const ctx: OutlineContext = {
     env: o.env,
@@ -128,12 +140,12 @@ export function priorForecast(o: {
     gpuCount: settings.device === 'cpu' ? 1 : o.gpuNames.length,
     user: o.user,
     itemsPerRecord: perFile ? (length) => (itemsPerKbAt(perFile, length) * length) / 1000 : null,
-    gpuMinutes: (size, gpus) => {
-      const ms = runMs(size, gpus)
+    gpuMinutes: (size, gpus, architecture) => {
+      const ms = runMs(size, gpus, architecture)
       return ms === null ? null : (ms * gpus) / 60_000
     },
   }
-  const pricing: Pricing = { prior, kind: kind ?? '', runMs }
+  const pricing: Pricing = { prior, kind: kind ?? '', runMs, why }
   const files: Record<string, FilePrior> = {}
   for (const file of o.files ?? gpuTestFiles()) {
     const outline = fileOutline(file, ctx)

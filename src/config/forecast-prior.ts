@@ -8,8 +8,13 @@
  *   startMs + perKbMs x records x L / 1000 + buildPerFileMs x (files - 1)
  * - startMs: what does not grow with the input (the process, the model builds of one file, the first batch);
  * - perKbMs: the cost per 1,000 bases read, all stages together (work grows with the bases: chunks of 300-500 bp);
- * - buildPerFileMs: VirNucPro's 1-GPU path builds ESM-2 again for every file of 10,000 proteins (docs/UPSTREAM.md);
- *   `files` counts them from the proteins a kilobase makes (`perFile`, measured per mean read length).
+ * - buildPerFileMs: VirNucPro's 1-GPU v1.0 path builds ESM-2 again for every file of 10,000 proteins
+ *   (docs/UPSTREAM.md); `files` counts them from the proteins a kilobase makes (`perFile`, measured per mean read
+ *   length). Its v2.0 path builds ESM-2 once a worker: null there.
+ * A cost is of one architecture (issue 56: VirNucPro's v1.0 and v2.0 cost very differently, v2.0's ESM-2 buffering
+ * before its first batch), or of none where the runs measured do not tell the paths apart (the reference pipeline's
+ * two cost alike at the sizes measured): a run is priced by a cost of its own architecture or of none, never by the
+ * other's.
  * A GPU kind is NVML's device name (`NVIDIA H200`); the CPU stand-in (VIRNUCPRO_BENCH_DEVICE=cpu) is `CPU`, measured on
  * the machine the suite's CPU tests run on. No entry for a kind, a GPU count or a model scale: no forecast from it.
  */
@@ -18,6 +23,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import type { LengthDistribution } from '../input/lengths.ts'
 import { PRESETS, type PresetName } from '../input/presets.ts'
+import { ARCHITECTURES, type Architecture } from '../pipeline/architecture-line.ts'
 
 const Cost = z.object({
   pipeline: z.string(),
@@ -25,6 +31,11 @@ const Cost = z.object({
   scale: z.string().nullable(),
   kind: z.string(),
   gpus: z.number().int().positive(),
+  /**
+   * The path its runs took (VirNucPro's v1.0 or v2.0: their configuration's, which each run's `Architecture:` line
+   * was checked against; a record from before it was kept, 1 GPU without --parallel: v1.0); null: not told apart.
+   */
+  architecture: z.enum(ARCHITECTURES).nullable(),
   startMs: z.number().nonnegative(),
   perKbMs: z.number().nonnegative(),
   buildPerFileMs: z.number().nonnegative().nullable(),
@@ -76,21 +87,42 @@ export function readForecastPrior(file = FORECAST_PRIOR_FILE): ForecastPrior {
 export const priorKind = (device: 'gpu' | 'cpu', gpuNames: readonly string[]): string | null =>
   device === 'cpu' ? 'CPU' : (gpuNames[0] ?? null)
 
-/** The cost of runs of `pipeline` at `scale` on `gpus` GPUs of `kind`, or null where none was measured. */
-export function runCostOf(
-  prior: ForecastPrior,
-  at: { pipeline: string; scale: string; kind: string; gpus: number },
-): RunCost | null {
+/** Where a cost applies: a pipeline at a model scale, on a GPU count of a kind. */
+interface CostAt {
+  pipeline: string
+  scale: string
+  kind: string
+  gpus: number
+}
+
+/** The costs kept for `at`, of any architecture. */
+const costsAt = (prior: ForecastPrior, at: CostAt): RunCost[] =>
+  prior.costs.filter(
+    (c) =>
+      c.pipeline === at.pipeline &&
+      (c.scale === null || c.scale === at.scale) &&
+      c.kind === at.kind &&
+      c.gpus === at.gpus,
+  )
+
+/**
+ * The cost of runs of `pipeline` at `scale` on `gpus` GPUs of `kind` on `architecture`: one of that architecture, else
+ * one that does not tell architectures apart (null); none where neither was measured (a v2.0 run on a kind measured on
+ * v1.0 only has no prior: the paths cost too differently to price one by the other).
+ */
+export function runCostOf(prior: ForecastPrior, at: CostAt & { architecture: Architecture | null }): RunCost | null {
+  const of = costsAt(prior, at)
   return (
-    prior.costs.find(
-      (c) =>
-        c.pipeline === at.pipeline &&
-        (c.scale === null || c.scale === at.scale) &&
-        c.kind === at.kind &&
-        c.gpus === at.gpus,
-    ) ?? null
+    of.find((c) => c.architecture !== null && c.architecture === at.architecture) ??
+    of.find((c) => c.architecture === null) ??
+    null
   )
 }
+
+/** The architectures kept for `at` (what a run of another is told); null: a cost that tells none apart. */
+export const priorArchitectures = (prior: ForecastPrior, at: CostAt): (Architecture | null)[] => [
+  ...new Set(costsAt(prior, at).map((c) => c.architecture)),
+]
 
 /** The kinds a pipeline at a scale has a prior for (what an unknown kind is told). */
 export const priorKinds = (prior: ForecastPrior, pipeline: string, scale: string): string[] => [

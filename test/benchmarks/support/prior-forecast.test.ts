@@ -4,10 +4,17 @@
 import { describe, expect, test } from 'vitest'
 import { capacityRuns, type OutlineContext } from '../../../benchmarks/support/file-plans.ts'
 import { gpuTestFiles, priorForecast } from '../../../benchmarks/support/prior-forecast.ts'
-import { readForecastPrior, runCostMs, runCostOf } from '../../../src/config/forecast-prior.ts'
+import {
+  itemsPerKbAt,
+  presetMeanLengthBp,
+  readForecastPrior,
+  runCostMs,
+  runCostOf,
+} from '../../../src/config/forecast-prior.ts'
 import { priorFileMs } from '../../../src/engine/invocation-progress/prior-forecast.ts'
 import { startLine } from '../../../src/engine/invocation-progress/start-line.ts'
 import { suiteSettings } from '../../../src/engine/settings.ts'
+import { PRESETS } from '../../../src/input/presets.ts'
 
 const H200 = 'NVIDIA H200'
 const H100 = 'NVIDIA H100 80GB HBM3'
@@ -80,7 +87,7 @@ describe('the first [plan] line of a first-ever invocation', () => {
       VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '15',
     }
     const prior = readForecastPrior()
-    const cost = runCostOf(prior, { pipeline: 'virnucpro', scale: 'full', kind: H200, gpus: 1 })!
+    const cost = runCostOf(prior, { pipeline: 'virnucpro', scale: 'full', kind: H200, gpus: 1, architecture: 'v1.0' })!
     const perFile = prior.perFile[0]!
     const o: OutlineContext = {
       env,
@@ -114,9 +121,104 @@ describe('the first [plan] line of a first-ever invocation', () => {
     )
   })
 
+  // docs/results/2026-12-07-virnucpro-v2-h200: the suite's default since issue 56, v2.0 (--parallel) on one GPU, on a
+  // user's 45,000 reads of 150 bp: 2 runs a size, no warm-up, a 20 GPU-minute budget, no v1.0 baseline.
+  test("VirNucPro v2.0 on one H200: priced by the v2.0 cost, as its runs ran; the plan at its probe's proteins a read", () => {
+    const env = {
+      VIRNUCPRO_BENCH_TARGET: 'virnucpro',
+      VIRNUCPRO_BENCH_RUNS: '2',
+      VIRNUCPRO_BENCH_WARMUP: '0',
+      VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '20',
+      VIRNUCPRO_BENCH_V1_GPUS: 'none',
+    }
+    const prior = readForecastPrior()
+    const cost = runCostOf(prior, { pipeline: 'virnucpro', scale: 'full', kind: H200, gpus: 1, architecture: 'v2.0' })!
+    expect(cost.architecture).toBe('v2.0')
+    const perFile = prior.perFile[0]!
+    const meanLengthBp = 6_745_544 / 45_000
+    const o: OutlineContext = {
+      env,
+      settings: suiteSettings(env),
+      pipeline: 'virnucpro',
+      gpuCount: 1,
+      user: { records: 45_000, meanLengthBp },
+      itemsPerRecord: (l) => (itemsPerKbAt(perFile, l) * l) / 1000,
+      gpuMinutes: (size) => runCostMs(cost, perFile, size) / 60_000,
+    }
+    // At the probe's 1.54 proteins a read, today's planner puts 1.25 buffers of 2,000 on the smallest size (README
+    // there: about 1,624 / 3,247 / 6,494 reads), and the whole sample held out.
+    const runs = capacityRuns(o, [1], 'v2.0')
+    expect(runs.every((r) => r.architecture === 'v2.0')).toBe(true)
+    expect(runs.slice(1, 4).map((r) => r.size.records / 1_624)).toEqual([
+      expect.closeTo(1, 2),
+      expect.closeTo(2, 2),
+      expect.closeTo(4, 2),
+    ])
+    expect(runs.at(-1)!.size.records).toBe(45_000)
+    // The sizes that ran then, priced by the prior; measured (README there): the probe 82.5 s; 93.3, 88.9; 97.4, 92.7;
+    // 99.2, 107.2 s (661.2 s in all).
+    const ran: [number, number][] = [
+      [1_000, 82.5],
+      [810, 93.3],
+      [810, 88.9],
+      [1_620, 97.4],
+      [1_620, 92.7],
+      [3_239, 99.2],
+      [3_239, 107.2],
+    ]
+    const forecastS = (records: number) => runCostMs(cost, perFile, { records, meanLengthBp }) / 1000
+    const all = ran.reduce((a, [records]) => a + forecastS(records), 0)
+    expect(all / 661.2).toBeGreaterThan(0.9)
+    expect(all / 661.2).toBeLessThan(1.1)
+    for (const [records, s] of ran.slice(1)) expect(forecastS(records) / s, `${records} reads`).toBeCloseTo(1, 0.9)
+    // The forecast of a file prices each run by its own path: the stage suite's shared runs are the base, v2.0.
+    const forecast = priorForecast({
+      env: { VIRNUCPRO_BENCH_TARGET: 'virnucpro' },
+      gpuNames: [H200],
+      user: null,
+      files: ['benchmarks/stage-throughput.gpu.test.ts'],
+    })
+    const shared = forecast.files['benchmarks/stage-throughput.gpu.test.ts']!
+    const settings = suiteSettings({ VIRNUCPRO_BENCH_TARGET: 'virnucpro' })
+    const size = {
+      records: settings.records || PRESETS[settings.preset].records,
+      meanLengthBp: presetMeanLengthBp(settings.preset),
+    }
+    expect('shared' in shared && shared.shared).toMatchObject({
+      runs: 4,
+      ms: expect.closeTo(4 * runCostMs(cost, perFile, size), 6),
+    })
+  })
+
+  test('VirNucPro on an H100, whose prior measured v1.0 only: its v2.0 runs are not counted, said; its v1.0 runs priced', () => {
+    const env = { VIRNUCPRO_BENCH_TARGET: 'virnucpro' }
+    const prior = priorForecast({ env, gpuNames: [H100], user: null, files: FILES })
+    // Not "no prior for the kind": the H100 keeps VirNucPro's v1.0 cost.
+    expect(prior.missing).toBeNull()
+    const v2Only = prior.files['benchmarks/e2e.gpu.test.ts']!
+    expect(v2Only).toMatchObject({ ms: null, unknown: ['1-GPU v2.0 runs (no NVIDIA H100 80GB HBM3 prior for v2.0)'] })
+    // The scaling file's v1.0 baseline and memory's OOM run (no --parallel) are v1.0: priced, the file at least that.
+    for (const file of ['benchmarks/scaling.gpu.test.ts', 'benchmarks/memory.gpu.test.ts'])
+      expect(prior.files[file], file).toMatchObject({
+        ms: expect.any(Number),
+        unknown: ['1-GPU v2.0 runs (no NVIDIA H100 80GB HBM3 prior for v2.0)'],
+      })
+    const line = firstLine(env, [H100])
+    expect(line).toMatch(
+      /Forecast: at least about .*, from the NVIDIA H100 80GB HBM3 prior \(.*scaling \d+ runs .*\); not counted: /,
+    )
+    expect(line).toContain('not counted: 1-GPU v2.0 runs (no NVIDIA H100 80GB HBM3 prior for v2.0)')
+    // A kind with no VirNucPro cost at all: none, and the kinds it has one for.
+    expect(firstLine(env, ['NVIDIA A100-SXM4-80GB'])).toContain(
+      'no prior for NVIDIA A100-SXM4-80GB (virnucpro pipeline; kept for: NVIDIA H200, NVIDIA H100 80GB HBM3)',
+    )
+    // The reference pipeline's costs tell no path apart: its v2.0 runs on the H100 are priced.
+    expect(firstLine({}, [H100])).not.toMatch(/v\d\.\d runs/)
+  })
+
   test('sizes the user gave: no probe; held out a generated size twice the largest, or the sample where it is room', () => {
     const prior = readForecastPrior()
-    const cost = runCostOf(prior, { pipeline: 'reference', scale: 'full', kind: H200, gpus: 1 })!
+    const cost = runCostOf(prior, { pipeline: 'reference', scale: 'full', kind: H200, gpus: 1, architecture: 'v2.0' })!
     const outline = (user: OutlineContext['user']): OutlineContext => {
       const env = { VIRNUCPRO_BENCH_SIZES: '1000,4000' }
       return {
