@@ -12,6 +12,7 @@ import { type PipelineStructure, planSizes, repeatingUnit, SIZE_RATIO } from '..
 import { MIN_SIZE_RATIO } from '../../src/config/capacity-sample.ts'
 import { capacityTargets } from '../../src/config/capacity-targets.ts'
 import { presetMeanLengthBp, type RunSize } from '../../src/config/forecast-prior.ts'
+import { architectureOfArgs, referenceConfigs, virnucproConfigs } from '../../src/engine/profile-configs.ts'
 import type { SuiteSettings } from '../../src/engine/settings.ts'
 import { PRESETS, type PresetName } from '../../src/input/presets.ts'
 import type { Architecture } from '../../src/pipeline/architecture-line.ts'
@@ -112,6 +113,19 @@ function baseAtSuiteInput(o: OutlineContext): { group: string; runs: PlannedRuns
     group: `1 GPU at ${size.records} records`,
     runs: [{ size, gpus: 1, architecture: 'v2.0', count: warmup(o) + runs(o) }],
   }
+}
+
+/**
+ * The memory file's persistent-models pair (on, off) on its one GPU, each as the suite's policy measures it, where the
+ * profile makes one there: VirNucPro reads the flag only in its multi-GPU pools, so on 1 GPU it says why and runs none
+ * (src/engine/profile-configs.ts); the reference pipeline has none.
+ */
+function persistentPair(o: OutlineContext): PlannedRuns[] {
+  const configs = o.pipeline === 'virnucpro' ? virnucproConfigs() : referenceConfigs(o.settings.modelScale)
+  const pair = configs.persistentModels([0])
+  if (typeof pair === 'string') return []
+  const architecture = architectureOfArgs(pair[0].extraArgs ?? [], 1)
+  return [{ size: suiteInput(o), gpus: 1, architecture, count: 2 * (warmup(o) + runs(o)) }]
 }
 
 /** The capacity test's runs (capacity-inputs.ts, src/capacity/probe.ts, held-out-plan.ts): probe, sizes, held-out. */
@@ -223,10 +237,7 @@ const OUTLINES: Record<string, (o: OutlineContext) => FileOutline> = {
     runs: [
       // The configuration meant to end as OOM: one run, its command line without --parallel (v1.0 on one GPU).
       { size: suiteInput(o), gpus: 1, architecture: 'v1.0', count: 1 },
-      // VirNucPro's persistent-models pair (on, off, both --parallel), each as the suite's policy measures it.
-      ...(o.pipeline === 'virnucpro'
-        ? [{ size: suiteInput(o), gpus: 1, architecture: 'v2.0' as const, count: 2 * (warmup(o) + runs(o)) }]
-        : []),
+      ...persistentPair(o),
     ],
     unplanned: [],
     shared: baseAtSuiteInput(o),

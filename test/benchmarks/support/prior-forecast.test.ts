@@ -216,6 +216,13 @@ describe('the first [plan] line of a first-ever invocation', () => {
     expect(firstLine({}, [H100])).not.toMatch(/v\d\.\d runs/)
   })
 
+  // VirNucPro reads --persistent-models only in its multi-GPU pools: the memory file, on one GPU, runs no pair.
+  test("memory on one GPU: VirNucPro's OOM run and the shared base runs, no persistent-models pair", () => {
+    const env = { VIRNUCPRO_BENCH_TARGET: 'virnucpro' }
+    const prior = priorForecast({ env, gpuNames: [H200], user: null, files: ['benchmarks/memory.gpu.test.ts'] })
+    expect(prior.files['benchmarks/memory.gpu.test.ts']).toMatchObject({ runs: 1, shared: { runs: 4 } })
+  })
+
   test('sizes the user gave: no probe; held out a generated size twice the largest, or the sample where it is room', () => {
     const prior = readForecastPrior()
     const cost = runCostOf(prior, { pipeline: 'reference', scale: 'full', kind: H200, gpus: 1, architecture: 'v2.0' })!
