@@ -7,6 +7,8 @@
  *   LARGE 10,000) and memory (MEDIUM 1,000); the structure probe (a cold first process), warm-ups and the run that
  *   ended OOM left out. Its file lines give the files that are no pipeline runs (monitor, nvml, runner) and each
  *   pipeline file's time beside its runs.
+ * - reference pipeline, NVIDIA H100 80GB HBM3, the files' own times only: the main job at its defaults on one H100
+ *   (docs/results/2026-12-07-main-job-h100/console.log; MAIN_JOB_H100 says why not its runs).
  * - reference pipeline, full scale, 2 x NVIDIA H200: the 2-GPU runs of test/fixtures/capacity/h200x2 (issue 24's calls
  *   G and I, MEDIUM 1,000-20,000 records).
  * - reference pipeline, full scale, NVIDIA H100 80GB HBM3, 1 and 2 GPUs: test/fixtures/capacity/h100x2 (issue 24's
@@ -34,6 +36,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { FORECAST_PRIOR_FILE, type ForecastPrior, presetMeanLengthBp } from '../src/config/forecast-prior.ts'
 import type { PresetName } from '../src/input/presets.ts'
@@ -41,6 +44,13 @@ import { ARCHITECTURES, type Architecture } from '../src/pipeline/architecture-l
 
 const ROOT = resolve(import.meta.dirname, '..')
 const MAIN_JOB = 'docs/results/2026-11-29-main-job-h200/console.log'
+/**
+ * The main job at its defaults on one H100 (v2.0 the configuration), cut by its call at 575 s in the capacity design:
+ * only its files' own times are taken (monitor, nvml, runner; e2e's, memory's and stage-throughput's time beside their
+ * runs). Its runs stay out: the H100's reference costs come from the capacity records below, and scaling's file line
+ * never came.
+ */
+const MAIN_JOB_H100 = 'docs/results/2026-12-07-main-job-h100/console.log'
 const CPU_RUNS = [
   { path: 'docs/results/2026-12-07-cpu-prior/scaling.log', suiteRecords: 10 },
   { path: 'docs/results/2026-12-07-cpu-prior/stage-e2e-memory.log', suiteRecords: 10 },
@@ -110,7 +120,8 @@ export function consoleRuns(
   const runs: Observation[] = []
   const runsMs = new Map<string, number>()
   const files = new Map<string, { ms: number; runsMs: number }>()
-  for (const line of text.split('\n')) {
+  // A console kept as Vitest wrote it to a terminal carries its colours: the lines are read without them.
+  for (const line of stripVTControlCharacters(text).split('\n')) {
     const file = FILE_LINE.exec(line)
     if (file) files.set(file[1]!, { ms: Number(file[2]), runsMs: 0 })
     const m = RUN_LINE.exec(line)
@@ -356,6 +367,14 @@ export function derive(): { prior: ForecastPrior; observations: Observation[] } 
     }
   }
   const mainFiles = fileTimes(main.files, 'NVIDIA H200', MAIN_JOB)
+  const h100Main = consoleRuns(readFileSync(join(ROOT, MAIN_JOB_H100), 'utf8'), {
+    pipeline: 'reference',
+    scale: 'full',
+    kind: 'NVIDIA H100 80GB HBM3',
+    input: { preset: 'MEDIUM', records: 1_000 },
+    source: MAIN_JOB_H100,
+  })
+  const h100Files = fileTimes(h100Main.files, 'NVIDIA H100 80GB HBM3', MAIN_JOB_H100)
   const cpuFiles = fileTimes(cpu.files, 'CPU', cpu.source)
   const prior: ForecastPrior = {
     format: 1,
@@ -368,8 +387,8 @@ export function derive(): { prior: ForecastPrior; observations: Observation[] } 
         itemsPerKb: [itemsPoint(vnpV2H200, VNP_V2_H200), itemsPoint(vnpH200, VNP_H200), itemsPoint(vnpH100, VNP_H100)],
       },
     ],
-    fixedFiles: [...mainFiles.fixed, ...cpuFiles.fixed],
-    fileOverhead: [...mainFiles.overhead, ...cpuFiles.overhead],
+    fixedFiles: [...mainFiles.fixed, ...h100Files.fixed, ...cpuFiles.fixed],
+    fileOverhead: [...mainFiles.overhead, ...h100Files.overhead, ...cpuFiles.overhead],
   }
   return { prior, observations }
 }

@@ -47,18 +47,17 @@ describe('the first [plan] line of a first-ever invocation', () => {
     // 15 GPU-minutes less the minute the test keeps, less the planned runs' 3 min or so.
     expect(Number(design?.[1])).toBeGreaterThanOrEqual(9)
     expect(Number(design?.[1])).toBeLessThanOrEqual(11)
+    // Every file priced (the H100's monitor, nvml and runner times kept since its main job of 2026-12-07): no "at least".
     expect(line).toContain(
-      ' Takes at least 1 job limit of 10 min (VIRNUCPRO_BENCH_JOB_LIMIT_S), 2 if the capacity design spends its budget: the capacity design stops short of each limit, and the same command again goes on.',
+      ' Takes 1 job limit of 10 min (VIRNUCPRO_BENCH_JOB_LIMIT_S), 2 if the capacity design spends its budget: the capacity design stops short of each limit, and the same command again goes on.',
     )
     // A longer limit holds the design too; none set, nothing said of limits.
-    expect(firstLine({}, [H100], FILES, 3600)).toContain(
-      ' Takes at least 1 job limit of 60 min (VIRNUCPRO_BENCH_JOB_LIMIT_S): ',
-    )
+    expect(firstLine({}, [H100], FILES, 3600)).toContain(' Takes 1 job limit of 60 min (VIRNUCPRO_BENCH_JOB_LIMIT_S): ')
     expect(firstLine({}, [H100], FILES, 0)).not.toContain('job limit of')
     // A budget given: the design's most follows it.
     const small = firstLine({ VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '4' }, [H100], FILES, 600)
     expect(small).toMatch(/the capacity design may add up to \d+ s more/)
-    expect(small).toContain(' Takes at least 1 job limit of 10 min (VIRNUCPRO_BENCH_JOB_LIMIT_S): ')
+    expect(small).toContain(' Takes 1 job limit of 10 min (VIRNUCPRO_BENCH_JOB_LIMIT_S): ')
   })
 
   test("each file's forecast is what the main job measured for it: its plan's runs, sizes and shared runs", () => {
@@ -260,7 +259,19 @@ describe('the first [plan] line of a first-ever invocation', () => {
     const line = firstLine({}, [H100, H100, H100, H100])
     expect(line).toMatch(/Forecast: at least about .*, from the NVIDIA H100 80GB HBM3 prior \(.*\); not counted: /)
     expect(line).toContain('4-GPU runs (no NVIDIA H100 80GB HBM3 prior for 4 GPUs)')
-    expect(line).toContain('monitor, nvml, runner (no NVIDIA H100 80GB HBM3 time kept)')
+    // The same prior with the H100's whole-file times left out: those files are named, not priced from the H200's.
+    const kept = readForecastPrior()
+    const withoutH100Files = { ...kept, fixedFiles: kept.fixedFiles.filter((f) => f.kind !== H100) }
+    const without = startLine({
+      files: FILES,
+      earlier: { files: {}, kept: {} },
+      prior: priorForecast({ env: {}, gpuNames: [H100], user: null, files: FILES, prior: withoutH100Files }),
+      runId: 'R',
+      resultsRoot: '/results',
+      continuable: true,
+      jobLimitS: 0,
+    })
+    expect(without).toContain('monitor, nvml, runner (no NVIDIA H100 80GB HBM3 time kept)')
   })
 
   test('files asked for are counted (validation, study), those it cannot plan named; the CPU stand-in on the CPU', () => {
