@@ -72,23 +72,24 @@ const NESTED_VITEST_RUNS = [
   'test/benchmarks/ab-gpu-bench.test.ts',
   'test/benchmarks/support/gpu-global-setup.test.ts',
   // A CPU campaign killed and continued: a SIGTERM after the warm-up, a SIGKILL mid-run, a SIGKILL once the record is
-  // written (4 campaigns, 3 continued: about 2.5 min; random moments: the long project).
+  // written (4 campaigns, 3 continued: about 2.5 min; random moments: the long project); and issue 40's finished
+  // campaign run again with its run ID pinned, the one never cut (a campaign more, measuring nothing).
   'test/engine/continue-campaign.test.ts',
   // Issue 40: a campaign suspended past its lock's lease, taken over, resumed: 2 campaigns (about 1 min).
   'test/engine/suspended-writer.test.ts',
-  // Issue 40: a finished campaign run again with its run ID pinned: 2 campaigns, the second measuring nothing (40 s).
-  'test/engine/finished-run-again.test.ts',
   // Issue 40, case 6a: a stop signal repeated to a campaign's process group, twice and three times: 2 campaigns (45 s).
   'test/engine/graceful-stop-repeated.test.ts',
   // Issue 40: the gpu project's set-up refused (a live writer, a read-only and a full disk): 4 suites as processes (20 s).
   'test/benchmarks/support/run-context-setup.test.ts',
-  // Issue 40: the same command beside a run dated in the future and after a cut-off state: 4 campaigns, 2 killed.
+  // Issue 40: the same command beside a run dated in the future and after a cut-off state (a copy of the same killed
+  // run): 3 campaigns, 1 killed (about 1 min).
   'test/engine/run-choice-suite.test.ts',
   // Issue 37: a settings study cut by SIGTERM inside its screen, then continued to its end: 2 campaigns (about 2 min).
   'test/study/study-continue.test.ts',
   // Issue 44: the gpu project over two files in one invocation says its plan, then a line after every run (about 45 s).
   'test/engine/invocation-progress/run-lines-campaign.test.ts',
-  // The capacity design's runs on the CPU: 3 measurements of the reference pipeline, checks that hold for any timing.
+  // The capacity design's runs on the CPU: 3 designs from one planned measurement of the reference pipeline, checks
+  // that hold for any timing (about 1.5 min).
   'test/validation/capacity-cpu-design.test.ts',
   // Issue 44: the capacity answer and the capacity known answers' direct check in one gpu-project console: one name one
   // answer, every UNDECIDED with its reason (one campaign of 9 runs, about 60 s).

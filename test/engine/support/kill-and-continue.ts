@@ -117,9 +117,11 @@ export const perf02 = (r: ResultRecord) =>
 /** The measured runs a campaign of `env` plans (cpuCampaigns' count, VIRNUCPRO_BENCH_RUNS). */
 const plannedRuns = (env: Record<string, string>) => Number(env.VIRNUCPRO_BENCH_RUNS)
 
-/** The campaign never cut: the runs and answers a cut one must give back. */
-export async function uncutCampaign(env: (work: string) => Record<string, string>): Promise<ResultRecord> {
-  const work = tempDirUntilFileEnd('campaign-whole-')
+/** The campaign never cut, into `work`: the runs and answers a cut one must give back, and its output. */
+export async function uncutCampaign(
+  env: (work: string) => Record<string, string>,
+  work = tempDirUntilFileEnd('campaign-whole-'),
+): Promise<{ reference: ResultRecord; output: string }> {
   const whole = await campaign(env(work), work)
   expect(whole.exitCode, whole.output).toBe(0)
   const reference = await stageRecord(runDir(work))
@@ -133,7 +135,7 @@ export async function uncutCampaign(env: (work: string) => Record<string, string
     ...Array.from({ length: runs }, (_, i) => `1 GPU, v2.0 (cpu) run ${i + 2}`),
   ])
   expect(perf02(reference).length).toBeGreaterThan(0)
-  return reference
+  return { reference, output: whole.output }
 }
 
 /**
