@@ -14,6 +14,7 @@ import {
   LONG_TEST_FILES,
   TIMED_INTEGRATION_TEST_FILES,
 } from './test/support/integration-tests.ts'
+import { ListedOrderSequencer } from './test/support/listed-order.ts'
 import { ownProcessTestFiles } from './test/support/own-process-tests.ts'
 import { timedWorkers } from './test/support/pin-core-plan.ts'
 
@@ -61,6 +62,8 @@ const OWN_PROCESS_UNIT_FILES = ownProcessTestFiles(
 export default defineConfig({
   test: {
     experimental: { viteModuleRunner: !benchmarkOnly },
+    // Vitest's order, but the timed known answers longest first, as their list gives them (test/support/listed-order.ts).
+    sequence: { sequencer: ListedOrderSequencer },
     // The GPU report reporter writes reports/ at the end of a run that produced result records, then hands over to the
     // skip reasons (one line per reason tests were skipped with) and the closing line (vitest runs reporters'
     // onTestRunEnd concurrently, so order needs chaining, not array order).

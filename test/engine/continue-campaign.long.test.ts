@@ -4,7 +4,6 @@
 // cores; CI keeps one example of each kind of moment (continue-campaign*.test.ts).
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import type { ResultRecord } from '../../src/results/schema/index.ts'
 import { cpuCampaigns } from './support/cpu-campaign.ts'
 import { cutAndContinue, uncutCampaign } from './support/kill-and-continue.ts'
 
@@ -12,7 +11,7 @@ const { pipeline, env } = await cpuCampaigns(3)
 
 describe.skipIf(pipeline.state !== 'ready')('a CPU campaign killed at random moments and continued', () => {
   test('each cut continues to the runs and answers of a campaign never cut', { timeout: 3_600_000 }, async () => {
-    const reference: ResultRecord = await uncutCampaign(env)
+    const { reference } = await uncutCampaign(env)
     // As vitest starts, before the suite holds a run: nothing kept, nothing said, the same campaign after.
     expect(await cutAndContinue(env, { afterRuns: 0, extraMs: 0, signal: 'SIGTERM' }, reference)).not.toBe('not-cut')
     await fc.assert(

@@ -6,19 +6,70 @@
 // process behind, and give the same answers (the PERF-02 verdicts, judged on the fake's scripted utilization) as a
 // campaign never killed (support/kill-and-continue.ts). Here one cut of each kind: a SIGTERM after the warm-up, a
 // SIGKILL inside a measured run, a SIGKILL after the record is written; continue-campaign.long.test.ts adds a SIGTERM
-// as vitest starts and random moments (`npm run test:long`).
+// as vitest starts and random moments (`npm run test:long`). And the campaign never killed, run again with its run ID
+// pinned, measures nothing (issue 40, case 3).
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import type { ResultRecord } from '../../src/results/schema/index.ts'
-import { cpuCampaigns } from './support/cpu-campaign.ts'
+import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
+import { cpuCampaigns, startCampaign } from './support/cpu-campaign.ts'
 import { cutAndContinue, uncutCampaign } from './support/kill-and-continue.ts'
 
-const { pipeline, env } = await cpuCampaigns(3)
+// Two measured runs after the warm-up: each cut below still leaves runs to reuse and one or more to measure again or
+// anew (a SIGTERM in run 1 leaves both to measure, a SIGKILL in run 2 reuses the warm-up and run 1), and the campaigns
+// cost four runs fewer than at three (about 18 s of this file's 150 s). The long file keeps three.
+const { pipeline, env } = await cpuCampaigns(2)
+/** The run ID the campaign never cut is pinned to (VIRNUCPRO_BENCH_RUN_ID), as a requeued Slurm task's is. */
+const RUN_ID = '2026-11-28T00-00-00Z-a9a9'
+const pinned = (work: string) => ({ ...env(work), VIRNUCPRO_BENCH_RUN_ID: RUN_ID })
+
+/** The pinned run's records, file name to bytes. */
+function records(work: string): Record<string, string> {
+  const dir = join(work, 'results', RUN_ID)
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => [n, readFileSync(join(dir, n), 'utf8')]),
+  )
+}
 
 describe.skipIf(pipeline.state !== 'ready')('a CPU campaign killed and continued', () => {
   let reference: ResultRecord
+  let finished: { work: string; output: string }
 
+  // Shared with the test after it: the finished run issue 40's case 3 runs again is this campaign's, its run ID pinned
+  // (its own file measured the same campaign over again: a campaign, about 30 s, more). The pin names the run, not
+  // what is measured: labels and verdicts, what the cuts compare against, are the same.
   test('uninterrupted: the runs and answers a killed campaign must give back', { timeout: 120_000 }, async () => {
-    reference = await uncutCampaign(env)
+    const work = tempDirUntilFileEnd('campaign-whole-')
+    const whole = await uncutCampaign(pinned, work)
+    reference = whole.reference
+    finished = { work, output: whole.output }
+  })
+
+  // Issue 40, case 3: a finished run run again with its run ID pinned (the requeued Slurm task the README recommends
+  // pinning for) measured nothing, yet wrote its record a second time (`stage-1-GPU-v2.0-cpu-2.json`), printed every
+  // verdict twice, and `history add` stored both. Run again, it reuses every kept run and writes no record beside the
+  // one there. (Its own file until the campaign it runs again was this one's: the same command, run ID pinned.)
+  test('run again with its run ID pinned: the finished run measures nothing and writes no second record', {
+    timeout: 120_000,
+  }, async () => {
+    expect(finished, 'the uninterrupted campaign ran first').toBeDefined()
+    const { work, output: first } = finished
+    const before = records(work)
+    expect(Object.keys(before)).toEqual(['stage-1-GPU-v2.0-cpu.json'])
+
+    const again = await startCampaign(pinned(work))
+    const out = stripVTControlCharacters(again.all ?? '')
+    expect(again.exitCode, out).toBe(0)
+    expect(out).toContain(`continuing ${RUN_ID} (VIRNUCPRO_BENCH_RUN_ID; finished`)
+    expect(out).toMatch(/3 run\(s\) kept from earlier invocations, 0 measured now/)
+    expect(records(work)).toEqual(before)
+    // Each verdict once in the closing report, as after the first invocation.
+    const verdictLines = (text: string) => text.split('\n').filter((l) => /^gpu-report: (PASS|FAIL) /.test(l))
+    expect(verdictLines(out)).toEqual(verdictLines(first))
   })
 
   test('SIGTERM a second after the warm-up: stopped in one line, continued to the same runs and answers', {

@@ -5,9 +5,9 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
-import { cpuCampaigns, sleep, startCampaign, startedUntilKept } from './support/cpu-campaign.ts'
+import { cpuCampaigns, processesLeft, startCampaign, startedUntilKept } from './support/cpu-campaign.ts'
 
 const { pipeline, env } = await cpuCampaigns(2)
 const runIds = (work: string) =>
@@ -21,18 +21,32 @@ async function killedAfterWarmup(work: string): Promise<string> {
   expect(ended(), 'the campaign ended before it kept a run').toBe(false)
   process.kill(-child.pid!, 'SIGKILL')
   await child
-  // The per-run watchdog ends the orphaned target; its lock's pid is dead, so the run reads as interrupted at once.
-  await sleep(3_000)
+  // The per-run watchdog ends the orphaned target (its group, at once, when the runner's pipe closes); its lock's pid
+  // is dead, so the run reads as interrupted at once. Waited for until the target and its workers are gone, not a
+  // fixed 3 s: nothing of the campaign writes into the run once this returns.
+  expect(await processesLeft(work), 'processes the killed campaign left').toEqual([])
   const [runId] = runIds(work)
   return runId!
 }
 
 describe.skipIf(pipeline.state !== 'ready')('which run the same command continues', () => {
+  // One campaign killed after its warm-up serves both tests: the first continues it where the kill left it, the second
+  // damages a copy of its results made before the first adds to them. A second kill would leave the same, a kept
+  // warm-up and a run in flight, for a campaign's start and a warm-up more (about 15 s of this file's 80 s).
+  let killed: { work: string; runId: string }
+  let copied: { work: string; runId: string }
+  beforeAll(async () => {
+    const work = tempDirUntilFileEnd('run-choice-future-')
+    killed = { work, runId: await killedAfterWarmup(work) }
+    const copy = tempDirUntilFileEnd('run-choice-damaged-')
+    cpSync(join(work, 'results'), join(copy, 'results'), { recursive: true })
+    copied = { work: copy, runId: killed.runId }
+  }, 120_000)
+
   test('a finished run dated in the future does not hide the interrupted run: continued, the other named', {
     timeout: 240_000,
   }, async () => {
-    const work = tempDirUntilFileEnd('run-choice-future-')
-    const interrupted = await killedAfterWarmup(work)
+    const { work, runId: interrupted } = killed
     // A finished run a node with its clock 73 years ahead left in the same results root.
     const future = '2099-01-01T00-00-00Z-f00d'
     mkdirSync(join(work, 'results', future, 'work'), { recursive: true })
@@ -53,8 +67,8 @@ describe.skipIf(pipeline.state !== 'ready')('which run the same command continue
   test('a cut-off state.json is named; a new run starts and the damaged run stays as it was', {
     timeout: 240_000,
   }, async () => {
-    const work = tempDirUntilFileEnd('run-choice-damaged-')
-    const damaged = await killedAfterWarmup(work)
+    const { work, runId: damaged } = copied
+    expect(runIds(work)).toEqual([damaged])
     const stateFile = join(work, 'results', damaged, 'work', 'state.json')
     writeFileSync(stateFile, readFileSync(stateFile).subarray(0, 40))
     const before = join(work, 'before')

@@ -72,23 +72,24 @@ const NESTED_VITEST_RUNS = [
   'test/benchmarks/ab-gpu-bench.test.ts',
   'test/benchmarks/support/gpu-global-setup.test.ts',
   // A CPU campaign killed and continued: a SIGTERM after the warm-up, a SIGKILL mid-run, a SIGKILL once the record is
-  // written (4 campaigns, 3 continued: about 2.5 min; random moments: the long project).
+  // written (4 campaigns, 3 continued: about 2.5 min; random moments: the long project); and issue 40's finished
+  // campaign run again with its run ID pinned, the one never cut (a campaign more, measuring nothing).
   'test/engine/continue-campaign.test.ts',
   // Issue 40: a campaign suspended past its lock's lease, taken over, resumed: 2 campaigns (about 1 min).
   'test/engine/suspended-writer.test.ts',
-  // Issue 40: a finished campaign run again with its run ID pinned: 2 campaigns, the second measuring nothing (40 s).
-  'test/engine/finished-run-again.test.ts',
   // Issue 40, case 6a: a stop signal repeated to a campaign's process group, twice and three times: 2 campaigns (45 s).
   'test/engine/graceful-stop-repeated.test.ts',
   // Issue 40: the gpu project's set-up refused (a live writer, a read-only and a full disk): 4 suites as processes (20 s).
   'test/benchmarks/support/run-context-setup.test.ts',
-  // Issue 40: the same command beside a run dated in the future and after a cut-off state: 4 campaigns, 2 killed.
+  // Issue 40: the same command beside a run dated in the future and after a cut-off state (a copy of the same killed
+  // run): 3 campaigns, 1 killed (about 1 min).
   'test/engine/run-choice-suite.test.ts',
   // Issue 37: a settings study cut by SIGTERM inside its screen, then continued to its end: 2 campaigns (about 2 min).
   'test/study/study-continue.test.ts',
   // Issue 44: the gpu project over two files in one invocation says its plan, then a line after every run (about 45 s).
   'test/engine/invocation-progress/run-lines-campaign.test.ts',
-  // The capacity design's runs on the CPU: 3 measurements of the reference pipeline, checks that hold for any timing.
+  // The capacity design's runs on the CPU: 3 designs from one planned measurement of the reference pipeline, checks
+  // that hold for any timing (about 1.5 min).
   'test/validation/capacity-cpu-design.test.ts',
   // Issue 44: the capacity answer and the capacity known answers' direct check in one gpu-project console: one name one
   // answer, every UNDECIDED with its reason (one campaign of 9 runs, about 60 s).
@@ -146,15 +147,17 @@ export const LONG_TEST_FILES: readonly string[] = ['test/**/*.long.test.ts']
  * and not their neighbours' processes.
  */
 export const TIMED_INTEGRATION_TEST_FILES: readonly string[] = [
-  // A 10-hour tqdm stream through the runner, its pace read against a plain byte scan of the same stream (10-15 s).
-  'test/pipeline/runner-long-line.test.ts',
-  'test/validation/cpu-scenarios.test.ts',
-  'test/validation/capacity-cpu-known-answer.test.ts',
+  // Listed longest first: the order they run in (test/support/listed-order.ts), so the two side by side end together
+  // (file times of the clean-clone CI5 run: 118, 82, 40, 24, 17 s; 142 s in this order against 160 s largest file first).
   // Issue 37: a settings study's halving of 3 settings over two rounds and the stall it saves (about 2 minutes);
   // a study of 2 settings, one left for its outputs, then two capacity answers, the refit and a continuation (about
   // 1.5 minutes). One file until issue 45: 170-193 s pinned, over the 3 minutes a file may take.
   'test/validation/study-cpu-known-answer.test.ts',
   'test/validation/study-cpu-outputs-known-answer.test.ts',
+  'test/validation/capacity-cpu-known-answer.test.ts',
+  'test/validation/cpu-scenarios.test.ts',
+  // A 10-hour tqdm stream through the runner, its pace read against a plain byte scan of the same stream (10-15 s).
+  'test/pipeline/runner-long-line.test.ts',
   // The pinning itself: this worker and its children on one core (a second, 0.1 s).
   'test/support/pin-core.test.ts',
 ]

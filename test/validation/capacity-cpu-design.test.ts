@@ -2,12 +2,15 @@
 // tiny models, scripted fake NVML): it adds the runs it chooses within its budget (capacity/topup.ts), each one in the
 // record with why, and a size it added is kept like any run. What it chooses depends on the host's noise; what these
 // tests check holds for any choice, so they run beside other files (integration), not alone as the known answers do.
-import { describe, expect, test } from 'vitest'
+import { cpSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { beforeAll, describe, expect, test } from 'vitest'
 import type { CapacityStats } from '../../src/capacity/analyze.ts'
 import { cutByJobLimit } from '../../src/capacity/answered.ts'
 import { uncheckedLine } from '../../src/capacity/held-out-status.ts'
 import { recordAnswer } from '../../src/capacity/record-answer.ts'
 import { measureCapacity, runCapacitySuite, writeCapacityRecord } from '../../src/capacity/suite.ts'
+import { createSuiteContext } from '../../src/engine/context.ts'
 import { createInputResolver } from '../../src/input/resolver.ts'
 import { readResultRecords } from '../../src/results/store.ts'
 import { acquireWriter, releaseWriter } from '../../src/results/writer-lock.ts'
@@ -17,28 +20,60 @@ import { tempDirUntilFileEnd } from '../support/temp-dir.ts'
 
 const ready = await referencePipelineOnCpu()
 
-/**
- * One worker at 8 and 40 records, 2 runs each, measured as planned; and a budget of what they took plus `room` runs of
- * the largest size, for the sequential design that follows in the same context.
- */
-async function plannedWithRoom(cacheName: string, room: number) {
+const CONFIGS = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1', '--esm-batch-size', '512']), gpuCount: 1 }]
+
+/** One worker at 8 and 40 records, 2 runs each, measured as planned: its run directory and inputs, and what it took. */
+interface Planned {
+  resultsRoot: string
+  runId: string
+  cacheDir: string
+  spentMs: number
+  oneRunMs: number
+}
+
+async function measurePlanned(): Promise<Planned> {
   const ctx = await cpuContext()
-  const resolver = await createInputResolver({ cacheDir: tempDirUntilFileEnd(cacheName) })
+  const cacheDir = tempDirUntilFileEnd('capacity-design-inputs-')
+  const resolver = await createInputResolver({ cacheDir })
   const inputs = await resolver.nested('SMALL', [8, 40])
   const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
-  const configs = [{ config: cpuConfig('1 worker', ['--cpu-workers', '1', '--esm-batch-size', '512']), gpuCount: 1 }]
-  const planned = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs)
+  const planned = await measureCapacity({ ...ctx, inputs: resolver }, m, CONFIGS, inputs)
   const spentMs = planned
     .flatMap((c) => c.bySize.flatMap((s) => s.observations))
     .reduce((a, o) => a + o.measured.run.wallMs, 0)
   const oneRunMs = Math.max(...planned[0]!.bySize[1]!.observations.map((o) => o.measured.run.wallMs))
-  return { ctx, resolver, m, configs, inputs, budget: (spentMs + room * oneRunMs) / 60_000 }
+  return { resultsRoot: dirname(ctx.resultsDir), runId: ctx.runId, cacheDir, spentMs, oneRunMs }
+}
+
+/**
+ * The planned measurement as a test of its own finds it: a copy of its run (results directory under the same run ID),
+ * in this process's context, so the design that follows reuses the planned runs as kept ones, as it would have after
+ * measuring them itself; and a budget of what they took plus `room` runs of the largest size. The inputs are the
+ * planned measurement's own files (an arm's journal slot is keyed by its input's path): a size a test's design adds is
+ * generated into the same cache, the same bytes whichever test generates it first.
+ */
+async function plannedWithRoom(planned: Planned, room: number) {
+  const copy = tempDirUntilFileEnd('capacity-design-run-')
+  cpSync(planned.resultsRoot, copy, { recursive: true })
+  const ctx = await createSuiteContext(planned.runId, { ...process.env, VIRNUCPRO_BENCH_TARGET: 'reference' }, copy)
+  const resolver = await createInputResolver({ cacheDir: planned.cacheDir })
+  const inputs = await resolver.nested('SMALL', [8, 40])
+  const { input: _input, ...m } = scripted([fakeGpu(90)], 2, 0)
+  const budget = (planned.spentMs + room * planned.oneRunMs) / 60_000
+  return { ctx, resolver, m, configs: CONFIGS, inputs, budget }
 }
 
 describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () => {
+  // The planned runs every test's design starts from, measured once (about 14 s each time): what each test checks is
+  // what its own design does after them, in a copy of their run of its own, so no test sees another's steps.
+  let planned: Planned
+  beforeAll(async () => {
+    planned = await measurePlanned()
+  }, 120_000)
+
   test('the sequential design: runs it chose within the budget, kept in the record with why, said why it stopped', async () => {
     // Room for about two more runs of the largest size: the planned ones are kept runs, reused.
-    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-seq-inputs-', 2.5)
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom(planned, 2.5)
     const measured = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, {
       budgetGpuMinutes: budget,
     })
@@ -89,7 +124,7 @@ describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () =>
     // Room for about six more runs of the largest size: the first step (a third size, or the reach's 2 runs at about 4x
     // the records) fits with room to spare, and a step or two after it. More room only adds steps this test does not
     // read: at 12 the design spent 1.0 GPU-minute and the test took 69 s here, at 6 it spent 0.5 and took 37 s.
-    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-resize-inputs-', 6)
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom(planned, 6)
     const first = await measureCapacity({ ...ctx, inputs: resolver }, m, configs, inputs, { budgetGpuMinutes: budget })
     const steps = first.sequential!.steps
     expect(['reach', 'third size']).toContain(steps[0]!.kind)
@@ -112,7 +147,7 @@ describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () =>
   // Issue 57: the main job fits one job limit (VIRNUCPRO_BENCH_JOB_LIMIT_S): what the limit leaves no time for is not
   // started, the record says so and is no answer, and the same command again goes on under the same id.
   test('a job limit stops the design and its check short; the same command again goes on under the same id and checks it', async () => {
-    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom('capacity-job-limit-inputs-', 4)
+    const { ctx, resolver, m, configs, inputs, budget } = await plannedWithRoom(planned, 4)
     const options = { budgetGpuMinutes: budget, direct: { runs: 1, records: [80] }, takeAnswered: true }
     // The limit reached as the measurement starts: its planned runs (kept, replayed) and nothing more.
     const first = await runCapacitySuite({ ...ctx, inputs: resolver }, m, configs, inputs, {
@@ -143,7 +178,7 @@ describe.skipIf(ready.state !== 'ready')('the capacity design on the CPU', () =>
     expect(cutByJobLimit(again.record)).toBe(false)
     expect((again.record.stats as unknown as CapacityStats).sizeChoice?.heldOut?.records).toBe(80)
     const sizes = (again.record.stats as unknown as CapacityStats).sizes
-    const planned = sizes.flatMap((records, i) => ([8, 40].includes(records) ? [i] : []))
-    expect(planned.map((i) => again.measured[0]!.bySize[i]!.reusedRuns >= 2)).toEqual([true, true])
+    const plannedSizes = sizes.flatMap((records, i) => ([8, 40].includes(records) ? [i] : []))
+    expect(plannedSizes.map((i) => again.measured[0]!.bySize[i]!.reusedRuns >= 2)).toEqual([true, true])
   }, 300_000)
 })

@@ -78,6 +78,29 @@ export function targetsOf(work: string): number[] {
     .map((s) => s.pid)
 }
 
+/**
+ * PIDs of every live process of a campaign into `work`: those whose command line or environment names it (the targets,
+ * and the workers they spawn, which inherit the campaign's VIRNUCPRO_BENCH_RESULTS_DIR but not its arguments).
+ */
+export function processesOf(work: string): number[] {
+  const names = (pid: number, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'latin1').includes(work)
+    } catch {
+      return false
+    }
+  }
+  return readAllStats()
+    .filter((s) => s.state !== 'Z' && (names(s.pid, 'cmdline') || names(s.pid, 'environ')))
+    .map((s) => s.pid)
+}
+
+/** Up to `withinMs` for every process of a campaign into `work` to go (processesOf); those still there. */
+export async function processesLeft(work: string, withinMs = 10_000): Promise<number[]> {
+  for (let waited = 0; waited < withinMs && processesOf(work).length > 0; waited += 100) await sleep(100)
+  return processesOf(work)
+}
+
 /** Up to `withinMs` for the targets of a campaign into `work` to go; those still there. */
 export async function targetsLeft(work: string, withinMs = 10_000): Promise<number[]> {
   for (let waited = 0; waited < withinMs && targetsOf(work).length > 0; waited += 200) await sleep(200)

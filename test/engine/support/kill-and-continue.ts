@@ -114,20 +114,28 @@ export const stageRecord = async (dir: string): Promise<ResultRecord> => {
 export const perf02 = (r: ResultRecord) =>
   r.verdicts.filter((v) => v.id.startsWith('perf02/')).map((v) => [v.id, v.verdict])
 
-/** The campaign never cut: the runs and answers a cut one must give back. */
-export async function uncutCampaign(env: (work: string) => Record<string, string>): Promise<ResultRecord> {
-  const work = tempDirUntilFileEnd('campaign-whole-')
+/** The measured runs a campaign of `env` plans (cpuCampaigns' count, VIRNUCPRO_BENCH_RUNS). */
+const plannedRuns = (env: Record<string, string>) => Number(env.VIRNUCPRO_BENCH_RUNS)
+
+/** The campaign never cut, into `work`: the runs and answers a cut one must give back, and its output. */
+export async function uncutCampaign(
+  env: (work: string) => Record<string, string>,
+  work = tempDirUntilFileEnd('campaign-whole-'),
+): Promise<{ reference: ResultRecord; output: string }> {
   const whole = await campaign(env(work), work)
   expect(whole.exitCode, whole.output).toBe(0)
   const reference = await stageRecord(runDir(work))
   expect(reference.state).toBe('completed')
-  // On the CPU the suite's 1-GPU configuration is labelled `1 GPU, v2.0 (cpu)` (profile-configs.ts).
+  // On the CPU the suite's 1-GPU configuration is labelled `1 GPU, v2.0 (cpu)` (profile-configs.ts); its measured
+  // runs are numbered after the warm-up.
+  const runs = plannedRuns(env(work))
+  expect(runs).toBeGreaterThanOrEqual(2)
   expect(reference.runs.map((r) => r.label)).toEqual([
     '1 GPU, v2.0 (cpu) warm-up 1',
-    ...[2, 3, 4].map((n) => `1 GPU, v2.0 (cpu) run ${n}`),
+    ...Array.from({ length: runs }, (_, i) => `1 GPU, v2.0 (cpu) run ${i + 2}`),
   ])
   expect(perf02(reference).length).toBeGreaterThan(0)
-  return reference
+  return { reference, output: whole.output }
 }
 
 /**
@@ -198,7 +206,11 @@ export async function cutAndContinue(
     return 'record-kept'
   }
   if (measured > 0)
-    expect(second.output).toMatch(/continuing \S+: stage throughput, 1 GPU, v2\.0 \(cpu\): \d+ of 3 measured runs kept/)
+    expect(second.output).toMatch(
+      new RegExp(
+        `continuing \\S+: stage throughput, 1 GPU, v2\\.0 \\(cpu\\): \\d+ of ${plannedRuns(env(work))} measured runs kept`,
+      ),
+    )
   for (const run of record.runs) {
     const kept = before.get(run.label)
     // A run finished before the kill is the very run (same start), named as kept; the others are new.
