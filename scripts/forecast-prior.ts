@@ -51,6 +51,7 @@ const MAIN_JOB = 'docs/results/2026-11-29-main-job-h200/console.log'
  * never came.
  */
 const MAIN_JOB_H100 = 'docs/results/2026-12-07-main-job-h100/console.log'
+const H100_KIND = 'NVIDIA H100 80GB HBM3'
 const CPU_RUNS = [
   { path: 'docs/results/2026-12-07-cpu-prior/scaling.log', suiteRecords: 10 },
   { path: 'docs/results/2026-12-07-cpu-prior/stage-e2e-memory.log', suiteRecords: 10 },
@@ -303,15 +304,18 @@ export function derivePrior(): ForecastPrior {
   return derive().prior
 }
 
-export function derive(): { prior: ForecastPrior; observations: Observation[] } {
-  // The main job at its defaults: the suite preset MEDIUM at its own 1,000 records.
-  const main = consoleRuns(readFileSync(join(ROOT, MAIN_JOB), 'utf8'), {
+/** A console of the main job at its defaults on one GPU of `kind`: the suite preset MEDIUM at its own 1,000 records. */
+const mainJobConsole = (path: string, kind: string) =>
+  consoleRuns(readFileSync(join(ROOT, path), 'utf8'), {
     pipeline: 'reference',
     scale: 'full',
-    kind: 'NVIDIA H200',
+    kind,
     input: { preset: 'MEDIUM', records: 1_000 },
-    source: MAIN_JOB,
+    source: path,
   })
+
+export function derive(): { prior: ForecastPrior; observations: Observation[] } {
+  const main = mainJobConsole(MAIN_JOB, 'NVIDIA H200')
   // The CPU tests' settings: TINY at 10 records, the tiny model (test/engine/support/cpu-campaign.ts).
   const cpuLogs = CPU_RUNS.map((c) =>
     consoleRuns(readFileSync(join(ROOT, c.path), 'utf8'), {
@@ -367,14 +371,7 @@ export function derive(): { prior: ForecastPrior; observations: Observation[] } 
     }
   }
   const mainFiles = fileTimes(main.files, 'NVIDIA H200', MAIN_JOB)
-  const h100Main = consoleRuns(readFileSync(join(ROOT, MAIN_JOB_H100), 'utf8'), {
-    pipeline: 'reference',
-    scale: 'full',
-    kind: 'NVIDIA H100 80GB HBM3',
-    input: { preset: 'MEDIUM', records: 1_000 },
-    source: MAIN_JOB_H100,
-  })
-  const h100Files = fileTimes(h100Main.files, 'NVIDIA H100 80GB HBM3', MAIN_JOB_H100)
+  const h100Files = fileTimes(mainJobConsole(MAIN_JOB_H100, H100_KIND).files, H100_KIND, MAIN_JOB_H100)
   const cpuFiles = fileTimes(cpu.files, 'CPU', cpu.source)
   const prior: ForecastPrior = {
     format: 1,
