@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { capacityRuns, type OutlineContext } from '../../../benchmarks/support/file-plans.ts'
 import { gpuTestFiles, priorForecast } from '../../../benchmarks/support/prior-forecast.ts'
 import {
+  type ForecastPrior,
   itemsPerKbAt,
   presetMeanLengthBp,
   readForecastPrior,
@@ -29,6 +30,45 @@ const firstLine = (env: NodeJS.ProcessEnv, gpuNames: string[], files = FILES, jo
     continuable: true,
     jobLimitS,
   })
+
+/**
+ * A kept VirNucPro run on one H200 as the outline sees it: 2 runs a size, no warm-up, its budget, the user's sample,
+ * priced by the prior's cost of its architecture.
+ */
+function vnpOnH200(a: {
+  budgetGpuMin: number
+  architecture: 'v1.0' | 'v2.0'
+  user: NonNullable<OutlineContext['user']>
+  itemsPerRecord: (perFile: ForecastPrior['perFile'][number]) => (length: number) => number
+  env?: Record<string, string>
+}) {
+  const env = {
+    VIRNUCPRO_BENCH_TARGET: 'virnucpro',
+    VIRNUCPRO_BENCH_RUNS: '2',
+    VIRNUCPRO_BENCH_WARMUP: '0',
+    VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: String(a.budgetGpuMin),
+    ...a.env,
+  }
+  const prior = readForecastPrior()
+  const cost = runCostOf(prior, {
+    pipeline: 'virnucpro',
+    scale: 'full',
+    kind: H200,
+    gpus: 1,
+    architecture: a.architecture,
+  })!
+  const perFile = prior.perFile[0]!
+  const o: OutlineContext = {
+    env,
+    settings: suiteSettings(env),
+    pipeline: 'virnucpro',
+    gpuCount: 1,
+    user: a.user,
+    itemsPerRecord: a.itemsPerRecord(perFile),
+    gpuMinutes: (size) => runCostMs(cost, perFile, size) / 60_000,
+  }
+  return { o, cost, perFile }
+}
 
 describe('the first [plan] line of a first-ever invocation', () => {
   // docs/results/2026-11-29-main-job-h200: the main job at its defaults on one H200, every file's time in its console.
@@ -79,24 +119,12 @@ describe('the first [plan] line of a first-ever invocation', () => {
   // docs/results/2026-11-29-virnucpro-h200-held-out, calls 2 and 3: the user's 16,000 SMALL reads, 2 runs a size, no
   // warm-up, a 15 GPU-minute budget; the suite planned 2,000 / 4,000 / 8,000 and held out 16,000.
   test('the real VirNucPro on one H200: the plan its probe made, and runs the prior prices as they ran', () => {
-    const env = {
-      VIRNUCPRO_BENCH_TARGET: 'virnucpro',
-      VIRNUCPRO_BENCH_RUNS: '2',
-      VIRNUCPRO_BENCH_WARMUP: '0',
-      VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '15',
-    }
-    const prior = readForecastPrior()
-    const cost = runCostOf(prior, { pipeline: 'virnucpro', scale: 'full', kind: H200, gpus: 1, architecture: 'v1.0' })!
-    const perFile = prior.perFile[0]!
-    const o: OutlineContext = {
-      env,
-      settings: suiteSettings(env),
-      pipeline: 'virnucpro',
-      gpuCount: 1,
+    const { o, cost, perFile } = vnpOnH200({
+      budgetGpuMin: 15,
+      architecture: 'v1.0',
       user: { records: 16_000, meanLengthBp: 8_003_192 / 16_000 },
-      itemsPerRecord: (l) => (2.555 * l) / 1000,
-      gpuMinutes: (size) => runCostMs(cost, perFile, size) / 60_000,
-    }
+      itemsPerRecord: () => (l) => (2.555 * l) / 1000,
+    })
     // Today's planner on that structure (README there: the plan since keeps its largest size half a file past a whole
     // one, 3,937 reads at the probe's 1.27 proteins a read): the probe, three sizes x2 apart, the whole sample held out.
     // That run was v1.0's (the suite's configuration before issue 56): its unit, a file of 10,000 proteins.
@@ -123,27 +151,15 @@ describe('the first [plan] line of a first-ever invocation', () => {
   // docs/results/2026-12-07-virnucpro-v2-h200: the suite's default since issue 56, v2.0 (--parallel) on one GPU, on a
   // user's 45,000 reads of 150 bp: 2 runs a size, no warm-up, a 20 GPU-minute budget, no v1.0 baseline.
   test("VirNucPro v2.0 on one H200: priced by the v2.0 cost, as its runs ran; the plan at its probe's proteins a read", () => {
-    const env = {
-      VIRNUCPRO_BENCH_TARGET: 'virnucpro',
-      VIRNUCPRO_BENCH_RUNS: '2',
-      VIRNUCPRO_BENCH_WARMUP: '0',
-      VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '20',
-      VIRNUCPRO_BENCH_V1_GPUS: 'none',
-    }
-    const prior = readForecastPrior()
-    const cost = runCostOf(prior, { pipeline: 'virnucpro', scale: 'full', kind: H200, gpus: 1, architecture: 'v2.0' })!
-    expect(cost.architecture).toBe('v2.0')
-    const perFile = prior.perFile[0]!
     const meanLengthBp = 6_745_544 / 45_000
-    const o: OutlineContext = {
-      env,
-      settings: suiteSettings(env),
-      pipeline: 'virnucpro',
-      gpuCount: 1,
+    const { o, cost, perFile } = vnpOnH200({
+      budgetGpuMin: 20,
+      architecture: 'v2.0',
       user: { records: 45_000, meanLengthBp },
-      itemsPerRecord: (l) => (itemsPerKbAt(perFile, l) * l) / 1000,
-      gpuMinutes: (size) => runCostMs(cost, perFile, size) / 60_000,
-    }
+      itemsPerRecord: (perFile) => (l) => (itemsPerKbAt(perFile, l) * l) / 1000,
+      env: { VIRNUCPRO_BENCH_V1_GPUS: 'none' },
+    })
+    expect(cost.architecture).toBe('v2.0')
     // At the probe's 1.54 proteins a read, today's planner puts 1.25 buffers of 2,000 on the smallest size (README
     // there: about 1,624 / 3,247 / 6,494 reads), and the whole sample held out.
     const runs = capacityRuns(o, [1], 'v2.0')
