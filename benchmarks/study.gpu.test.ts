@@ -46,6 +46,12 @@ test('settings study: the grid screened, its best setting and the default each w
     say: (line) => console.log(line),
     // The probe run of the capacity sizes: the study's time forecast before its first run stands on it.
     prior: sizes.probe,
+    // A winner on another path (`no --parallel`: v1.0) planned by its own probe, as the capacity file plans its v1.0
+    // baseline: the same question, which the run answers once.
+    winnerSizes: async (winnerConfigs) => {
+      const own = await capacityInputs(rc, winnerConfigs)
+      return { inputs: own.inputs, capacity: heldOutOptions(rc, own, winnerConfigs) }
+    },
     capacity: {
       budgetGpuMinutes: designBudget,
       rule: rc.settings.capacityStop,

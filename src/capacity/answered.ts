@@ -112,6 +112,22 @@ export async function answeredInRun(
     : { state: 'other', record: own, suffix }
 }
 
+/**
+ * A completed answer to `asked` that the run holds under any record id, none a job limit cut short (issue 56): the same
+ * command lines at the same sizes under another name. The study's `no --parallel` winner runs the capacity file's v1.0
+ * baseline command line at the sizes that path plans; measured again, it printed a second v1.0 answer of the run.
+ */
+export async function answerInRun(
+  ctx: Pick<SuiteContext, 'resultsDir'>,
+  asked: CapacityQuestion,
+): Promise<ResultRecord | null> {
+  const { records } = await readResultRecords(ctx.resultsDir).catch(() => ({ records: [] as ResultRecord[] }))
+  return (
+    records.find((r) => r.kind === 'capacity' && r.state === 'completed' && answers(r, asked) && !cutByJobLimit(r)) ??
+    null
+  )
+}
+
 /** The line that says so, where the measurement's line after every run would have gone. */
 export const answeredLine = (name: string, record: ResultRecord) =>
   `${name}: answered already in this run (record ${record.id}, ${record.runs.length} runs): taken as it is, not measured again`

@@ -28,6 +28,7 @@ import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from '.
 import {
   answeredInRun,
   answeredLine,
+  answerInRun,
   type CapacityQuestion,
   capacityQuestion,
   cutByJobLimit,
@@ -101,9 +102,10 @@ export interface CapacityOptions {
   /** runCapacitySuite only: the target's options per stage, read once by a caller of several answers (a study). */
   stageOptions?: StageOptionsRead
   /**
-   * runCapacitySuite only: take the run's own answer for these configurations where another file of the run wrote it
-   * already (capacity/answered.ts), instead of measuring a second one of the same name: the capacity file and the
-   * settings study's default, which are the same configurations at the same sizes.
+   * runCapacitySuite only: take the run's own answer to the same question where another file of the run wrote it
+   * already (capacity/answered.ts), under its name or another, instead of measuring a second one: the capacity file
+   * and the settings study's default (the same configurations at the same sizes), the v1.0 baseline and the study's
+   * `no --parallel` winner (the same command line at the sizes its path plans).
    */
   takeAnswered?: boolean
   /**
@@ -270,9 +272,15 @@ export async function runCapacitySuite(
     '',
   )
   const answered = await answeredInRun(ctx, purpose.id, question)
-  if (answered.state === 'answered' && o.takeAnswered) {
-    o.onAnswer?.(answeredLine(purpose.name, answered.record))
-    return { record: answered.record, path: join(ctx.resultsDir, `${answered.record.id}.json`), measured: [] }
+  // Its own record first; else the same question answered under another name (answered.ts answerInRun).
+  const taken = !o.takeAnswered
+    ? null
+    : answered.state === 'answered'
+      ? answered.record
+      : await answerInRun(ctx, question)
+  if (taken) {
+    o.onAnswer?.(answeredLine(purpose.name, taken))
+    return { record: taken, path: join(ctx.resultsDir, `${taken.id}.json`), measured: [] }
   }
   const suffix = answered.state === 'other' ? answered.suffix : ''
   if (answered.state === 'other') {

@@ -10,6 +10,7 @@ import type { CapacityStats } from '../capacity/analyze.ts'
 import { type CapacityAnswer, capacityAnswer } from '../capacity/answer.ts'
 import { recordStatus } from '../capacity/record-answer.ts'
 import { type CapacityOptions, runCapacitySuite, type SizedConfiguration } from '../capacity/suite.ts'
+import type { Configuration } from '../engine/configuration.ts'
 import type { SuiteContext } from '../engine/context.ts'
 import { journalFor } from '../engine/journal-options.ts'
 import { type SuiteMeasure, type SuiteOutcome, writeSuiteRecord } from '../engine/record.ts'
@@ -43,6 +44,19 @@ export interface StudyOptions {
   say?: (line: string) => void
   /** The run measured before the study (the capacity probe), for the time forecast before its first run. */
   prior?: PriorRun | null
+  /**
+   * The sizes and held-out check of a winner that runs another architecture than the default (issue 56: `no
+   * --parallel` runs v1.0, whose cost shows per file of proteins, not per buffer a worker): planned for its own path,
+   * as the capacity file plans its v1.0 baseline, so the two are one question and the run answers it once. Absent,
+   * or for a winner of the default's architecture: the default's.
+   */
+  winnerSizes?: (configs: readonly SizedConfiguration[]) => Promise<WinnerSizes>
+}
+
+/** A winner's own sizes and held-out check (StudyOptions.winnerSizes). */
+export interface WinnerSizes {
+  inputs: readonly ResolvedInput[]
+  capacity: Pick<CapacityOptions, 'direct' | 'sizePlan'>
 }
 
 /** Two runs a round: a median and its spread, at half the cost of the suite's three. */
@@ -80,16 +94,17 @@ export async function runStudySuite(
     prior: o.prior ?? null,
   })
   const capacity = new Map<string, ResultRecord>()
-  // The help read once for the study and both answers (each read runs the target: seconds).
-  // The default's answer is the run's capacity answer for these configurations: taken as it is where the capacity
-  // file of the same run wrote it (the main job runs both), never a second answer of the same name (issue 44).
-  const answerOptions = { ...o.capacity, stageOptions }
-  const defaultOptions = { ...answerOptions, takeAnswered: true }
-  capacity.set(DEFAULT_LABEL, (await runCapacitySuite(ctx, m, o.configs, o.capacityInputs, defaultOptions)).record)
+  // Each answer is taken as it is where another file of the run answered the same question (capacity/answered.ts),
+  // never measured a second time under another name (issues 44, 56): the default's is the capacity file's answer
+  // for these configurations (the main job runs both), a `no --parallel` winner's its v1.0 baseline's.
+  const answerOptions = { ...o.capacity, stageOptions, takeAnswered: true }
+  capacity.set(DEFAULT_LABEL, (await runCapacitySuite(ctx, m, o.configs, o.capacityInputs, answerOptions)).record)
   const winner = settings.find((s) => s.label === screen.winner)
   if (winner) {
     const configs = withOptions(o.configs, winner)
-    capacity.set(winner.label, (await runCapacitySuite(ctx, m, configs, o.capacityInputs, answerOptions)).record)
+    const asked = await winnerAsked(o, base, winner, configs)
+    const options = { ...answerOptions, ...asked.capacity }
+    capacity.set(winner.label, (await runCapacitySuite(ctx, m, configs, asked.inputs, options)).record)
   }
   const stats = studyStats(o, base.label, settings, screen, capacity, grid.sameAsDefault, stageOptions)
   if (grid.defaultsUnknown.length > 0) stats.defaultsUnknown = grid.defaultsUnknown
@@ -100,6 +115,21 @@ export async function runStudySuite(
     verdicts: studyVerdicts(stats),
   })
   return { ...outcome, capacity }
+}
+
+/**
+ * The sizes and held-out check the winner's answer is asked at: its own path's where it runs another architecture
+ * than the default and the caller plans one (StudyOptions.winnerSizes), else the default's.
+ */
+export async function winnerAsked(
+  o: Pick<StudyOptions, 'capacityInputs' | 'winnerSizes'>,
+  base: Configuration,
+  winner: StudySetting,
+  configs: readonly SizedConfiguration[],
+): Promise<{ inputs: readonly ResolvedInput[]; capacity: WinnerSizes['capacity'] | null }> {
+  if (winner.config.architecture === base.architecture || !o.winnerSizes)
+    return { inputs: o.capacityInputs, capacity: null }
+  return o.winnerSizes(configs)
 }
 
 /** The study record's id and name: one per screened configuration and grid. */

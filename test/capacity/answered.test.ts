@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { answeredInRun, type CapacityQuestion, capacityQuestion } from '../../src/capacity/answered.ts'
+import { answeredInRun, answerInRun, type CapacityQuestion, capacityQuestion } from '../../src/capacity/answered.ts'
 import { runCapacitySuite } from '../../src/capacity/suite.ts'
 import type { ResolvedInput } from '../../src/input/resolver.ts'
 import { cpuConfig, cpuContext } from '../suites/support/cpu-suite.ts'
@@ -101,7 +101,42 @@ describe('answeredInRun', () => {
   })
 })
 
+describe('answerInRun: the same question under another name (issue 56)', () => {
+  test('a completed record answering it under any id; not one cut short, failed, or of another question', async () => {
+    const ctx = await runWith(answering(asked({ budget: 4 })))
+    expect((await answerInRun(ctx, asked({ budget: 2 })))?.id).toBe(FIXTURE_ID)
+    expect(await answerInRun(ctx, asked({ budget: 5 }))).toBeNull()
+    expect(await answerInRun(ctx, asked({ sizes: [16, 32] }))).toBeNull()
+    const cut = await runWith((t) => {
+      const record = JSON.parse(answering(asked())(t))
+      record.stats.sequential = { stop: 'job-limit', topUps: 1, gpuMinutes: 1, budgetGpuMinutes: 4, steps: [] }
+      return JSON.stringify(record)
+    })
+    expect(await answerInRun(cut, asked())).toBeNull()
+    const failed = await runWith((t) => answering(asked())(t).replace('"state":"completed"', '"state":"failed"'))
+    expect(await answerInRun(failed, asked())).toBeNull()
+    expect(await answerInRun(await cpuContext(), asked())).toBeNull()
+  })
+})
+
 describe('runCapacitySuite with takeAnswered', () => {
+  test("issue 56: the same command lines under other labels (the study's `no --parallel` winner, the v1.0 baseline) take that answer", async () => {
+    const ctx = await runWith(answering(asked()))
+    const renamed = configs.map((c, i) => ({ ...c, config: { ...c.config, label: `setting ${i + 1}` } }))
+    const lines: string[] = []
+    const outcome = await runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, renamed, inputs, {
+      takeAnswered: true,
+      onAnswer: (line) => lines.push(line),
+    })
+    expect(outcome.record.id).toBe(FIXTURE_ID)
+    expect(lines).toEqual([
+      `capacity, setting 1 + setting 2 at 8 / 40 seqs: answered already in this run (record ${FIXTURE_ID}, 16 runs): taken as it is, not measured again`,
+    ])
+    expect(readdirSync(ctx.resultsDir).filter((f) => f.endsWith('.json'))).toEqual([`${FIXTURE_ID}.json`])
+    // Without takeAnswered the other name is measured (here: fails on the missing input), the record left as it was.
+    await expect(runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, renamed, inputs, {})).rejects.toThrow()
+  })
+
   test('takes the answer the run holds, says so in one line, measures nothing and writes no second record', async () => {
     const ctx = await runWith(answering(asked()))
     const lines: string[] = []
