@@ -20,11 +20,17 @@ import { PRESETS } from '../../../src/input/presets.ts'
 const H200 = 'NVIDIA H200'
 const H100 = 'NVIDIA H100 80GB HBM3'
 const FILES = gpuTestFiles()
-const firstLine = (env: NodeJS.ProcessEnv, gpuNames: string[], files = FILES, jobLimitS = 0) =>
+const firstLine = (
+  env: NodeJS.ProcessEnv,
+  gpuNames: string[],
+  files = FILES,
+  jobLimitS = 0,
+  prior: ForecastPrior = readForecastPrior(),
+) =>
   startLine({
     files,
     earlier: { files: {}, kept: {} },
-    prior: priorForecast({ env, gpuNames, user: null, files }),
+    prior: priorForecast({ env, gpuNames, user: null, files, prior }),
     runId: 'R',
     resultsRoot: '/results',
     continuable: true,
@@ -278,15 +284,7 @@ describe('the first [plan] line of a first-ever invocation', () => {
     // The same prior with the H100's whole-file times left out: those files are named, not priced from the H200's.
     const kept = readForecastPrior()
     const withoutH100Files = { ...kept, fixedFiles: kept.fixedFiles.filter((f) => f.kind !== H100) }
-    const without = startLine({
-      files: FILES,
-      earlier: { files: {}, kept: {} },
-      prior: priorForecast({ env: {}, gpuNames: [H100], user: null, files: FILES, prior: withoutH100Files }),
-      runId: 'R',
-      resultsRoot: '/results',
-      continuable: true,
-      jobLimitS: 0,
-    })
+    const without = firstLine({}, [H100], FILES, 0, withoutH100Files)
     expect(without).toContain('monitor, nvml, runner (no NVIDIA H100 80GB HBM3 time kept)')
   })
 

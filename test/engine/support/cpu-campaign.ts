@@ -65,16 +65,19 @@ export function keptSoFar(work: string): number {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Whether /proc/<pid>/<file> (its command line, its environment) names `work`; a process gone names nothing. */
+function names(pid: number, file: 'cmdline' | 'environ', work: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'latin1').includes(work)
+  } catch {
+    return false
+  }
+}
+
 /** PIDs of the processes whose command line names `work` (the targets a campaign into it started). */
 export function targetsOf(work: string): number[] {
   return readAllStats()
-    .filter((s) => {
-      try {
-        return readFileSync(`/proc/${s.pid}/cmdline`, 'utf8').includes(work)
-      } catch {
-        return false
-      }
-    })
+    .filter((s) => names(s.pid, 'cmdline', work))
     .map((s) => s.pid)
 }
 
@@ -83,29 +86,22 @@ export function targetsOf(work: string): number[] {
  * and the workers they spawn, which inherit the campaign's VIRNUCPRO_BENCH_RESULTS_DIR but not its arguments).
  */
 export function processesOf(work: string): number[] {
-  const names = (pid: number, file: string) => {
-    try {
-      return readFileSync(`/proc/${pid}/${file}`, 'latin1').includes(work)
-    } catch {
-      return false
-    }
-  }
   return readAllStats()
-    .filter((s) => s.state !== 'Z' && (names(s.pid, 'cmdline') || names(s.pid, 'environ')))
+    .filter((s) => s.state !== 'Z' && (names(s.pid, 'cmdline', work) || names(s.pid, 'environ', work)))
     .map((s) => s.pid)
 }
 
-/** Up to `withinMs` for every process of a campaign into `work` to go (processesOf); those still there. */
-export async function processesLeft(work: string, withinMs = 10_000): Promise<number[]> {
-  for (let waited = 0; waited < withinMs && processesOf(work).length > 0; waited += 100) await sleep(100)
-  return processesOf(work)
+/** Up to `withinMs` for `find` to find no process, looking every `stepMs`; those it finds still. */
+async function goneWithin(find: () => number[], withinMs: number, stepMs: number): Promise<number[]> {
+  for (let waited = 0; waited < withinMs && find().length > 0; waited += stepMs) await sleep(stepMs)
+  return find()
 }
 
+/** Up to `withinMs` for every process of a campaign into `work` to go (processesOf); those still there. */
+export const processesLeft = (work: string, withinMs = 10_000) => goneWithin(() => processesOf(work), withinMs, 100)
+
 /** Up to `withinMs` for the targets of a campaign into `work` to go; those still there. */
-export async function targetsLeft(work: string, withinMs = 10_000): Promise<number[]> {
-  for (let waited = 0; waited < withinMs && targetsOf(work).length > 0; waited += 200) await sleep(200)
-  return targetsOf(work)
-}
+export const targetsLeft = (work: string, withinMs = 10_000) => goneWithin(() => targetsOf(work), withinMs, 200)
 
 /**
  * A campaign started and waited on until it has kept `runs` runs (warm-ups counted): the moment a test cuts it (a
