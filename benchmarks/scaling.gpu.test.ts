@@ -110,7 +110,7 @@ describe('scaling', () => {
     if (counts.length === 0)
       context.skip(
         rc.settings.v1Gpus.length === 0
-          ? 'VIRNUCPRO_BENCH_V1_GPUS names no GPU count (the default for the reference pipeline): set it to 1 to measure v2.0 against v1.0'
+          ? `VIRNUCPRO_BENCH_V1_GPUS names no GPU count (${process.env.VIRNUCPRO_BENCH_V1_GPUS === undefined ? 'the default for the reference pipeline' : `set to ${process.env.VIRNUCPRO_BENCH_V1_GPUS}`}): set it to 1 to measure v2.0 against v1.0`
           : `VIRNUCPRO_BENCH_V1_GPUS=${rc.settings.v1Gpus.join(',')}: this host has ${rc.gpuCount} GPU(s)`,
       )
     const configs = counts.map((n) => ({ config: rc.configs.v1(firstGpus(n)), gpuCount: n }))
