@@ -433,6 +433,25 @@ answerCase(
   /(answered already in this run|kept from earlier)/,
   pinned,
 )
+// A pinned run continued on another host: its answer was worked out under another key, so it is not taken.
+const otherGpu = createFakeNvml({
+  devices: [{ name: 'NVIDIA H200 (fake)', memTotalBytes: 141 * GIB, memUsedBytes: 2 * GIB, utilGpuPct: 90 }],
+})
+answerCase(
+  'A13b',
+  '4 same question',
+  'pin1 again, the first question on another GPU: asked again, said',
+  {
+    ...otherGpu.env,
+    VIRNUCPRO_BENCH_INPUT: s64,
+    VIRNUCPRO_BENCH_SIZES: '16,32',
+    VIRNUCPRO_BENCH_CAPACITY_BUDGET_GPU_MIN: '2',
+    VIRNUCPRO_BENCH_RUN_ID: 'pin1',
+  },
+  /worked out under another key \(.*gpus \(was .*H100/,
+  pinned,
+)
+otherGpu.remove()
 answerCase(
   'A14',
   '4 same question',

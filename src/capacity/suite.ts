@@ -26,6 +26,7 @@ import { readStageOptions, type StageOptionsRead } from '../pipeline/target-help
 import { analysisOptions, plannedLooks } from './analysis-options.ts'
 import { analyzeCapacity, type ConfigMeasurements, sequenceEquivalents } from './analyze.ts'
 import {
+  answerEnvironment,
   answeredInRun,
   answeredLine,
   answerInRun,
@@ -265,6 +266,7 @@ export async function runCapacitySuite(
     inputs,
     o.rule ?? 'decided',
     o.budgetGpuMinutes ?? 0,
+    await answerEnvironment(ctx),
   )
   const purpose = capacityPurpose(
     configs.map((c) => c.config),
@@ -283,8 +285,13 @@ export async function runCapacitySuite(
     return { record: taken, path: join(ctx.resultsDir, `${taken.id}.json`), measured: [] }
   }
   const suffix = answered.state === 'other' ? answered.suffix : ''
-  if (answered.state === 'other') {
-    const line = otherQuestionLine(answered.record, question, suffix)
+  const line =
+    answered.state === 'other'
+      ? otherQuestionLine(answered.record, question, suffix)
+      : answered.state === 'none'
+        ? (answered.line ?? null)
+        : null
+  if (line !== null) {
     if (o.onAnswer) o.onAnswer(line)
     else console.log(line)
   }

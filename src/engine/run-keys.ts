@@ -1,5 +1,5 @@
 /**
- * What goes into a run's key (src/results/run-key.ts), stated once; README "Continuing an interrupted run" repeats it:
+ * What goes into a run's key (src/results/run-key.ts), stated once; docs/reference.md (Continuing) repeats it:
  * - `suite`: the version of the code that measures a run: a hash of the runner, the log parser, the monitor, the NVML
  *   binding and the per-run observation (MEASURING_CODE). A change to analyses, reports or docs keeps kept runs; a
  *   change to how a run is measured does not.
@@ -10,6 +10,7 @@
  * - per run, `arm`: the configuration (GPUs, device, options such as the model scale, environment), the sha256 of the
  *   FASTA the run read (each size's subset), whether it was monitored and at which interval.
  * Left out on purpose: thresholds (they only judge), the run count (a continuation may raise it), labels, the time.
+ * A capacity answer adds the answering code (ANSWERING_CODE) to the shared part (capacity/answered.ts answerEnvironment).
  */
 import { join } from 'node:path'
 import { REPO_ROOT } from '../pipeline/profiles.ts'
@@ -32,13 +33,31 @@ export const MEASURING_CODE = [
 
 const SOURCE = /\.(?:ts|cc|h|py|ya?ml|json|cfg|toml)$/
 
-let measuringCode: Promise<string> | null = null
+/**
+ * The code that turns runs into an answer: the analyses and designs (src) and the files that ask (benchmarks). Not in
+ * a run's key (a kept run stays good when only its analysis changes); in a capacity answer's (capacity/answered.ts):
+ * an answer another version of this code worked out is worked out again, from the runs the journal keeps.
+ */
+export const ANSWERING_CODE = ['src', 'benchmarks']
+
+const versions = new Map<string, Promise<string>>()
+
+/** A hash (12 hex digits) of the sources under `paths`, computed once per process. */
+function codeVersion(paths: readonly string[]): Promise<string> {
+  const name = paths.join('\u0000')
+  let known = versions.get(name)
+  if (!known) {
+    known = sha256OfTree(REPO_ROOT, paths, (file) => SOURCE.test(file)).then((h) => h.slice(0, 12))
+    versions.set(name, known)
+  }
+  return known
+}
 
 /** The measuring code's hash (12 hex digits), computed once per process. */
-export function measuringCodeVersion(): Promise<string> {
-  measuringCode ??= sha256OfTree(REPO_ROOT, MEASURING_CODE, (name) => SOURCE.test(name)).then((h) => h.slice(0, 12))
-  return measuringCode
-}
+export const measuringCodeVersion = () => codeVersion(MEASURING_CODE)
+
+/** The answering code's hash (12 hex digits), computed once per process. */
+export const answeringCodeVersion = () => codeVersion(ANSWERING_CODE)
 
 /** The target's version: its checkout's commit where it is one, else a hash of its sources. */
 export async function targetVersion(provenance: Provenance): Promise<string> {

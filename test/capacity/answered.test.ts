@@ -4,7 +4,13 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { answeredInRun, answerInRun, type CapacityQuestion, capacityQuestion } from '../../src/capacity/answered.ts'
+import {
+  answerEnvironment,
+  answeredInRun,
+  answerInRun,
+  type CapacityQuestion,
+  capacityQuestion,
+} from '../../src/capacity/answered.ts'
 import { runCapacitySuite } from '../../src/capacity/suite.ts'
 import type { ResolvedInput } from '../../src/input/resolver.ts'
 import { cpuConfig, cpuContext } from '../suites/support/cpu-suite.ts'
@@ -21,13 +27,27 @@ const sized = (sizes: number[], sha256 = 'a'.repeat(64)) =>
     (records) => ({ file: `/nonexistent/${records}.fa`, records, source: { sha256 } }) as unknown as ResolvedInput,
   )
 const inputs = sized([8, 40])
-const asked = (o: { sizes?: number[]; sha256?: string; rule?: 'decided' | 'width'; budget?: number } = {}) =>
+// Where every test context works answers out: no NVML here, the reference pipeline, this tree's code.
+const here = await answerEnvironment(await cpuContext())
+const asked = (
+  o: {
+    sizes?: number[]
+    sha256?: string
+    rule?: 'decided' | 'width'
+    budget?: number
+    environment?: Record<string, unknown>
+  } = {},
+) =>
   capacityQuestion(
     configs.map((c) => c.config),
     sized(o.sizes ?? [8, 40], o.sha256),
     o.rule ?? 'decided',
     o.budget ?? 0,
+    o.environment ?? here,
   )
+/** The question as another host's H100 answered it. */
+const onAnH100 = (o: Parameters<typeof asked>[0] = {}) =>
+  asked({ ...o, environment: { ...here, gpus: ['NVIDIA H100 80GB HBM3 GPU-1'], driver: '580.1' } })
 
 /** The fixture's record answering `question` (none: as written before issue 58). */
 function answering(question: CapacityQuestion | null) {
@@ -99,6 +119,29 @@ describe('answeredInRun', () => {
     // Another question beside a cut record is still another question, under an id of its own.
     expect((await answeredInRun(checkCut, id, asked({ sizes: [16, 32] }))).state).toBe('other')
   })
+
+  test('the same question answered under another key (another GPU, driver, target or code) is asked again under its id, said why', async () => {
+    const id = 'capacity-1 worker + 2 workers'
+    const found = await answeredInRun(await runWith(answering(onAnH100({ budget: 4 }))), id, asked({ budget: 2 }))
+    expect(found.state).toBe('none')
+    expect(found.state === 'none' && found.line).toBe(
+      'capacity: record capacity-1-worker-2-workers in this run answers this question, worked out under another key ' +
+        `(driver (was 580.1, now ${here.driver}); gpus (was ["NVIDIA H100 80GB HBM3 GPU-1"], now [])): asked again under its id, its runs kept under this key replayed`,
+    )
+    const code = await runWith(answering(asked({ environment: { ...here, answering: '0123456789ab' } })))
+    const again = await answeredInRun(code, id, asked())
+    expect(again.state === 'none' && again.line).toMatch(
+      /under another key \(answering \(was 0123456789ab, now [0-9a-f]{12}\)\)/,
+    )
+    // A question kept before its environment was: answered somewhere unknown.
+    const unknown = await runWith(answering({ ...asked(), environment: undefined }))
+    const old = await answeredInRun(unknown, id, asked())
+    expect(old.state === 'none' && old.line).toMatch(/under another key \(where it was answered \(not kept/)
+    // Another question is another question wherever it was answered: under an id of its own, as before.
+    expect((await answeredInRun(await runWith(answering(onAnH100())), id, asked({ sizes: [16, 32] }))).state).toBe(
+      'other',
+    )
+  })
 })
 
 describe('answerInRun: the same question under another name (issue 56)', () => {
@@ -116,6 +159,8 @@ describe('answerInRun: the same question under another name (issue 56)', () => {
     const failed = await runWith((t) => answering(asked())(t).replace('"state":"completed"', '"state":"failed"'))
     expect(await answerInRun(failed, asked())).toBeNull()
     expect(await answerInRun(await cpuContext(), asked())).toBeNull()
+    // Answered on another host: not this run's answer under any name.
+    expect(await answerInRun(await runWith(answering(onAnH100())), asked())).toBeNull()
   })
 })
 
@@ -166,6 +211,21 @@ describe('runCapacitySuite with takeAnswered', () => {
       /^capacity: record capacity-1-worker-2-workers in this run answers another question \(1 worker \+ 2 workers at 16 \/ 32 records .*\); this one \(1 worker \+ 2 workers at 8 \/ 40 records .*\) is measured anew under capacity-1-worker-2-workers~[0-9a-f]{8}$/,
     )
     expect(readFileSync(join(ctx.resultsDir, `${FIXTURE_ID}.json`), 'utf8')).toBe(before)
+  })
+
+  test('a pinned run continued on another host: its answer is not taken, the line says why, and the question is measured', async () => {
+    const ctx = await runWith(answering(onAnH100()))
+    const lines: string[] = []
+    await expect(
+      runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, configs, inputs, {
+        takeAnswered: true,
+        onAnswer: (line) => lines.push(line),
+      }),
+    ).rejects.toThrow()
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(
+      /^capacity: record capacity-1-worker-2-workers in this run answers this question, worked out under another key \(.*gpus \(was \["NVIDIA H100 80GB HBM3 GPU-1"\], now \[\]\)\): asked again under its id/,
+    )
   })
 
   test('without takeAnswered it measures (here: fails on the missing input), as every caller but the two files did', async () => {

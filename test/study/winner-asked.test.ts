@@ -37,6 +37,7 @@ describe.each([
         inputs,
         'decided',
         6,
+        {},
       ).key
     expect(ask(winner)).toBe(ask([{ config: profile.v1([0]), gpuCount: 1 }]))
     expect(ask(winner)).not.toBe(ask(defaults))
