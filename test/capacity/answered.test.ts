@@ -164,6 +164,18 @@ describe('answerInRun: the same question under another name (issue 56)', () => {
   })
 })
 
+/** The lines a measurement taking answers says when it measures (and fails at once on the inputs no one can read). */
+async function linesWhenMeasured(ctx: Awaited<ReturnType<typeof cpuContext>>) {
+  const lines: string[] = []
+  await expect(
+    runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, configs, inputs, {
+      takeAnswered: true,
+      onAnswer: (line) => lines.push(line),
+    }),
+  ).rejects.toThrow()
+  return lines
+}
+
 describe('runCapacitySuite with takeAnswered', () => {
   test("issue 56: the same command lines under other labels (the study's `no --parallel` winner, the v1.0 baseline) take that answer", async () => {
     const ctx = await runWith(answering(asked()))
@@ -200,13 +212,7 @@ describe('runCapacitySuite with takeAnswered', () => {
   test('issue 58: another question is measured anew under an id of its own, said in one line, the record there left as it was', async () => {
     const ctx = await runWith(answering(asked({ sizes: [16, 32] })))
     const before = readFileSync(join(ctx.resultsDir, `${FIXTURE_ID}.json`), 'utf8')
-    const lines: string[] = []
-    await expect(
-      runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, configs, inputs, {
-        takeAnswered: true,
-        onAnswer: (line) => lines.push(line),
-      }),
-    ).rejects.toThrow()
+    const lines = await linesWhenMeasured(ctx)
     expect(lines[0]).toMatch(
       /^capacity: record capacity-1-worker-2-workers in this run answers another question \(1 worker \+ 2 workers at 16 \/ 32 records .*\); this one \(1 worker \+ 2 workers at 8 \/ 40 records .*\) is measured anew under capacity-1-worker-2-workers~[0-9a-f]{8}$/,
     )
@@ -214,14 +220,7 @@ describe('runCapacitySuite with takeAnswered', () => {
   })
 
   test('a pinned run continued on another host: its answer is not taken, the line says why, and the question is measured', async () => {
-    const ctx = await runWith(answering(onAnH100()))
-    const lines: string[] = []
-    await expect(
-      runCapacitySuite(ctx, { monitor: { intervalMs: 20 } } as never, configs, inputs, {
-        takeAnswered: true,
-        onAnswer: (line) => lines.push(line),
-      }),
-    ).rejects.toThrow()
+    const lines = await linesWhenMeasured(await runWith(answering(onAnH100())))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(
       /^capacity: record capacity-1-worker-2-workers in this run answers this question, worked out under another key \(.*gpus \(was \["NVIDIA H100 80GB HBM3 GPU-1"\], now \[\]\)\): asked again under its id/,
